@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { AppSidebar } from "@/components/layout/app-sidebar";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const { actor } = await getLocalContext();
+  const { actor } = await getPageContext();
   return (
     <div className="flex min-h-screen">
       <AppSidebar userName={actor.name} role={actor.role} />

@@ -7,10 +7,14 @@ export const PERMISSIONS = {
   "trajectory:import": ["admin", "researcher"],
   "trajectory:delete": ["admin"],
   "annotation:write": ["admin", "researcher", "annotator"],
+  // Queues: create, assign, configure (researchers run labelling projects); adjudicate: record the gold label.
+  "queue:manage": ["admin", "researcher"],
+  "annotation:adjudicate": ["admin", "researcher"],
   "dataset:write": ["admin", "researcher"],
   "dataset:export": ["admin", "researcher"],
   "schema:write": ["admin"],
   "user:manage": ["admin"],
+  "audit:read": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { getStats } from "@/lib/services/get-stats";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardContent } from "@/components/ui/card";
@@ -8,7 +8,7 @@ import { formatCount } from "@/lib/format";
 export const metadata: Metadata = { title: "Analytics" };
 
 export default async function AnalyticsPage() {
-  const stats = await getStats(await getLocalContext());
+  const stats = await getStats(await getPageContext());
   return (
     <>
       <PageHeader title="Analytics" description="What is in the database. Error mixes and recovery rates by run arrive with the analytics feature." />

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ListChecks } from "lucide-react";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { listTasks, type GroupSummary } from "@/lib/services/browse-catalog";
 import { GroupSummaryTable, NameCell, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -16,7 +16,7 @@ const columns: SummaryColumn<GroupSummary>[] = [
 ];
 
 export default async function TasksPage() {
-  const rows = await listTasks(await getLocalContext());
+  const rows = await listTasks(await getPageContext());
   return (
     <>
       <PageHeader title="Tasks" description="Benchmark tasks and how often their original rollouts pass (recovery attempts are counted separately). Open a task for pass@k by run." />

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PlayCircle } from "lucide-react";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
 import { hasFilters, trajectoryListUrlSchema } from "@/lib/validation/search-params";
 import { TrajectoriesTable } from "@/components/trajectories/trajectories-table";
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = trajectoryListUrlSchema.parse(await searchParams);
-  const ctx = await getLocalContext();
+  const ctx = await getPageContext();
   const [list, facets] = await Promise.all([listTrajectories(ctx, query), getTrajectoryFacets(ctx, query)]);
   return (
     <>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChevronLeft } from "lucide-react";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { getRunDetail, passRate, type GroupSummary, type RunDetail } from "@/lib/services/browse-catalog";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatCount, formatPercent } from "@/lib/format";
@@ -43,7 +43,7 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const d = await getRunDetail(await getLocalContext(), id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
+  const d = await getRunDetail(await getPageContext(), id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!d) notFound();
   const { run, totals } = d;
   const mix: MixRow[] = d.errorMix.map((m) => ({ ...m, id: m.category ?? "none" }));

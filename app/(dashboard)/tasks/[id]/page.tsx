@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChevronLeft } from "lucide-react";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { getTaskDetail, PASS_AT, type TaskDetail } from "@/lib/services/browse-catalog";
 import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
 import { trajectoryListUrlSchema } from "@/lib/validation/search-params";
@@ -27,7 +27,7 @@ const columns: SummaryColumn<RunRow>[] = [
 
 export default async function TaskPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
-  const ctx = await getLocalContext();
+  const ctx = await getPageContext();
   const detail = await getTaskDetail(ctx, id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!detail) notFound();
   const query = { ...trajectoryListUrlSchema.parse(await searchParams), taskId: [id] };

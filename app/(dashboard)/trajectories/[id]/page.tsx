@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { preload } from "react-dom";
 import { ChevronLeft } from "lucide-react";
 import { z } from "zod";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { getForkTree, getSteps, getTrajectory } from "@/lib/services/view-trajectory";
 import { getReplayManifest } from "@/lib/services/replay-session";
 import { getTestReport } from "@/lib/services/replay-tests";
@@ -30,7 +30,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const { id: requested } = await params;
   const query = await searchParams;
   const link = replayLinkSchema.parse(query);
-  const ctx = await getLocalContext();
+  const ctx = await getPageContext();
   const t = await getTrajectory(ctx, requested).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!t) notFound();
   const id = t.id; // the URL may name the trajectory by its client id

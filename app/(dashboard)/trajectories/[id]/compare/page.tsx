@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { ChevronLeft } from "lucide-react";
-import { getLocalContext } from "@/lib/services/context";
+import { getPageContext } from "@/lib/services/page-context";
 import { compareAttempts, compareLinkSchema } from "@/lib/services/replay-compare";
 import { getReplayManifest } from "@/lib/services/replay-session";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Compare attempts" };
 export default async function CompareAttemptsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
   const link = compareLinkSchema.parse(await searchParams);
-  const ctx = await getLocalContext();
+  const ctx = await getPageContext();
   const cmp = await compareAttempts(ctx, id, link).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!cmp) notFound();
   return (
