@@ -55,45 +55,106 @@ function zip64Fields(b: Uint8Array, extra: number, length: number, e: ZipEntry):
   }
 }
 
-/** Every entry of the central directory; refuses more than `maxEntries` before reading them. */
-export function listZipEntries(b: Uint8Array, maxEntries: number): ZipEntry[] {
+/** Where the central directory is, read from the end-of-central-directory record(s) in `tail` (the archive's last bytes). */
+export function locateCentralDirectory(tail: Uint8Array, tailStart: number): { count: number; offset: number; size: number } {
   let end = -1;
-  for (let p = b.length - 22; p >= 0 && p >= b.length - 22 - MAX_COMMENT; p--) {
-    if (u32(b, p) === EOCD) {
+  for (let p = tail.length - 22; p >= 0 && p >= tail.length - 22 - MAX_COMMENT; p--) {
+    if (u32(tail, p) === EOCD) {
       end = p;
       break;
     }
   }
   if (end < 0) throw new ZipFormatError("no end-of-central-directory record: the archive is truncated or not a ZIP file");
-  let count = u16(b, end + 10);
-  let offset = u32(b, end + 16);
-  if ((count === 0xffff || offset === 0xffffffff) && end >= 20 && u32(b, end - 20) === EOCD64_LOCATOR) {
-    const at = u64(b, end - 20 + 8);
-    if (u32(b, at) !== EOCD64) throw new ZipFormatError("corrupt zip64 end-of-central-directory record");
-    count = u64(b, at + 32);
-    offset = u64(b, at + 48);
+  let count = u16(tail, end + 10);
+  let size = u32(tail, end + 12);
+  let offset = u32(tail, end + 16);
+  if ((count === 0xffff || offset === 0xffffffff || size === 0xffffffff) && end >= 20 && u32(tail, end - 20) === EOCD64_LOCATOR) {
+    const at = u64(tail, end - 20 + 8) - tailStart;
+    if (at < 0 || u32(tail, at) !== EOCD64) throw new ZipFormatError("corrupt zip64 end-of-central-directory record");
+    count = u64(tail, at + 32);
+    size = u64(tail, at + 40);
+    offset = u64(tail, at + 48);
   }
-  if (count > maxEntries) throw new ZipFormatError(`the archive has ${count} entries, more than the ${maxEntries} allowed`);
+  return { count, offset, size };
+}
+
+/** How many bytes from the end of an archive hold its end records: enough for the longest comment and zip64. */
+export const ZIP_TAIL_BYTES = 22 + MAX_COMMENT + 20 + 56;
+
+/** The entries of a central directory held in `cd` (its bytes only, from its first record). */
+export function parseCentralDirectory(cd: Uint8Array, count: number): ZipEntry[] {
   const decoder = new TextDecoder("utf-8");
   const entries: ZipEntry[] = [];
-  for (let i = 0, p = offset; i < count; i++) {
-    if (u32(b, p) !== CENTRAL) throw new ZipFormatError(`corrupt central directory (entry ${i + 1} of ${count}): the archive is truncated or damaged`);
-    const nameLength = u16(b, p + 28);
-    const extraLength = u16(b, p + 30);
-    if (p + 46 + nameLength > b.length) throw new ZipFormatError("the archive is truncated");
+  for (let i = 0, p = 0; i < count; i++) {
+    if (u32(cd, p) !== CENTRAL) throw new ZipFormatError(`corrupt central directory (entry ${i + 1} of ${count}): the archive is truncated or damaged`);
+    const nameLength = u16(cd, p + 28);
+    const extraLength = u16(cd, p + 30);
+    if (p + 46 + nameLength > cd.length) throw new ZipFormatError("the archive is truncated");
     const e: ZipEntry = {
-      name: decoder.decode(b.subarray(p + 46, p + 46 + nameLength)),
-      method: u16(b, p + 10),
-      crc: u32(b, p + 16),
-      compressedSize: u32(b, p + 20),
-      size: u32(b, p + 24),
-      localOffset: u32(b, p + 42),
+      name: decoder.decode(cd.subarray(p + 46, p + 46 + nameLength)),
+      method: u16(cd, p + 10),
+      crc: u32(cd, p + 16),
+      compressedSize: u32(cd, p + 20),
+      size: u32(cd, p + 24),
+      localOffset: u32(cd, p + 42),
     };
-    zip64Fields(b, p + 46 + nameLength, extraLength, e);
+    zip64Fields(cd, p + 46 + nameLength, extraLength, e);
     entries.push(e);
-    p += 46 + nameLength + extraLength + u16(b, p + 32);
+    p += 46 + nameLength + extraLength + u16(cd, p + 32);
   }
   return entries;
+}
+
+/** Every entry of the central directory; refuses more than `maxEntries` before reading them. */
+export function listZipEntries(b: Uint8Array, maxEntries: number): ZipEntry[] {
+  const { count, offset } = locateCentralDirectory(b, 0);
+  if (count > maxEntries) throw new ZipFormatError(`the archive has ${count} entries, more than the ${maxEntries} allowed`);
+  if (offset > b.length) throw new ZipFormatError("the archive is truncated");
+  return parseCentralDirectory(b.subarray(offset), count);
+}
+
+/**
+ * Deflate cannot shrink data more than about 1032:1, and text logs rarely beat 50:1, so an entry (or archive) that
+ * claims more than this ratio is a zip bomb. Small entries are exempt: a few kilobytes of blank lines are harmless.
+ */
+export const MAX_COMPRESSION_RATIO = 400;
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+
+export interface ZipBudget {
+  maxEntries: number;
+  /** Sum of the declared unpacked sizes. */
+  maxTotalBytes: number;
+  maxRatio?: number;
+}
+
+function mb(n: number): string {
+  return n < 1024 * 1024 ? `${n} bytes` : `${Math.round(n / 1024 / 1024)} MB`;
+}
+
+/** Why an entry's declared sizes make it a likely zip bomb, if they do. */
+export function bombRatioProblem(e: Pick<ZipEntry, "size" | "compressedSize">, maxRatio = MAX_COMPRESSION_RATIO): string | undefined {
+  if (e.size <= RATIO_FLOOR_BYTES) return undefined;
+  const ratio = e.size / Math.max(1, e.compressedSize);
+  return ratio > maxRatio ? `it claims to unpack ${mb(e.compressedSize)} into ${mb(e.size)} (ratio ${Math.round(ratio)}:1, more than ${maxRatio}:1): a zip bomb` : undefined;
+}
+
+/**
+ * Checks a whole archive against a budget from its central directory alone, before anything is inflated: entry count,
+ * total declared size, and the compression ratio of each entry and of the whole. Returns the reason to refuse, if any.
+ */
+export function zipBudgetProblem(entries: readonly ZipEntry[], budget: ZipBudget): string | undefined {
+  if (entries.length > budget.maxEntries) return `the archive has ${entries.length} entries, more than the ${budget.maxEntries} allowed`;
+  let total = 0;
+  let packed = 0;
+  for (const e of entries) {
+    total += e.size;
+    packed += e.compressedSize;
+    const bomb = bombRatioProblem(e, budget.maxRatio);
+    if (bomb) return `entry ${JSON.stringify(e.name.slice(0, 200))}: ${bomb}`;
+  }
+  if (total > budget.maxTotalBytes) return `the archive unpacks to ${mb(total)}, more than the ${mb(budget.maxTotalBytes)} allowed`;
+  const whole = bombRatioProblem({ size: total, compressedSize: packed }, budget.maxRatio);
+  return whole ? `the archive as a whole: ${whole}` : undefined;
 }
 
 /** Why an entry name must not be used (absolute, `..`, backslashes, control characters, undecodable), if it must not. */
@@ -106,11 +167,19 @@ export function unsafeEntryName(name: string): string | undefined {
   return undefined;
 }
 
+/** Where an entry's data starts, from its local header (whose name and extra lengths may differ from the central one). */
+export function localDataOffset(localHeader: Uint8Array, e: ZipEntry): number {
+  if (u32(localHeader, 0) !== LOCAL) throw new ZipFormatError("its local header is missing: the archive is truncated or damaged");
+  return e.localOffset + 30 + u16(localHeader, 26) + u16(localHeader, 28);
+}
+
 /** The entry's content (stored or deflated), checked against its size and CRC; refused beyond `maxSize` bytes. */
 export function readZipEntry(b: Uint8Array, e: ZipEntry, maxSize: number): Uint8Array {
   if (e.size > maxSize) throw new ZipFormatError(`it unpacks to ${e.size} bytes, more than the ${maxSize} allowed`);
-  if (u32(b, e.localOffset) !== LOCAL) throw new ZipFormatError("its local header is missing: the archive is truncated or damaged");
-  const start = e.localOffset + 30 + u16(b, e.localOffset + 26) + u16(b, e.localOffset + 28);
+  const bomb = bombRatioProblem(e);
+  if (bomb) throw new ZipFormatError(bomb);
+  if (e.localOffset + 30 > b.length) throw new ZipFormatError("its local header is missing: the archive is truncated or damaged");
+  const start = localDataOffset(b.subarray(e.localOffset, e.localOffset + 30), e);
   if (start + e.compressedSize > b.length) throw new ZipFormatError("its data is cut off: the archive is truncated");
   const raw = b.subarray(start, start + e.compressedSize);
   let data: Uint8Array;

@@ -1,11 +1,12 @@
 // Use case: an uploaded file (or a zip of a job folder) is spooled to a private temp folder under its original
-// name, unpacked when it is a zip, and imported like files from disk. Size limits are enforced while streaming.
+// name, unpacked when it is a zip (budgeted from its central directory first, lib/importers/zip-file.ts), and imported
+// like files from disk. Size limits are enforced while streaming.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
-import { unzipSync } from "fflate";
+import { unpackZipFile, ZipBudgetError, ZipFormatError } from "../importers/zip-file.ts";
 import { z } from "zod";
 import { authorize, type ServiceContext } from "./context.ts";
 import { importFiles, type ImportFilesOptions, type ImportFilesResult } from "./import-files.ts";
@@ -21,7 +22,7 @@ export const uploadNameSchema = z
 
 export interface UploadLimits {
   maxBytes: number;
-  /** A zip may not unpack to more than this (zip bombs). */
+  /** A zip may not unpack to more than this (zip bombs; checked from its central directory before inflating). */
   maxUnpackedBytes: number;
   maxZipEntries: number;
 }
@@ -39,30 +40,16 @@ async function spool(body: ReadableStream<Uint8Array>, file: string, maxBytes: n
   return total;
 }
 
-function unzipTo(zipFile: string, dir: string, limits: UploadLimits): void {
-  let entries: Record<string, Uint8Array>;
-  let unpacked = 0;
-  let count = 0;
+async function unzipTo(zipFile: string, dir: string, limits: UploadLimits): Promise<void> {
   try {
-    entries = unzipSync(fs.readFileSync(zipFile), {
-      filter: (f) => {
-        count++;
-        unpacked += f.originalSize;
-        if (count > limits.maxZipEntries) throw new AppError("PAYLOAD_TOO_LARGE", `zip has more than ${limits.maxZipEntries} entries`);
-        if (unpacked > limits.maxUnpackedBytes) throw new AppError("PAYLOAD_TOO_LARGE", `zip unpacks to more than ${Math.round(limits.maxUnpackedBytes / 1024 / 1024)} MB`);
-        return !f.name.endsWith("/");
-      },
-    });
+    await unpackZipFile(zipFile, dir, { maxEntries: limits.maxZipEntries, maxTotalBytes: limits.maxUnpackedBytes });
   } catch (e) {
-    if (e instanceof AppError) throw e;
-    throw new AppError("UNPROCESSABLE", `${path.basename(zipFile)}: not a valid zip archive (${(e as Error).message})`);
-  }
-  for (const [name, data] of Object.entries(entries)) {
-    // Never write outside the target folder, whatever the archive says.
-    const target = path.resolve(dir, name);
-    if (!target.startsWith(dir + path.sep)) throw new AppError("UNPROCESSABLE", `zip entry "${name}" points outside the archive`);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, data);
+    if (e instanceof ZipBudgetError) throw new AppError("PAYLOAD_TOO_LARGE", `${path.basename(zipFile)}: ${e.message}; refusing the archive`);
+    if (e instanceof ZipFormatError) throw new AppError("UNPROCESSABLE", `${path.basename(zipFile)}: ${e.message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    // Names that collide on disk (a file and a folder of the same name, names too long for the file system).
+    if (code && /^E[A-Z]+$/.test(code)) throw new AppError("UNPROCESSABLE", `${path.basename(zipFile)}: cannot unpack an entry (${code})`);
+    throw e;
   }
 }
 
@@ -82,7 +69,7 @@ export async function importUpload(
     if (name.toLowerCase().endsWith(".zip")) {
       input = path.join(dir, name.replace(/\.zip$/i, ""));
       fs.mkdirSync(input);
-      unzipTo(file, input, limits);
+      await unzipTo(file, input, limits);
       fs.rmSync(file);
     }
     return await importFiles(ctx, [input], { origin: "upload", ...opts });

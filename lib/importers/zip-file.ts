@@ -1,0 +1,120 @@
+// Unpacking a ZIP archive that sits on disk (uploads) without trusting it: the central directory is read from the end
+// of the file and checked against a budget (entry count, total declared size, compression ratio) BEFORE anything is
+// inflated, then each entry is streamed file → inflate → disk, counted as it flows, and cut off the moment it
+// produces more than it declared (a bomb that lies about its sizes). Memory stays at a few stream buffers.
+import fs from "node:fs";
+import path from "node:path";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import {
+  localDataOffset,
+  locateCentralDirectory,
+  parseCentralDirectory,
+  unsafeEntryName,
+  ZIP_TAIL_BYTES,
+  ZipFormatError,
+  zipBudgetProblem,
+  type ZipBudget,
+  type ZipEntry,
+} from "./zip-entries.ts";
+
+export { ZipFormatError };
+
+/** Thrown when the archive is well-formed but over budget (the caller answers 413, not 422). */
+export class ZipBudgetError extends Error {}
+
+function readAt(fd: number, at: number, length: number): Uint8Array {
+  const buf = Buffer.alloc(length);
+  const n = fs.readSync(fd, buf, 0, length, at);
+  return buf.subarray(0, n);
+}
+
+/** The archive's entries, from its central directory only; refuses an over-budget archive before reading entries. */
+export function listZipFileEntries(file: string, budget: ZipBudget): ZipEntry[] {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    const tailStart = Math.max(0, size - ZIP_TAIL_BYTES);
+    const { count, offset, size: cdSize } = locateCentralDirectory(readAt(fd, tailStart, size - tailStart), tailStart);
+    // Counted from the end record, before a single directory entry is read: 20,000 tiny entries cost nothing.
+    if (count > budget.maxEntries) throw new ZipBudgetError(`the archive has ${count} entries, more than the ${budget.maxEntries} allowed`);
+    if (offset + cdSize > size) throw new ZipFormatError("the central directory lies beyond the end of the file: the archive is truncated");
+    const entries = parseCentralDirectory(readAt(fd, offset, cdSize), count);
+    const problem = zipBudgetProblem(entries, budget);
+    if (problem) throw new ZipBudgetError(problem);
+    return entries;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Counts bytes and CRC as they pass; fails as soon as more than `limit` bytes come out. */
+class Meter extends Transform {
+  bytes = 0;
+  crc = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly name: string,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) {
+      cb(new ZipBudgetError(`entry ${JSON.stringify(this.name)} unpacks to more than the ${this.limit} bytes it declares: a zip bomb`));
+      return;
+    }
+    this.crc = zlib.crc32(chunk, this.crc);
+    cb(null, chunk);
+  }
+}
+
+async function extractEntry(file: string, fd: number, e: ZipEntry, target: string): Promise<void> {
+  const start = localDataOffset(readAt(fd, e.localOffset, 30), e);
+  if (e.method !== 0 && e.method !== 8) throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
+  const meter = new Meter(e.size, e.name);
+  const sink = fs.createWriteStream(target);
+  try {
+    if (e.compressedSize <= 0) await pipeline(Readable.from([]), meter, sink);
+    else {
+      const source = fs.createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 64 * 1024 });
+      if (e.method === 0) await pipeline(source, meter, sink);
+      else await pipeline(source, zlib.createInflateRaw(), meter, sink);
+    }
+  } catch (err) {
+    if (err instanceof ZipBudgetError) throw err;
+    throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: cannot inflate it (${(err as Error).message})`);
+  }
+  if (meter.bytes !== e.size || (e.size > 0 && meter.crc !== e.crc)) {
+    throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: its content does not match its size or checksum: the archive is damaged`);
+  }
+}
+
+/**
+ * Unpack `file` into `dir` (which must exist). Refuses unsafe names (absolute, `..`) and over-budget archives before
+ * writing anything; directories are created as needed, directory entries themselves are skipped.
+ */
+export async function unpackZipFile(file: string, dir: string, budget: ZipBudget): Promise<number> {
+  const entries = listZipFileEntries(file, budget);
+  const root = path.resolve(dir);
+  const targets = entries.map((e) => {
+    const why = unsafeEntryName(e.name.replace(/\/$/, "") || e.name);
+    const target = path.resolve(root, e.name);
+    if (why || !target.startsWith(root + path.sep)) throw new ZipFormatError(`zip entry ${JSON.stringify(e.name.slice(0, 200))} points outside the archive (${why ?? "path escapes the folder"})`);
+    return target;
+  });
+  const fd = fs.openSync(file, "r");
+  let written = 0;
+  try {
+    for (const [i, e] of entries.entries()) {
+      if (e.name.endsWith("/")) continue;
+      fs.mkdirSync(path.dirname(targets[i]!), { recursive: true });
+      await extractEntry(file, fd, e, targets[i]!);
+      written++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return written;
+}
