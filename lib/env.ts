@@ -47,6 +47,19 @@ const booleanFlag = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : ["1", "true", "yes"].includes(v)));
 
+/** One allowed Host name: a DNS name (".example.com" also allows its subdomains), an IPv4 or bracketed IPv6 address, or "*". */
+const hostEntry = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(\*|\.?[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*\.?|\[[0-9a-f:.]+\])$/, "must be a host name without scheme, port or path (e.g. reterm.lab.example, .lab.example, 10.0.0.5, [fd00::5]) or *");
+
+const hostList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? "").split(",").map((h) => h.trim()).filter(Boolean))
+  .pipe(z.array(hostEntry).max(100));
+
 export const envSchema = z.object({
   DATABASE_URL: databaseUrlSchema,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -55,6 +68,17 @@ export const envSchema = z.object({
   RETERM_DEMO_TRAJECTORIES: z.coerce.number().int().min(0).max(1_000_000).default(120),
   /** Largest accepted upload, in megabytes. */
   RETERM_MAX_UPLOAD_MB: z.coerce.number().positive().max(100_000).default(512),
+  /** Largest JSON body accepted by POST /api/v1/trajectories, in megabytes (held in memory while parsed). */
+  RETERM_MAX_API_BODY_MB: z.coerce.number().positive().max(4096).default(128),
+  /** Largest single trajectory in a JSON/NDJSON body, in megabytes (the file importers' line cap). */
+  RETERM_MAX_RECORD_MB: z.coerce.number().positive().max(4096).default(64),
+  /** Most entries an uploaded zip may have (counted from its central directory before unpacking). */
+  RETERM_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Host names the server answers to besides loopback (localhost, *.localhost, 127.0.0.0/8, [::1]): comma-separated.
+   * Any other Host header is refused (DNS rebinding). "*" turns the check off (only behind a proxy that checks Host).
+   */
+  RETERM_ALLOWED_HOSTS: hostList,
   /** Name of the acting user until accounts exist (issue: users/roles). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
 });

@@ -3,7 +3,8 @@
 import { authorize, type ServiceContext } from "./context.ts";
 import { importTrajectories, type ImportRecord } from "./import-trajectories.ts";
 import { inferForks } from "./infer-forks.ts";
-import { normalized, jsonSyntaxIssue } from "../importers/util.ts";
+import { issue, normalized, jsonSyntaxIssue } from "../importers/util.ts";
+import { topLevelArraySpans, utf8Length } from "../domain/json-spans.ts";
 import { AppError } from "../errors.ts";
 
 export const MAX_API_RECORDS = 10_000;
@@ -17,36 +18,82 @@ export interface IngestResult {
   results: { index: number; status: "imported" | "duplicate" | "failed"; id?: string; error?: string }[];
 }
 
-function* recordsOf(body: string, ndjson: boolean): Generator<ImportRecord> {
+function sizeText(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${n} bytes`;
+}
+
+/** Each record is sized before it is parsed: one oversized record fails alone with a clear message. */
+function* recordsOf(body: string, ndjson: boolean, maxRecordBytes: number): Generator<ImportRecord> {
   const where = (i: number) => `request[${i}]`;
+  const oversized = (i: number, bytes: number, line?: number) =>
+    issue(where(i), `record is ${sizeText(bytes)}, more than the ${sizeText(maxRecordBytes)} allowed per trajectory (RETERM_MAX_RECORD_MB); split its recording or import it as a file`, line);
   if (ndjson) {
-    const lines = body.split("\n");
     let i = 0;
-    for (const [n, line] of lines.entries()) {
+    let n = 0;
+    for (let at = 0; at <= body.length; n++) {
+      const nl = body.indexOf("\n", at);
+      const end = nl < 0 ? body.length : nl;
+      const start = at;
+      at = end + 1;
+      const line = body.slice(start, end);
       if (!line.trim()) continue;
-      try {
-        yield normalized(JSON.parse(line), "native", where(i), n + 1);
-      } catch (e) {
-        const r = jsonSyntaxIssue(where(i), line, e as Error, n);
-        yield r;
+      const bytes = utf8Length(line);
+      if (bytes > maxRecordBytes) yield oversized(i, bytes, n + 1);
+      else {
+        try {
+          yield normalized(JSON.parse(line), "native", where(i), n + 1);
+        } catch (e) {
+          yield jsonSyntaxIssue(where(i), line, e as Error, n);
+        }
       }
       i++;
     }
     return;
   }
+  const spans = topLevelArraySpans(body);
+  if (spans) {
+    // Parse element by element so an oversized one is never parsed; a syntax error falls back to one message.
+    const parsed: unknown[] = [];
+    try {
+      for (const [s, e] of spans) parsed.push(utf8Length(body, s, e) > maxRecordBytes ? undefined : JSON.parse(body.slice(s, e)));
+    } catch {
+      syntaxError(body);
+    }
+    for (const [i, [s, e]] of spans.entries()) {
+      const bytes = utf8Length(body, s, e);
+      yield bytes > maxRecordBytes ? oversized(i, bytes) : normalized(parsed[i], "native", where(i));
+    }
+    return;
+  }
+  const bytes = utf8Length(body);
+  if (bytes > maxRecordBytes) {
+    yield oversized(0, bytes);
+    return;
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);
+  } catch {
+    syntaxError(body);
+  }
+  yield normalized(value, "native", where(0));
+}
+
+function syntaxError(body: string): never {
+  try {
+    JSON.parse(body);
   } catch (e) {
     throw new AppError("INVALID_INPUT", `body is not valid JSON: ${(e as Error).message}`);
   }
-  const items = Array.isArray(value) ? value : [value];
-  for (const [i, item] of items.entries()) yield normalized(item, "native", where(i));
+  throw new AppError("INVALID_INPUT", "body is not valid JSON");
 }
 
-export async function ingestTrajectories(ctx: ServiceContext, body: string, opts: { ndjson: boolean }): Promise<IngestResult> {
+/** The bound on one record when the caller sets none (the file importers' line cap). */
+export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+export async function ingestTrajectories(ctx: ServiceContext, body: string, opts: { ndjson: boolean; maxRecordBytes?: number }): Promise<IngestResult> {
   authorize(ctx, "trajectory:import");
-  const records = [...recordsOf(body, opts.ndjson)];
+  const records = [...recordsOf(body, opts.ndjson, opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES)];
   if (records.length === 0) throw new AppError("INVALID_INPUT", "no trajectories in the request body");
   if (records.length > MAX_API_RECORDS) throw new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_API_RECORDS} trajectories per request (got ${records.length}); split the batch`);
   const results: IngestResult["results"] = [];

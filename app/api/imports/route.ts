@@ -6,6 +6,7 @@ import { importUpload } from "@/lib/services/import-upload";
 import { formatIssue } from "@/lib/services/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { checkDeclaredLength, UPLOAD_TYPES, requireContentType } from "@/lib/http/body";
 
 export const dynamic = "force-dynamic";
 
@@ -20,10 +21,12 @@ const querySchema = z.object({
 
 export const POST = route(async (req, ctx) => {
   const q = querySchema.parse(queryObject(req));
+  // A raw file body, never a form: the types a cross-site page can post without a preflight are refused (415).
+  requireContentType(req.headers, UPLOAD_TYPES);
   if (!req.body) throw new AppError("INVALID_INPUT", "the request has no body (send the file as the raw request body)");
-  const maxBytes = getEnv().RETERM_MAX_UPLOAD_MB * 1024 * 1024;
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `upload is larger than the ${getEnv().RETERM_MAX_UPLOAD_MB} MB limit (RETERM_MAX_UPLOAD_MB)`);
+  const env = getEnv();
+  const maxBytes = env.RETERM_MAX_UPLOAD_MB * 1024 * 1024;
+  checkDeclaredLength(req.headers, maxBytes, "upload", "RETERM_MAX_UPLOAD_MB");
   const body = req.body;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -31,7 +34,7 @@ export const POST = route(async (req, ctx) => {
       const send = (o: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(o)}\n`));
       let last = 0;
       try {
-        const result = await importUpload(ctx, { name: q.name, body }, { maxBytes, maxUnpackedBytes: maxBytes * 4, maxZipEntries: 100_000 }, {
+        const result = await importUpload(ctx, { name: q.name, body }, { maxBytes, maxUnpackedBytes: maxBytes * 4, maxZipEntries: env.RETERM_MAX_ZIP_ENTRIES }, {
           runName: q.run,
           format: q.format,
           strict: q.strict,

@@ -26,6 +26,10 @@ function unnestInsert(table: string, cols: readonly string[], rows: Cell[][]): {
   };
 }
 
+function isUniqueViolation(e: unknown): boolean {
+  return (e as { code?: string })?.code === "23505";
+}
+
 export class PgBulkWriter implements BulkWriter {
   readonly codec = pgCodec;
   private readonly pool: pg.Pool;
@@ -153,17 +157,28 @@ export class PgBulkWriter implements BulkWriter {
         return await this.writeBatch(client, batch);
       } catch {
         const out: WriteOutcome[] = [];
-        for (const p of batch) {
-          try {
-            out.push(...(await this.writeBatch(client, [p])));
-          } catch (e) {
-            out.push({ status: "failed", error: errorMessage(e) });
-          }
-        }
+        for (const p of batch) out.push(await this.writeOne(client, p));
         return out;
       }
     } finally {
       client.release();
+    }
+  }
+
+  /**
+   * One trajectory in its own transaction. A concurrent request importing the same content can commit between our
+   * duplicate check and our insert; the insert then waits for it and fails on the unique index (23505). Running the
+   * transaction again sees the committed row and answers `duplicate` (or the id conflict), as SQLite's serialized
+   * writes do, instead of surfacing the index violation.
+   */
+  private async writeOne(client: pg.PoolClient, p: PreparedTrajectory): Promise<WriteOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.writeBatch(client, [p]))[0]!;
+      } catch (e) {
+        if (isUniqueViolation(e) && attempt < 4) continue;
+        return { status: "failed", error: errorMessage(e) };
+      }
     }
   }
 

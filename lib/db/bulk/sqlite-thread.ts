@@ -7,7 +7,7 @@ const writer = new SqliteBulkWriter(String(workerData.file));
 
 parentPort!.on("message", async (msg: { id: number; op: "write" | "link" | "close"; arg: never }) => {
   try {
-    const value = msg.op === "write" ? writer.writeSync(msg.arg) : msg.op === "link" ? await writer.linkForks(msg.arg) : await writer.close();
+    const value = msg.op === "write" ? await writer.write(msg.arg) : msg.op === "link" ? await writer.linkForks(msg.arg) : await writer.close();
     parentPort!.postMessage({ id: msg.id, ok: true, value });
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, ok: false, error: (e as Error).message });

@@ -10,6 +10,26 @@ const codec = sqliteCodec;
 
 const insertSql = (table: string, cols: readonly string[]) => `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
 
+const BUSY_SPIN_MS = 50;
+const BUSY_GIVE_UP_MS = 30_000;
+
+function isBusy(e: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test((e as { code?: string })?.code ?? "");
+}
+
+/** Runs `fn` (which takes the write lock synchronously), retrying while another connection holds it, without blocking. */
+async function withWriteLock<T>(fn: () => T): Promise<T> {
+  const deadline = Date.now() + BUSY_GIVE_UP_MS;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
 export class SqliteBulkWriter implements BulkWriter {
   readonly codec = sqliteCodec;
   private readonly db: Database.Database;
@@ -19,7 +39,9 @@ export class SqliteBulkWriter implements BulkWriter {
   private readonly runs = new Map<string, string>();
 
   constructor(file: string) {
-    this.db = new Database(file, { timeout: 15_000 });
+    // A short busy wait: better-sqlite3 waits synchronously, and in the server the connection holding the lock may be a
+    // Prisma one on this very event loop, which cannot finish while we spin. Longer waits are async (withWriteLock).
+    this.db = new Database(file, { timeout: BUSY_SPIN_MS });
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     // References are consistent by construction (task, run and trajectory rows are written first in the same
@@ -92,7 +114,7 @@ export class SqliteBulkWriter implements BulkWriter {
   }
 
   async write(batch: PreparedTrajectory[]): Promise<WriteOutcome[]> {
-    return this.writeSync(batch);
+    return withWriteLock(() => this.writeSync(batch));
   }
 
   writeSync(batch: PreparedTrajectory[]): WriteOutcome[] {
@@ -100,18 +122,22 @@ export class SqliteBulkWriter implements BulkWriter {
     for (const p of batch) addDetectedErrors(p, codec);
     const fresh = new Map<string, string>();
     try {
-      const out = this.db.transaction(() => batch.map((p) => this.writeOne(p, fresh)))();
+      // IMMEDIATE: take the write lock before the duplicate check reads. A deferred transaction that reads first and then
+      // writes fails at once with SQLITE_BUSY when another request's writer committed in between (WAL snapshot).
+      const out = this.db.transaction(() => batch.map((p) => this.writeOne(p, fresh))).immediate();
       this.commitFresh(fresh);
       return out;
-    } catch {
+    } catch (e) {
+      if (isBusy(e)) throw e; // nothing was written: the caller waits and retries the whole batch
       // Isolate the failure: one transaction per trajectory.
       return batch.map((p) => {
         const one = new Map<string, string>();
         try {
-          const r = this.db.transaction(() => this.writeOne(p, one))();
+          const r = this.db.transaction(() => this.writeOne(p, one)).immediate();
           this.commitFresh(one);
           return r;
         } catch (e) {
+          if (isBusy(e)) throw e;
           return { status: "failed", error: errorMessage(e) };
         }
       });
@@ -127,25 +153,28 @@ export class SqliteBulkWriter implements BulkWriter {
     const update = d.prepare(`UPDATE "Trajectory" SET "parentId" = ?, "forkPointId" = ?, "forkStepIndex" = ?, "attemptIndex" = ?, "forkInferred" = ?, "pendingParentRef" = NULL WHERE "id" = ? AND "id" <> ?`);
     const refresh = d.prepare(REFRESH_COUNTS_SQL);
     const unresolved: LinkRequest[] = [];
-    d.transaction(() => {
-      const parents = new Set<string>();
-      for (const l of links) {
-        const parentId = "id" in l.parent ? l.parent.id : (byExternal.get(l.parent.externalId) as { id: string } | undefined)?.id;
-        if (!parentId) {
-          unresolved.push(l);
-          continue;
+    await withWriteLock(() => {
+      unresolved.length = 0;
+      d.transaction(() => {
+        const parents = new Set<string>();
+        for (const l of links) {
+          const parentId = "id" in l.parent ? l.parent.id : (byExternal.get(l.parent.externalId) as { id: string } | undefined)?.id;
+          if (!parentId) {
+            unresolved.push(l);
+            continue;
+          }
+          let fork = findFork.get(parentId, l.stepIndex) as { id: string } | undefined;
+          if (!fork) {
+            fork = { id: sortableId() };
+            insFork.run(fork.id, parentId, l.stepIndex, l.errorCategory ?? null, l.inferred ? "inferred" : "explicit", codec.date(new Date()));
+          }
+          const index = l.attemptIndex ?? (nextIndex.get(fork.id) as { n: number }).n;
+          update.run(parentId, fork.id, l.stepIndex, index, codec.bool(l.inferred), l.attemptId, parentId);
+          parents.add(parentId);
         }
-        let fork = findFork.get(parentId, l.stepIndex) as { id: string } | undefined;
-        if (!fork) {
-          fork = { id: sortableId() };
-          insFork.run(fork.id, parentId, l.stepIndex, l.errorCategory ?? null, l.inferred ? "inferred" : "explicit", codec.date(new Date()));
-        }
-        const index = l.attemptIndex ?? (nextIndex.get(fork.id) as { n: number }).n;
-        update.run(parentId, fork.id, l.stepIndex, index, codec.bool(l.inferred), l.attemptId, parentId);
-        parents.add(parentId);
-      }
-      for (const p of parents) refresh.run(p);
-    })();
+        for (const p of parents) refresh.run(p);
+      }).immediate();
+    });
     return unresolved;
   }
 

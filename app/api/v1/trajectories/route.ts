@@ -5,7 +5,7 @@ import { paramsFromSearch, trajectoryApiQuerySchema } from "@/lib/validation/sea
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "@/lib/services/browse-trajectories";
 import { ingestTrajectories } from "@/lib/services/ingest-trajectories";
 import { getEnv } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { JSON_TYPES, readTextCapped, requireContentType } from "@/lib/http/body";
 
 export const GET = route(async (req, ctx) => {
   const { query, select, facets } = trajectoryApiQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams));
@@ -14,13 +14,13 @@ export const GET = route(async (req, ctx) => {
   return NextResponse.json(facets ? { ...list, facets: facetCounts } : list);
 });
 
-// POST /api/v1/trajectories — push native-format trajectories (JSON object, JSON array or NDJSON); idempotent per id/content
+// POST /api/v1/trajectories — push native-format trajectories (JSON object, JSON array or NDJSON); idempotent per id/content.
+// JSON Content-Types only (415 otherwise: a cross-site text/plain form post never lands); the body is read with a cap
+// and each record is sized before it is parsed.
 export const POST = route(async (req, ctx) => {
-  const maxBytes = getEnv().RETERM_MAX_UPLOAD_MB * 1024 * 1024;
-  const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `request body is larger than the ${getEnv().RETERM_MAX_UPLOAD_MB} MB limit (RETERM_MAX_UPLOAD_MB)`);
-  const body = await req.text();
-  if (Buffer.byteLength(body) > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `request body is larger than the ${getEnv().RETERM_MAX_UPLOAD_MB} MB limit (RETERM_MAX_UPLOAD_MB)`);
-  const ndjson = /ndjson|jsonl|json-seq/i.test(req.headers.get("content-type") ?? "");
-  return NextResponse.json(await ingestTrajectories(ctx, body, { ndjson }));
+  const env = getEnv();
+  const type = requireContentType(req.headers, JSON_TYPES);
+  const body = await readTextCapped(req, env.RETERM_MAX_API_BODY_MB * 1024 * 1024, "request body", "RETERM_MAX_API_BODY_MB");
+  const ndjson = type !== "application/json" && !type.endsWith("+json");
+  return NextResponse.json(await ingestTrajectories(ctx, body, { ndjson, maxRecordBytes: env.RETERM_MAX_RECORD_MB * 1024 * 1024 }));
 });
