@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     if (b.status !== 0) throw new Error("next build failed");
   }
   console.log(`Dashboard: http://localhost:${env.PORT}`);
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(env.PORT)], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  // next start behind a small gate for methods Next cannot represent (cli/next-server.mjs).
+  const server = spawn(process.execPath, [path.join(ROOT, "cli", "next-server.mjs"), "-p", String(env.PORT)], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.kill(sig));
   server.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -22,7 +22,7 @@ await seedDemo({ db, actor }, { count: E2E_SEED.count, seed: E2E_SEED.seed });
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+const server = spawn(process.execPath, [path.join(root, "cli/next-server.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, DATABASE_URL: `file:${file}`, RETERM_DEMO: "0", RETERM_USER: "local-admin" },

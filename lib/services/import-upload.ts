@@ -53,15 +53,22 @@ async function unzipTo(zipFile: string, dir: string, limits: UploadLimits): Prom
   }
 }
 
-export async function importUpload(
-  ctx: ServiceContext,
-  upload: { name: string; body: ReadableStream<Uint8Array> },
-  limits: UploadLimits,
-  opts: Pick<ImportFilesOptions, "runName" | "format" | "strict" | "dryRun" | "onProgress">,
-): Promise<ImportFilesResult> {
+/** An upload spooled (and unpacked) on disk, ready to import; `discard()` removes it. */
+export interface ReceivedUpload {
+  input: string;
+  discard(): void;
+}
+
+/**
+ * Spool the body to a private temp folder (size-capped as it streams) and unpack a zip within its budget. Everything
+ * that can refuse the upload for its size or shape happens here, before any response is sent, so the caller can answer
+ * with a real status (413, 422) instead of an error line inside a 200 stream.
+ */
+export async function receiveUpload(ctx: ServiceContext, upload: { name: string; body: ReadableStream<Uint8Array> }, limits: UploadLimits): Promise<ReceivedUpload> {
   authorize(ctx, "trajectory:import");
   const name = uploadNameSchema.parse(upload.name);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-upload-"));
+  const discard = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
     const file = path.join(dir, name);
     await spool(upload.body, file, limits.maxBytes);
@@ -72,8 +79,27 @@ export async function importUpload(
       await unzipTo(file, input, limits);
       fs.rmSync(file);
     }
-    return await importFiles(ctx, [input], { origin: "upload", ...opts });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    return { input, discard };
+  } catch (e) {
+    discard();
+    throw e;
   }
+}
+
+/** Import an upload received by receiveUpload(), then discard it. */
+export async function importReceived(ctx: ServiceContext, received: ReceivedUpload, opts: Pick<ImportFilesOptions, "runName" | "format" | "strict" | "dryRun" | "onProgress">): Promise<ImportFilesResult> {
+  try {
+    return await importFiles(ctx, [received.input], { origin: "upload", ...opts });
+  } finally {
+    received.discard();
+  }
+}
+
+export async function importUpload(
+  ctx: ServiceContext,
+  upload: { name: string; body: ReadableStream<Uint8Array> },
+  limits: UploadLimits,
+  opts: Pick<ImportFilesOptions, "runName" | "format" | "strict" | "dryRun" | "onProgress">,
+): Promise<ImportFilesResult> {
+  return importReceived(ctx, await receiveUpload(ctx, upload, limits), opts);
 }

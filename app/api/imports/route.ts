@@ -2,7 +2,7 @@
 // import it. Streams NDJSON: {"type":"progress",…} lines while importing, then one {"type":"result",…} line.
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
-import { importUpload } from "@/lib/services/import-upload";
+import { importReceived, receiveUpload } from "@/lib/services/import-upload";
 import { formatIssue } from "@/lib/services/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -27,14 +27,15 @@ export const POST = route(async (req, ctx) => {
   const env = getEnv();
   const maxBytes = env.RETERM_MAX_UPLOAD_MB * 1024 * 1024;
   checkDeclaredLength(req.headers, maxBytes, "upload", "RETERM_MAX_UPLOAD_MB");
-  const body = req.body;
+  // Spool and unpack before answering: a refused upload (too large, zip bomb, bad archive) gets a real 413/422.
+  const received = await receiveUpload(ctx, { name: q.name, body: req.body }, { maxBytes, maxUnpackedBytes: maxBytes * 4, maxZipEntries: env.RETERM_MAX_ZIP_ENTRIES });
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (o: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(o)}\n`));
       let last = 0;
       try {
-        const result = await importUpload(ctx, { name: q.name, body }, { maxBytes, maxUnpackedBytes: maxBytes * 4, maxZipEntries: env.RETERM_MAX_ZIP_ENTRIES }, {
+        const result = await importReceived(ctx, received, {
           runName: q.run,
           format: q.format,
           strict: q.strict,
