@@ -35,6 +35,17 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
   {
+    // The CLI parses argv and calls services, like a route; tests of it may set up databases directly.
+    files: ["cli/**"],
+    ignores: ["cli/**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/*", "**/lib/db/**", "@/lib/db/*"], message: "The CLI calls lib/services, never lib/db." }] }] },
+  },
+  {
+    // The request gate and body readers run before any service: pure HTTP, no data access.
+    files: ["lib/http/**", "proxy.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
+  },
+  {
     files: ["lib/domain/**"],
     rules: {
       "no-restricted-imports": [

@@ -7,6 +7,7 @@ const stages: { name: string; cmd: string[] }[] = [
   { name: "lint", cmd: ["npx", "eslint", "--max-warnings=0", "."] },
   { name: "unit + integration (vitest)", cmd: ["npx", "vitest", "run"] },
   { name: "build", cmd: ["npx", "next", "build"] },
+  { name: "hostile input (real server)", cmd: ["npx", "vitest", "run", "--config", "vitest.hostile.config.ts"] },
   { name: "e2e (playwright)", cmd: ["npx", "playwright", "test"] },
 ];
 
@@ -14,9 +15,9 @@ const only = process.argv.slice(2);
 const results: { name: string; ok: boolean; secs: number }[] = [];
 for (const s of stages) {
   if (only.length && !only.some((o) => s.name.startsWith(o))) continue;
-  if (s.name.startsWith("e2e") && results.some((r) => r.name === "build" && !r.ok)) {
+  if ((s.name.startsWith("e2e") || s.name.startsWith("hostile")) && results.some((r) => r.name === "build" && !r.ok)) {
     results.push({ name: s.name, ok: false, secs: 0 });
-    console.error("\n=== e2e skipped: the build failed ===");
+    console.error(`\n=== ${s.name} skipped: the build failed ===`);
     continue;
   }
   console.log(`\n=== ${s.name}: ${s.cmd.join(" ")} ===`);
