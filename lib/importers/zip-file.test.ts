@@ -56,6 +56,12 @@ describe("unpackZipFile", () => {
     expect(process.memoryUsage().rss - started).toBeLessThan(150 * 1024 * 1024);
   });
 
+  it("cuts off a large lying entry on the streamed path too (declared 9 MB, inflates to 64 MB)", async () => {
+    const dir = freshDir();
+    const declared = 9 * 1024 * 1024;
+    await expect(unpackZipFile(fileOf(lyingBomb(64 * 1024 * 1024, declared)), dir, { ...budget, maxRatio: 1e6 })).rejects.toThrow(new RegExp(`more than the ${declared} bytes it declares`));
+  });
+
   it("counts entries from the end record before reading any of them", () => {
     expect(() => listZipFileEntries(fileOf(manyEntries(20_000)), budget)).toThrow(/20000 entries, more than the 100 allowed/);
   });

@@ -1,10 +1,10 @@
 // Unpacking a ZIP archive that sits on disk (uploads) without trusting it: the central directory is read from the end
 // of the file and checked against a budget (entry count, total declared size, compression ratio) BEFORE anything is
-// inflated, then each entry is streamed file → inflate → disk, counted as it flows, and cut off the moment it
-// produces more than it declared (a bomb that lies about its sizes). Memory stays at a few stream buffers.
+// inflated, then each entry is inflated to disk and cut off the moment it produces more than it declared (a bomb
+// that lies about its sizes): small entries in one bounded call, large ones streamed, so memory stays at a few MB.
 import fs from "node:fs";
 import path from "node:path";
-import { Readable, Transform, type TransformCallback } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import {
@@ -70,25 +70,45 @@ class Meter extends Transform {
   }
 }
 
+/** Entries up to this size are inflated in one call (bounded by maxOutputLength); larger ones are streamed. */
+const SMALL_ENTRY_BYTES = 8 * 1024 * 1024;
+
+function damaged(e: ZipEntry): ZipFormatError {
+  return new ZipFormatError(`entry ${JSON.stringify(e.name)}: its content does not match its size or checksum: the archive is damaged`);
+}
+
+function extractSmall(fd: number, e: ZipEntry, start: number, target: string): void {
+  const raw = readAt(fd, start, e.compressedSize);
+  if (raw.length !== e.compressedSize) throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: its data is cut off: the archive is truncated`);
+  let data: Uint8Array = raw;
+  if (e.method === 8) {
+    try {
+      // maxOutputLength stops inflating the moment the output passes the declared size.
+      data = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
+    } catch (err) {
+      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipBudgetError(`entry ${JSON.stringify(e.name)} unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
+      throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: cannot inflate it (${(err as Error).message})`);
+    }
+  }
+  if (data.length !== e.size || (e.size > 0 && zlib.crc32(data) !== e.crc)) throw damaged(e);
+  fs.writeFileSync(target, data);
+}
+
 async function extractEntry(file: string, fd: number, e: ZipEntry, target: string): Promise<void> {
   const start = localDataOffset(readAt(fd, e.localOffset, 30), e);
   if (e.method !== 0 && e.method !== 8) throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
+  if (e.size <= SMALL_ENTRY_BYTES && e.compressedSize <= SMALL_ENTRY_BYTES) return extractSmall(fd, e, start, target);
   const meter = new Meter(e.size, e.name);
   const sink = fs.createWriteStream(target);
   try {
-    if (e.compressedSize <= 0) await pipeline(Readable.from([]), meter, sink);
-    else {
-      const source = fs.createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 64 * 1024 });
-      if (e.method === 0) await pipeline(source, meter, sink);
-      else await pipeline(source, zlib.createInflateRaw(), meter, sink);
-    }
+    const source = fs.createReadStream(file, { start, end: start + e.compressedSize - 1, highWaterMark: 256 * 1024 });
+    if (e.method === 0) await pipeline(source, meter, sink);
+    else await pipeline(source, zlib.createInflateRaw(), meter, sink);
   } catch (err) {
     if (err instanceof ZipBudgetError) throw err;
     throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: cannot inflate it (${(err as Error).message})`);
   }
-  if (meter.bytes !== e.size || (e.size > 0 && meter.crc !== e.crc)) {
-    throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: its content does not match its size or checksum: the archive is damaged`);
-  }
+  if (meter.bytes !== e.size || (e.size > 0 && meter.crc !== e.crc)) throw damaged(e);
 }
 
 /**
