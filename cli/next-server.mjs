@@ -1,6 +1,7 @@
-// `next start` with one gate in front: methods that a fetch Request cannot represent (TRACE, TRACK, CONNECT) make
-// Next's request adapter throw before proxy.ts or any route runs, so `next start` answers them with a 500 and a stack
-// in the log. They are refused here with 405; everything else goes to Next untouched (proxy.ts does the real checks).
+// `next start` with a thin gate in front for what Next itself fails on before proxy.ts or any route runs: methods a
+// fetch Request cannot represent (TRACE, TRACK, CONNECT: Next answers 500 with a stack in the log) get 405, and paths
+// that are not valid percent-encoded UTF-8 (/trajectories/%ff) get 400. Everything else goes to Next untouched; the
+// real checks (Host, Origin) are lib/http/request-guard.ts, run by proxy.ts and the route() wrapper.
 // Usage: node cli/next-server.mjs -p <port> [-H <host>]
 import http from "node:http";
 import path from "node:path";
@@ -23,10 +24,27 @@ const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), hos
 const handle = app.getRequestHandler();
 await app.prepare();
 
+function refuse(res, status, code, message, headers = {}) {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
+  res.end(JSON.stringify({ error: { code, message } }));
+}
+
+function decodable(url) {
+  try {
+    decodeURIComponent((url ?? "/").split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const server = http.createServer((req, res) => {
   if (UNFETCHABLE.has((req.method ?? "").toUpperCase())) {
-    res.writeHead(405, { "content-type": "application/json; charset=utf-8", allow: "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE", "cache-control": "no-store" });
-    res.end(JSON.stringify({ error: { code: "METHOD_NOT_ALLOWED", message: `method ${req.method} is not allowed` } }));
+    refuse(res, 405, "METHOD_NOT_ALLOWED", `method ${req.method} is not allowed`, { allow: "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE" });
+    return;
+  }
+  if (!decodable(req.url)) {
+    refuse(res, 400, "INVALID_INPUT", "the URL path is not valid percent-encoded UTF-8");
     return;
   }
   handle(req, res);

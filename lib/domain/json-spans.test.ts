@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { topLevelArraySpans, utf8Length } from "./json-spans.ts";
+import { nestingDepth, topLevelArraySpans, utf8Length } from "./json-spans.ts";
 
 const pieces = (t: string) => topLevelArraySpans(t)?.map(([s, e]) => t.slice(s, e));
 
@@ -22,5 +22,13 @@ describe("topLevelArraySpans", () => {
 describe("utf8Length", () => {
   it("counts UTF-8 bytes like Buffer.byteLength", () => {
     for (const s of ["", "abc", "é", "€", "😀 x", "\u0000\u07ff\u0800"]) expect(utf8Length(s)).toBe(Buffer.byteLength(s));
+  });
+});
+
+describe("nestingDepth", () => {
+  it("counts nesting outside strings and stops early past the limit", () => {
+    expect(nestingDepth('{"a":[1,{"b":"[[[{{{"}]}')).toBe(3);
+    expect(nestingDepth("1")).toBe(0);
+    expect(nestingDepth("[".repeat(1_000_000), 0, 1_000_000, 10)).toBe(11);
   });
 });

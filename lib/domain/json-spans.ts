@@ -66,3 +66,24 @@ export function utf8Length(text: string, start = 0, end = text.length): number {
   }
   return bytes;
 }
+
+/** How deeply arrays and objects nest in the JSON text[start, end) (strings skipped), stopping once past `limit`. */
+export function nestingDepth(text: string, start = 0, end = text.length, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}

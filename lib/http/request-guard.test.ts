@@ -12,7 +12,8 @@ describe("Host allow-list (DNS rebinding)", () => {
     expect(hostAllowed("a.lab.example", [".lab.example"])).toBe(true);
     expect(hostAllowed("evillab.example", [".lab.example"])).toBe(false);
     expect(hostAllowed("anything", ["*"])).toBe(true);
-    expect(checkRequest(req("GET", {}), [])).toMatchObject({ status: 400 });
+    expect(checkRequest(req("GET", {}, "/relative"), [])).toMatchObject({ status: 400 });
+    expect(checkRequest(req("GET", {}, "http://localhost:3000/x"), [])).toBeNull();
     expect(hostName("user@evil:80")).toBeNull();
   });
 });

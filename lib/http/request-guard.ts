@@ -1,4 +1,4 @@
-// The one gate every request passes before routing (proxy.ts): the Host must be one this server answers to (loopback
+// The one gate every request passes (proxy.ts for pages, the route() wrapper for API routes): the Host must be one this server answers to (loopback
 // or RETERM_ALLOWED_HOSTS — a DNS-rebinding page arrives with its own name as Host), the path must decode, the method
 // must be one the app serves, and a state-changing request from a browser must come from this very origin (Origin and
 // Sec-Fetch-Site). Requests without those browser headers (curl, the CLI, pipelines with tokens) are not browsers
@@ -8,6 +8,11 @@ export interface GuardVerdict {
   status: 400 | 403 | 405 | 421;
   code: "INVALID_INPUT" | "FORBIDDEN" | "METHOD_NOT_ALLOWED" | "MISDIRECTED_REQUEST";
   message: string;
+}
+
+/** Response headers for a refusal. */
+export function guardHeaders(v: GuardVerdict): Record<string, string> {
+  return v.status === 405 ? { "cache-control": "no-store", allow: [...SERVED_METHODS].join(", ") } : { "cache-control": "no-store" };
 }
 
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -30,7 +35,8 @@ export function hostAllowed(name: string, allowed: readonly string[]): boolean {
 }
 
 export function checkRequest(req: { method: string; url: string; headers: Headers }, allowedHosts: readonly string[]): GuardVerdict | null {
-  const host = req.headers.get("host") ?? "";
+  // Without a Host header (HTTP/1.0, or a Request built in code) the URL's authority is what the request names.
+  const host = req.headers.get("host") ?? /^[a-z]+:\/\/([^/?#]*)/i.exec(req.url)?.[1] ?? "";
   const name = hostName(host);
   if (!name) return { status: 400, code: "INVALID_INPUT", message: "the request has no valid Host header" };
   if (!hostAllowed(name, allowedHosts)) {

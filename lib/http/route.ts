@@ -5,6 +5,8 @@ import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors.ts";
 import { resolveRequestContext } from "../services/authenticate.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { getEnv } from "../env.ts";
+import { checkRequest, guardHeaders } from "./request-guard.ts";
 
 export type RouteContext<P> = { params: Promise<P> };
 
@@ -21,9 +23,21 @@ export function errorResponse(e: unknown): NextResponse {
   return NextResponse.json({ error: { code: "INTERNAL", message: "Internal server error" } }, { status: 500 });
 }
 
+/**
+ * The request gate for API routes (the proxy leaves /api alone so bodies stream): Host allow-list, method, path and
+ * Origin checks of lib/http/request-guard.ts. Returns the refusal, or null to go on.
+ */
+export function guardRequest(req: Request): Response | null {
+  const verdict = checkRequest({ method: req.method, url: req.url, headers: req.headers }, getEnv().RETERM_ALLOWED_HOSTS);
+  if (!verdict) return null;
+  return NextResponse.json({ error: { code: verdict.code, message: verdict.message } }, { status: verdict.status, headers: guardHeaders(verdict) });
+}
+
 /** Wrap a handler: `export const GET = route(async (req, ctx, params) => …)`. */
 export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx: ServiceContext, params: P) => Promise<Response>) {
   return async (req: NextRequest, routeCtx: RouteContext<P>): Promise<Response> => {
+    const refused = guardRequest(req);
+    if (refused) return refused;
     try {
       const ctx = await resolveRequestContext(req.headers);
       return await handler(req, ctx, await routeCtx.params);

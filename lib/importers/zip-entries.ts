@@ -150,7 +150,7 @@ export function zipBudgetProblem(entries: readonly ZipEntry[], budget: ZipBudget
     total += e.size;
     packed += e.compressedSize;
     const bomb = bombRatioProblem(e, budget.maxRatio);
-    if (bomb) return `entry ${JSON.stringify(e.name.slice(0, 200))}: ${bomb}`;
+    if (bomb) return `entry ${JSON.stringify(e.name.length > 120 ? `${e.name.slice(0, 120)}…` : e.name)}: ${bomb}`;
   }
   if (total > budget.maxTotalBytes) return `the archive unpacks to ${mb(total)}, more than the ${mb(budget.maxTotalBytes)} allowed`;
   const whole = bombRatioProblem({ size: total, compressedSize: packed }, budget.maxRatio);

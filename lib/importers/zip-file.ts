@@ -21,6 +21,11 @@ import {
 
 export { ZipFormatError };
 
+/** An entry's name for messages: quoted, and cut short (names are attacker-chosen and may be 64 KB long). */
+function label(name: string): string {
+  return JSON.stringify(name.length > 120 ? `${name.slice(0, 120)}…` : name);
+}
+
 /** Thrown when the archive is well-formed but over budget (the caller answers 413, not 422). */
 export class ZipBudgetError extends Error {}
 
@@ -62,7 +67,7 @@ class Meter extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limit) {
-      cb(new ZipBudgetError(`entry ${JSON.stringify(this.name)} unpacks to more than the ${this.limit} bytes it declares: a zip bomb`));
+      cb(new ZipBudgetError(`entry ${label(this.name)} unpacks to more than the ${this.limit} bytes it declares: a zip bomb`));
       return;
     }
     this.crc = zlib.crc32(chunk, this.crc);
@@ -74,20 +79,20 @@ class Meter extends Transform {
 const SMALL_ENTRY_BYTES = 8 * 1024 * 1024;
 
 function damaged(e: ZipEntry): ZipFormatError {
-  return new ZipFormatError(`entry ${JSON.stringify(e.name)}: its content does not match its size or checksum: the archive is damaged`);
+  return new ZipFormatError(`entry ${label(e.name)}: its content does not match its size or checksum: the archive is damaged`);
 }
 
 function extractSmall(fd: number, e: ZipEntry, start: number, target: string): void {
   const raw = readAt(fd, start, e.compressedSize);
-  if (raw.length !== e.compressedSize) throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: its data is cut off: the archive is truncated`);
+  if (raw.length !== e.compressedSize) throw new ZipFormatError(`entry ${label(e.name)}: its data is cut off: the archive is truncated`);
   let data: Uint8Array = raw;
   if (e.method === 8) {
     try {
       // maxOutputLength stops inflating the moment the output passes the declared size.
       data = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
     } catch (err) {
-      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipBudgetError(`entry ${JSON.stringify(e.name)} unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
-      throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: cannot inflate it (${(err as Error).message})`);
+      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipBudgetError(`entry ${label(e.name)} unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
+      throw new ZipFormatError(`entry ${label(e.name)}: cannot inflate it (${(err as Error).message})`);
     }
   }
   if (data.length !== e.size || (e.size > 0 && zlib.crc32(data) !== e.crc)) throw damaged(e);
@@ -96,7 +101,7 @@ function extractSmall(fd: number, e: ZipEntry, start: number, target: string): v
 
 async function extractEntry(file: string, fd: number, e: ZipEntry, target: string): Promise<void> {
   const start = localDataOffset(readAt(fd, e.localOffset, 30), e);
-  if (e.method !== 0 && e.method !== 8) throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
+  if (e.method !== 0 && e.method !== 8) throw new ZipFormatError(`entry ${label(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
   if (e.size <= SMALL_ENTRY_BYTES && e.compressedSize <= SMALL_ENTRY_BYTES) return extractSmall(fd, e, start, target);
   const meter = new Meter(e.size, e.name);
   const sink = fs.createWriteStream(target);
@@ -106,7 +111,7 @@ async function extractEntry(file: string, fd: number, e: ZipEntry, target: strin
     else await pipeline(source, zlib.createInflateRaw(), meter, sink);
   } catch (err) {
     if (err instanceof ZipBudgetError) throw err;
-    throw new ZipFormatError(`entry ${JSON.stringify(e.name)}: cannot inflate it (${(err as Error).message})`);
+    throw new ZipFormatError(`entry ${label(e.name)}: cannot inflate it (${(err as Error).message})`);
   }
   if (meter.bytes !== e.size || (e.size > 0 && meter.crc !== e.crc)) throw damaged(e);
 }
@@ -121,7 +126,7 @@ export async function unpackZipFile(file: string, dir: string, budget: ZipBudget
   const targets = entries.map((e) => {
     const why = unsafeEntryName(e.name.replace(/\/$/, "") || e.name);
     const target = path.resolve(root, e.name);
-    if (why || !target.startsWith(root + path.sep)) throw new ZipFormatError(`zip entry ${JSON.stringify(e.name.slice(0, 200))} points outside the archive (${why ?? "path escapes the folder"})`);
+    if (why || !target.startsWith(root + path.sep)) throw new ZipFormatError(`zip entry ${label(e.name)} points outside the archive (${why ?? "path escapes the folder"})`);
     return target;
   });
   const fd = fs.openSync(file, "r");

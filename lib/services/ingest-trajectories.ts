@@ -4,7 +4,7 @@ import { authorize, type ServiceContext } from "./context.ts";
 import { importTrajectories, type ImportRecord } from "./import-trajectories.ts";
 import { inferForks } from "./infer-forks.ts";
 import { issue, normalized, jsonSyntaxIssue } from "../importers/util.ts";
-import { topLevelArraySpans, utf8Length } from "../domain/json-spans.ts";
+import { nestingDepth, topLevelArraySpans, utf8Length } from "../domain/json-spans.ts";
 import { AppError } from "../errors.ts";
 
 export const MAX_API_RECORDS = 10_000;
@@ -22,11 +22,26 @@ function sizeText(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${n} bytes`;
 }
 
-/** Each record is sized before it is parsed: one oversized record fails alone with a clear message. */
+/**
+ * Deeper than any real trajectory (metadata and tool arguments nest a few levels), shallow enough that no recursive
+ * step downstream (validation, hashing, serialization) can run out of stack on it.
+ */
+export const MAX_RECORD_DEPTH = 128;
+
+/**
+ * Each record is sized and its nesting measured before it is parsed: an oversized or absurdly deep record fails alone
+ * with a clear message.
+ */
 function* recordsOf(body: string, ndjson: boolean, maxRecordBytes: number): Generator<ImportRecord> {
   const where = (i: number) => `request[${i}]`;
-  const oversized = (i: number, bytes: number, line?: number) =>
-    issue(where(i), `record is ${sizeText(bytes)}, more than the ${sizeText(maxRecordBytes)} allowed per trajectory (RETERM_MAX_RECORD_MB); split its recording or import it as a file`, line);
+  const refusal = (i: number, text: string, start: number, end: number, line?: number): ImportRecord | null => {
+    const bytes = utf8Length(text, start, end);
+    if (bytes > maxRecordBytes) {
+      return issue(where(i), `record is ${sizeText(bytes)}, more than the ${sizeText(maxRecordBytes)} allowed per trajectory (RETERM_MAX_RECORD_MB); split its recording or import it as a file`, line);
+    }
+    const depth = nestingDepth(text, start, end, MAX_RECORD_DEPTH);
+    return depth > MAX_RECORD_DEPTH ? issue(where(i), `record nests more than ${MAX_RECORD_DEPTH} levels deep; refusing it`, line) : null;
+  };
   if (ndjson) {
     let i = 0;
     let n = 0;
@@ -37,8 +52,8 @@ function* recordsOf(body: string, ndjson: boolean, maxRecordBytes: number): Gene
       at = end + 1;
       const line = body.slice(start, end);
       if (!line.trim()) continue;
-      const bytes = utf8Length(line);
-      if (bytes > maxRecordBytes) yield oversized(i, bytes, n + 1);
+      const refused = refusal(i, line, 0, line.length, n + 1);
+      if (refused) yield refused;
       else {
         try {
           yield normalized(JSON.parse(line), "native", where(i), n + 1);
@@ -52,22 +67,20 @@ function* recordsOf(body: string, ndjson: boolean, maxRecordBytes: number): Gene
   }
   const spans = topLevelArraySpans(body);
   if (spans) {
-    // Parse element by element so an oversized one is never parsed; a syntax error falls back to one message.
+    // Parse element by element so a refused one is never parsed; a syntax error falls back to one message.
+    const refused = spans.map(([s, e], i) => refusal(i, body, s, e));
     const parsed: unknown[] = [];
     try {
-      for (const [s, e] of spans) parsed.push(utf8Length(body, s, e) > maxRecordBytes ? undefined : JSON.parse(body.slice(s, e)));
+      for (const [i, [s, e]] of spans.entries()) parsed.push(refused[i] ? undefined : JSON.parse(body.slice(s, e)));
     } catch {
       syntaxError(body);
     }
-    for (const [i, [s, e]] of spans.entries()) {
-      const bytes = utf8Length(body, s, e);
-      yield bytes > maxRecordBytes ? oversized(i, bytes) : normalized(parsed[i], "native", where(i));
-    }
+    for (const i of spans.keys()) yield refused[i] ?? normalized(parsed[i], "native", where(i));
     return;
   }
-  const bytes = utf8Length(body);
-  if (bytes > maxRecordBytes) {
-    yield oversized(0, bytes);
+  const refused = refusal(0, body, 0, body.length);
+  if (refused) {
+    yield refused;
     return;
   }
   let value: unknown;

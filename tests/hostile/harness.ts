@@ -78,5 +78,6 @@ export function expectResponsive(o: CaseOutcome, budgetMs = HEALTH_BUDGET_MS): v
 export function expectClearError(o: CaseOutcome, status: number, message: RegExp): void {
   expect(o.status, o.text.slice(0, 500)).toBe(status);
   const err = (o.json as { error?: { code?: string; message?: string } })?.error;
-  expect(err?.message, o.text.slice(0, 500)).toMatch(message);
+  expect(err?.message?.slice(0, 600), o.text.slice(0, 300)).toMatch(message);
+  expect(err?.message?.length ?? 0, "error messages stay short whatever the input").toBeLessThan(1000);
 }

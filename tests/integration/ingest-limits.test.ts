@@ -34,6 +34,15 @@ describe.each(PROVIDERS)("per-record limits on $title", ({ provider, skip }) => 
     expect(one).toMatchObject({ imported: 0, failed: 1 });
   });
 
+  it.skipIf(skip)("fails a record nested deeper than any trajectory alone, before parsing or hashing it", async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    const body = `[${JSON.stringify({ ...a!, id: `deep-${provider}` }).replace(/}$/, `,"metadata":{"deep":${deep}}}`)}]`;
+    const r = await ingestTrajectories(t.ctx, body, { ndjson: false });
+    expect(r.results).toEqual([{ index: 0, status: "failed", error: "request[0]: record nests more than 128 levels deep; refusing it" }]);
+    const ok = JSON.stringify({ ...a!, id: `nested-ok-${provider}`, metadata: { x: JSON.parse(`${"[".repeat(20)}1${"]".repeat(20)}`) } });
+    expect((await ingestTrajectories(t.ctx, ok, { ndjson: false })).results[0]!.status).toBe("imported");
+  });
+
   it.skipIf(skip)("answers a malformed array with one 400, writing nothing", async () => {
     const before = await t.db.trajectory.count();
     await expect(ingestTrajectories(t.ctx, `[${JSON.stringify(a)}, {"task": ]`, { ndjson: false })).rejects.toMatchObject({ code: "INVALID_INPUT", message: /body is not valid JSON/ });
