@@ -16,12 +16,23 @@ const MB = 1024 * 1024;
 const ENV = { RETERM_MAX_UPLOAD_MB: "64", RETERM_MAX_API_BODY_MB: "16", RETERM_MAX_RECORD_MB: "4", RETERM_MAX_ZIP_ENTRIES: "10000" };
 
 let server: RunningServer;
+// Built before the server starts: generating the 1 GB bomb blocks this process for seconds, long enough for the
+// server to drop an idle keep-alive connection that fetch would then write into (EPIPE).
+const bombs = {} as Record<"declared" | "liar" | "ratio" | "many" | "longName" | "one", Uint8Array>;
 beforeAll(async () => {
   if (missing) return;
+  Object.assign(bombs, {
+    declared: declaredBomb(2500 * MB),
+    liar: lyingBomb(1024 * MB, 4096),
+    ratio: ratioBomb(200 * MB),
+    many: manyEntries(20_000),
+    longName: longNameEntry(60_000),
+    one: manyEntries(1),
+  });
   server = await startServer(ENV);
   // Warm up: the first request to each route loads its code; that is start-up, not a hostile case.
   for (const path of ["/api/health", "/trajectories", "/api/v1/trajectories?perPage=1"]) await (await fetch(`${server.base}${path}`)).arrayBuffer();
-  await (await upload("warm.zip", manyEntries(1))(server.base)).arrayBuffer();
+  await (await upload("warm.zip", bombs.one)(server.base)).arrayBuffer();
   await (await postJson("[]")(server.base)).arrayBuffer();
 }, 120_000);
 afterAll(async () => {
@@ -38,7 +49,8 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
   return (base: string) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(base);
-      const req = http.request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      // A fresh connection each time: a request that declares more body than it sends must not poison a pooled socket.
+      const req = http.request({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0 })));
@@ -53,27 +65,27 @@ const good = () => [...generateTrajectories({ count: 1, seed: 1616 })][0]!;
 
 describe.skipIf(!!missing)("zip bombs", () => {
   it("refuses a zip declaring 2.5 GB from its central directory, without inflating", async () => {
-    const o = await runCase(server, upload("bomb.zip", declaredBomb(2500 * MB)));
+    const o = await runCase(server, upload("bomb.zip", bombs.declared));
     expectClearError(o, 413, /2500 MB|ratio/);
     expectResponsive(o);
     expect(o.rssGrowth).toBeLessThan(150 * MB);
   });
 
   it("cuts off a real bomb that lies about its size (1 GB of zeros declared as 4 KB)", async () => {
-    const o = await runCase(server, upload("liar.zip", lyingBomb(1024 * MB, 4096)));
+    const o = await runCase(server, upload("liar.zip", bombs.liar));
     expectClearError(o, 413, /more than the 4096 bytes it declares: a zip bomb/);
     expectResponsive(o);
     expect(o.rssGrowth).toBeLessThan(150 * MB);
   });
 
   it("refuses an honest 1000:1 archive by its compression ratio", async () => {
-    const o = await runCase(server, upload("zeros.zip", ratioBomb(200 * MB)));
+    const o = await runCase(server, upload("zeros.zip", bombs.ratio));
     expectClearError(o, 413, /ratio \d+:1/);
     expectResponsive(o);
   });
 
   it("refuses 20,000 entries from the end record, fast", async () => {
-    const o = await runCase(server, upload("many.zip", manyEntries(20_000)));
+    const o = await runCase(server, upload("many.zip", bombs.many));
     expectClearError(o, 413, /20000 entries, more than the 10000 allowed/);
     expect(o.ms).toBeLessThan(5000);
     expectResponsive(o);
@@ -133,10 +145,10 @@ describe.skipIf(!!missing)("deep nesting and overlong names", () => {
   });
 
   it("refuses an upload name of 10,000 characters and a zip entry name of 60,000", async () => {
-    const name = await runCase(server, upload(`${"n".repeat(10_000)}.zip`, manyEntries(1)));
+    const name = await runCase(server, upload(`${"n".repeat(10_000)}.zip`, bombs.one));
     expectClearError(name, 400, /name/);
     expectResponsive(name);
-    const entry = await runCase(server, upload("longname.zip", longNameEntry(60_000)));
+    const entry = await runCase(server, upload("longname.zip", bombs.longName));
     expectClearError(entry, 422, /longname\.zip: cannot unpack an entry \(ENAMETOOLONG\)|points outside/);
     expectResponsive(entry);
   });
