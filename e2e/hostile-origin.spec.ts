@@ -77,7 +77,7 @@ test("a DNS-rebinding host name and a foreign Host header are refused", async ({
     const page = await browser.newPage();
     const res = await page.goto(`http://rebind.example:${port}/trajectories`);
     expect(res?.status()).toBe(421);
-    await expect(page.locator("body")).toContainText('does not answer to the host name "rebind.example"');
+    await expect(page.locator("body")).toContainText(/does not answer to the host name .*rebind\.example/);
     const post = await page.evaluate(async () => (await fetch("/api/v1/trajectories", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status);
     expect(post).toBe(421);
   } finally {
