@@ -15,6 +15,7 @@ import { generateCommand, GENERATE_HELP } from "./commands/generate.ts";
 import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
+import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
@@ -29,11 +30,12 @@ Commands:
   ${FORKS_HELP}
   ${GENERATE_HELP}
   ${SCHEMA_HELP}
+  ${USER_HELP}
   ${TOKEN_HELP}
   ${REINDEX_HELP}
   help                         this text
 
-Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...).`;
+Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -79,6 +81,7 @@ const commands: Record<string, Command> = {
   forks: forksCommand,
   schema: schemaCommand,
   token: tokenCommand,
+  user: userCommand,
   "reindex-search": reindexCommand,
 
   async help() {

@@ -3,12 +3,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { getEnv, EnvError } from "../lib/env.ts";
+import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { getDb } from "../lib/db/client.ts";
+import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "public"];
@@ -43,6 +44,12 @@ async function main(): Promise<void> {
     const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true });
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
+  const mode = authMode(env);
+  const serverEnv: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST };
+  if (mode === "team") {
+    await assertTeamModeReady(await getLocalContext());
+    serverEnv.RETERM_AUTH_SECRET = loadAuthSecret(env.RETERM_AUTH_SECRET, path.join(ROOT, "data"));
+  }
   await getDb().$disconnect();
 
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -51,8 +58,9 @@ async function main(): Promise<void> {
     const b = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (b.status !== 0) throw new Error("next build failed");
   }
-  console.log(`Dashboard: http://localhost:${env.PORT}`);
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(env.PORT)], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const shown = isLoopbackHost(env.HOST) ? "localhost" : env.HOST;
+  console.log(`Dashboard: http://${shown}:${env.PORT} (${mode === "local" ? "local mode: this machine only, no sign-in" : "team mode: sign-in required"})`);
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(env.PORT), "-H", env.HOST], { cwd: ROOT, stdio: "inherit", env: serverEnv });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.kill(sig));
   server.on("exit", (code) => process.exit(code ?? 0));
 }
