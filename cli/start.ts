@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
   const mode = authMode(env);
-  const serverEnv: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST };
+  const serverEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST };
   if (mode === "team") {
     await assertTeamModeReady(await getLocalContext());
     serverEnv.RETERM_AUTH_SECRET = loadAuthSecret(env.RETERM_AUTH_SECRET, path.join(ROOT, "data"));
