@@ -5,10 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
-import { getDb } from "../lib/db/client.ts";
 import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
     await assertTeamModeReady(await getLocalContext());
     serverEnv.RETERM_AUTH_SECRET = loadAuthSecret(env.RETERM_AUTH_SECRET, path.join(ROOT, "data"));
   }
-  await getDb().$disconnect();
+  await closeDatabase();
 
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   if (buildIsStale()) {

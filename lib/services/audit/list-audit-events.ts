@@ -3,6 +3,8 @@ import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { findAuditEvents, type AuditEventRow } from "../../db/repositories/audit.ts";
 
+export type { AuditEventRow };
+
 export const auditQuerySchema = z.object({
   action: z.string().trim().max(64).regex(/^[a-z.-]*$/, "must be an action prefix such as user. or auth.sign-in").optional(),
   actor: z.string().trim().max(64).optional(),
