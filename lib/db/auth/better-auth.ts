@@ -33,6 +33,8 @@ function createAuth(db: Db) {
     // bypass better-auth's own limiter, which guards only its HTTP endpoints, which we do not mount).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // A wrong password is expected traffic (and audited); only real failures belong in the server log.
+    logger: { level: "error" },
     plugins: [username({ minUsernameLength: 2, maxUsernameLength: 64, usernameValidator: (u) => USERNAME_PATTERN.test(u) }), nextCookies()],
   });
 }

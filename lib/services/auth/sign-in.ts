@@ -1,5 +1,5 @@
 // Use cases: sign in (throttled, audited), sign out, change one's own password.
-import { getDb } from "../../db/client.ts";
+import { getDb, type Db } from "../../db/client.ts";
 import { changeOwnPassword, signInWithPassword, signOutSession } from "../../db/auth/credentials.ts";
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 import { AppError } from "../../errors.ts";
@@ -8,12 +8,12 @@ import { clientAddress, currentAuthMode } from "../authenticate.ts";
 import type { ServiceContext } from "../context.ts";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
 
-export type SignInOutcome = { ok: true } | { ok: false; reason: "invalid" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
+/** On success, `cookies` are the Set-Cookie values (server actions set them through nextCookies; other callers send them). */
+export type SignInOutcome = { ok: true; cookies: string[] } | { ok: false; reason: "invalid" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
 /** Check a name and password; on success a session cookie is set (server actions) and the sign-in is audited. */
-export async function signIn(input: { username: string; password: string }, requestHeaders: Headers): Promise<SignInOutcome> {
+export async function signIn(input: { username: string; password: string }, requestHeaders: Headers, db: Db = getDb()): Promise<SignInOutcome> {
   if (currentAuthMode() !== "team") throw new AppError("CONFLICT", "Local mode: no sign-in needed (set RETERM_AUTH=on for accounts)");
-  const db = getDb();
   const name = input.username.trim().toLowerCase();
   const address = clientAddress(requestHeaders);
   const wait = await signInRetryAfter(name, address);
@@ -27,7 +27,7 @@ export async function signIn(input: { username: string; password: string }, requ
   }
   await recordSuccessfulSignIn(name);
   await recordAudit({ db, actor: { id: result.userId, name, role: "viewer" } }, { action: "auth.sign-in", targetType: "user", targetId: result.userId, ipAddress: address });
-  return { ok: true };
+  return { ok: true, cookies: result.headers.getSetCookie() };
 }
 
 export async function signOut(ctx: ServiceContext, requestHeaders: Headers): Promise<void> {
