@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
 import { importUpload } from "@/lib/services/import-upload";
+import { authorize } from "@/lib/services/context";
 import { formatIssue } from "@/lib/services/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -19,6 +20,8 @@ const querySchema = z.object({
 });
 
 export const POST = route(async (req, ctx) => {
+  // Refuse before reading anything: the import service checks again, but only once the response is streaming (200).
+  authorize(ctx, "trajectory:import");
   const q = querySchema.parse(queryObject(req));
   if (!req.body) throw new AppError("INVALID_INPUT", "the request has no body (send the file as the raw request body)");
   const maxBytes = getEnv().RETERM_MAX_UPLOAD_MB * 1024 * 1024;
