@@ -58,7 +58,7 @@ export const envSchema = z.object({
   /** Name of the acting user in local mode (no sign-in). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
   /** Address `npm start` binds to. Loopback (the default) allows local mode; anything else means team mode. */
-  HOST: z.string().trim().min(1).max(255).default("127.0.0.1"),
+  HOST: z.string().trim().max(255).optional().transform((v) => v || "127.0.0.1"),
   /** on: always require sign-in (team mode); off: local mode, refused unless HOST is loopback; unset: from HOST. */
   RETERM_AUTH: z.enum(["on", "off", ""]).optional().transform((v) => (v ? v : undefined)),
   /** Signs session cookies (team mode). `npm start` generates and keeps one in data/ when unset. */
