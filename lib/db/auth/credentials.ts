@@ -21,7 +21,7 @@ export async function endSessions(db: Db, userId: string): Promise<void> {
 
 /** The signed-in user of a request (session cookie), or null. Reads the role from the user row on every call. */
 export async function findSessionActor(db: Db, headers: Headers): Promise<Actor | null> {
-  const session = await getAuthFor(db).api.getSession({ headers, query: { disableCookieCache: true } });
+  const session = await getAuthFor(db).api.getSession({ headers: forAuth(headers), query: { disableCookieCache: true } });
   if (!session) return null;
   const u = await db.user.findUnique({ where: { id: session.user.id }, select: { id: true, name: true, role: true } });
   if (!u) return null;
@@ -29,12 +29,27 @@ export async function findSessionActor(db: Db, headers: Headers): Promise<Actor 
   return { id: u.id, name: u.name, role };
 }
 
+/**
+ * What better-auth gets to see of a request: the session cookie and what it records with a session. Not Origin:
+ * server actions are already checked by Next.js (Origin vs Host) and route handlers by lib/http/csrf.ts, and
+ * better-auth's own origin check would compare against one configured base URL, which a shared server reached under
+ * several names cannot give.
+ */
+function forAuth(h: Headers): Headers {
+  const out = new Headers();
+  for (const k of ["cookie", "user-agent", "x-forwarded-for", "x-real-ip"]) {
+    const v = h.get(k);
+    if (v !== null) out.set(k, v);
+  }
+  return out;
+}
+
 export type SignInResult = { ok: true; userId: string; headers: Headers } | { ok: false };
 
 /** Check a name + password and open a session; `headers` carries the Set-Cookie (nextCookies also sets it in actions). */
 export async function signInWithPassword(db: Db, username: string, password: string, requestHeaders: Headers): Promise<SignInResult> {
   try {
-    const { headers, response } = await getAuthFor(db).api.signInUsername({ body: { username, password }, headers: requestHeaders, returnHeaders: true });
+    const { headers, response } = await getAuthFor(db).api.signInUsername({ body: { username, password }, headers: forAuth(requestHeaders), returnHeaders: true });
     if (!response) return { ok: false };
     return { ok: true, userId: response.user.id, headers };
   } catch (e) {
@@ -45,13 +60,13 @@ export async function signInWithPassword(db: Db, username: string, password: str
 }
 
 export async function signOutSession(db: Db, requestHeaders: Headers): Promise<void> {
-  await getAuthFor(db).api.signOut({ headers: requestHeaders });
+  await getAuthFor(db).api.signOut({ headers: forAuth(requestHeaders) });
 }
 
 /** Verify the current password and set a new one (better-auth's changePassword); other sessions are ended. */
 export async function changeOwnPassword(db: Db, requestHeaders: Headers, currentPassword: string, newPassword: string): Promise<boolean> {
   try {
-    await getAuthFor(db).api.changePassword({ body: { currentPassword, newPassword, revokeOtherSessions: true }, headers: requestHeaders });
+    await getAuthFor(db).api.changePassword({ body: { currentPassword, newPassword, revokeOtherSessions: true }, headers: forAuth(requestHeaders) });
     return true;
   } catch (e) {
     if (e && typeof e === "object" && "statusCode" in e && [400, 401].includes((e as { statusCode: number }).statusCode)) return false;
