@@ -17,7 +17,8 @@ async function signIn(page: Page, role: Role) {
   await page.getByLabel("User name").fill(u.name);
   await page.getByLabel("Password").fill(u.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/trajectories/);
+  // scrypt is deliberately slow, and the machine may be busy.
+  await expect(page).toHaveURL(/\/trajectories/, { timeout: 30_000 });
   await expect(page.getByTestId("current-user")).toContainText(`${u.name} · ${role}`);
 }
 
@@ -56,7 +57,8 @@ for (const role of Object.keys(SEES) as Role[]) {
     // Posting straight to the write APIs with this session: the server decides, not the hidden link.
     const ndjson = '{"format":"reterm.trajectory.v1"}';
     const direct = await page.request.post("/api/v1/trajectories", { data: ndjson, headers: { "content-type": "application/json" } });
-    if (SEES[role].import) expect(direct.status()).toBe(400);
+    // An importer gets past the guard (the invalid record is reported: 200 with failed 1, or 400); others get 403.
+    if (SEES[role].import) expect([200, 400]).toContain(direct.status());
     else expect(direct.status()).toBe(403);
     const upload = await page.request.post("/api/imports?name=x.jsonl", { data: "{}", headers: { "content-type": "application/octet-stream" } });
     if (!SEES[role].import) expect(upload.status()).toBe(403);
@@ -85,11 +87,11 @@ test("wrong passwords are refused, then the account is locked for a while", asyn
     await page.getByLabel("User name").fill("e2e-nobody");
     await page.getByLabel("Password").fill(`guess-${i}`);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Wrong user name or password.");
+    await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong user name or password.", { timeout: 30_000 });
   }
   await page.getByLabel("Password").fill("guess-6");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Too many failed attempts");
+  await expect(page.locator("form").getByRole("alert")).toContainText("Too many failed attempts", { timeout: 30_000 });
 });
 
 test("admin: creates a user, issues and revokes an API token, and reads the audit log", async ({ page }) => {
@@ -98,19 +100,20 @@ test("admin: creates a user, issues and revokes an API token, and reads the audi
   await page.getByLabel("User name").fill("e2e-newcomer");
   await page.getByLabel("Role", { exact: true }).selectOption("annotator");
   await page.getByRole("button", { name: "Create user" }).click();
-  await expect(page.getByTestId("one-time-secret")).toHaveText(/^[A-Za-z0-9_-]{20}$/);
+  await expect(page.getByTestId("one-time-secret")).toHaveText(/^[A-Za-z0-9_-]{20}$/, { timeout: 30_000 });
   await expect(page.getByTestId("user-row").filter({ hasText: "e2e-newcomer" })).toBeVisible();
 
   await page.goto("/account/tokens");
   await page.getByLabel("Token name").fill("e2e-pipeline");
   await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByTestId("one-time-secret")).toBeVisible({ timeout: 20_000 });
   const token = (await page.getByTestId("one-time-secret").textContent())!;
   expect(token).toMatch(/^rt_/);
   const anon = await page.context().browser()!.newContext({ baseURL: BASE });
   expect((await anon.request.get("/api/v1/trajectories", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
   await page.reload();
   await page.getByTestId("token-row").filter({ hasText: "e2e-pipeline" }).getByRole("button", { name: "Revoke e2e-pipeline" }).click();
-  await expect(page.getByText("Token revoked.")).toBeVisible();
+  await expect(page.getByTestId("token-row").filter({ hasText: "e2e-pipeline" }).getByText("revoked")).toBeVisible({ timeout: 20_000 });
   expect((await anon.request.get("/api/v1/trajectories", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
   await anon.close();
 

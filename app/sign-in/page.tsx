@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { TerminalSquare } from "lucide-react";
 import { Card, CardContent } from "@/components/ui/card";
+import { Code } from "@/components/ui/code";
 import { SignInForm } from "@/components/accounts/sign-in-form";
 import { findPageContext } from "@/lib/services/page-context";
 import { currentAuthMode } from "@/lib/services/authenticate";
@@ -25,7 +26,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </div>
           <div>
             <h1 className="text-lg font-semibold">Sign in</h1>
-            <p className="text-sm text-muted-foreground">Accounts are created by an admin (Users page or `reterm user add`).</p>
+            <p className="text-sm text-muted-foreground">
+              Accounts are created by an admin, on the Users page or with <Code>npm run reterm -- user add</Code>.
+            </p>
           </div>
           <SignInForm next={next} />
         </CardContent>

@@ -2,7 +2,6 @@
 import Link from "next/link";
 import { KeyRound, LogOut, ScrollText, UserCog, UserRound } from "lucide-react";
 import { signOutAction } from "@/lib/actions/accounts/session-actions";
-import { Button } from "@/components/ui/button";
 
 export interface UserMenuProps {
   userName: string;
@@ -41,9 +40,9 @@ export function UserMenu({ userName, role, teamMode, canManageUsers, canReadAudi
       ) : null}
       {teamMode ? (
         <form action={signOutAction}>
-          <Button type="submit" variant="ghost" size="sm" className="w-full justify-start text-muted-foreground">
-            <LogOut aria-hidden /> Sign out
-          </Button>
+          <button type="submit" className={`${linkClass} w-full`}>
+            <LogOut className="size-4" aria-hidden /> Sign out
+          </button>
         </form>
       ) : (
         <p className="px-2.5 pt-1 text-xs text-muted-foreground">Local mode: no sign-in on this machine.</p>
