@@ -83,12 +83,16 @@ test("a cross-site form post is refused even with a valid session", async ({ pag
 
 test("wrong passwords are refused, then the account is locked for a while", async ({ page }) => {
   await page.goto("/sign-in");
+  await page.getByLabel("User name").fill("e2e-nobody");
   for (let i = 0; i < 5; i++) {
-    await page.getByLabel("User name").fill("e2e-nobody");
     await page.getByLabel("Password").fill(`guess-${i}`);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong user name or password.", { timeout: 30_000 });
+    // The same message comes back each time: wait for this attempt to finish before the next.
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled({ timeout: 30_000 });
   }
+  // The name stays filled in after a failed attempt.
+  await expect(page.getByLabel("User name")).toHaveValue("e2e-nobody");
   await page.getByLabel("Password").fill("guess-6");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.locator("form").getByRole("alert")).toContainText("Too many failed attempts", { timeout: 30_000 });
