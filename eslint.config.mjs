@@ -3,11 +3,13 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // Import boundaries (docs/architecture.md): Prisma and the generated clients only in lib/db; xterm only in
-// components/terminal; lib/domain is pure (no React, Next, Prisma or db).
+// components/terminal; lib/domain is pure (no React, Next, Prisma or db); better-auth only in lib/db/auth; cli/ and
+// lib/actions call services, never lib/db.
 const prismaPatterns = [
   { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
 ];
 const xtermPatterns = [{ group: ["@xterm/*"], message: "xterm is only imported in components/terminal." }];
+const authLibPatterns = [{ group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/auth instead." }];
 const dbLayerPatterns = [{ group: ["@/lib/db/*", "**/lib/db/*", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Pages and components call lib/services, never lib/db." }];
 
 export default defineConfig([
@@ -30,9 +32,19 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...dbLayerPatterns] }] },
   },
   {
+    // Accounts (issue 12): pages, actions, components and the CLI reach accounts, sessions and audit through
+    // lib/services; better-auth's Prisma adapter (lib/db/auth) is the only code that binds auth to the database.
+    files: ["cli/**", "lib/actions/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...authLibPatterns] }] },
+  },
+  {
+    files: ["lib/services/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...authLibPatterns] }] },
+  },
+  {
     files: ["app/**", "components/**"],
     ignores: ["components/terminal/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...authLibPatterns] }] },
   },
   {
     // The CLI parses argv and calls services, like a route; tests of it may set up databases directly.

@@ -5,7 +5,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Native drivers stay outside the bundle; Next loads them from node_modules at runtime.
   // tsx/esbuild: the CLI's SQLite writer thread loads them; the server never starts that thread, but the bundler sees it.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "tsx", "esbuild"],
+  serverExternalPackages: ["rate-limiter-flexible", "better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "tsx", "esbuild"],
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

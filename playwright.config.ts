@@ -4,6 +4,9 @@ import { defineConfig, devices } from "@playwright/test";
 // E2E runs against a production build (`npm run build` first; `npm test` does it) served on an unusual port,
 // with a fresh SQLite database seeded with known generated data (e2e/serve.ts).
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+// A second server in team mode (sign-in required, one account per role) for e2e/accounts.spec.ts.
+export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? PORT + 500);
+export const TEAM_USERS_FILE = `${process.env.TMPDIR ?? "/tmp"}/reterm-e2e-users-${TEAM_PORT}.json`;
 const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 export default defineConfig({
@@ -32,12 +35,22 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: "tsx e2e/serve.ts",
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: { E2E_PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1" },
-  },
+  webServer: [
+    {
+      command: "tsx e2e/serve.ts",
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1" },
+    },
+    {
+      command: "tsx e2e/serve.ts",
+      url: `http://127.0.0.1:${TEAM_PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_PORT: String(TEAM_PORT), E2E_AUTH: "team", E2E_USERS_FILE: TEAM_USERS_FILE, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  ],
 });

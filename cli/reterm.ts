@@ -2,18 +2,18 @@
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { getStats } from "../lib/services/get-stats.ts";
 import { describeError } from "../lib/errors.ts";
-import { closeDatabase, migrationStatus } from "../lib/services/database-lifecycle.ts";
 import { ProgressLine } from "./progress.ts";
 import { importCommand, IMPORT_HELP } from "./commands/import.ts";
 import { generateCommand, GENERATE_HELP } from "./commands/generate.ts";
 import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
+import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
@@ -28,11 +28,12 @@ Commands:
   ${FORKS_HELP}
   ${GENERATE_HELP}
   ${SCHEMA_HELP}
+  ${USER_HELP}
   ${TOKEN_HELP}
   ${REINDEX_HELP}
   help                         this text
 
-Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...).`;
+Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -41,7 +42,7 @@ const commands: Record<string, Command> = {
     const [sub] = argv;
     const config = getEnv().DATABASE_URL;
     if (sub === "status") {
-      const s = await migrationStatus(config);
+      const s = await getMigrationStatus(config);
       console.log(s.problem ? `Migration history problem: ${s.problem}` : s.pending.length ? `Pending: ${s.pending.join(", ")}` : "Database is up to date.");
       if (s.problem || s.pending.length) process.exitCode = 1;
       return;
@@ -78,6 +79,7 @@ const commands: Record<string, Command> = {
   forks: forksCommand,
   schema: schemaCommand,
   token: tokenCommand,
+  user: userCommand,
   "reindex-search": reindexCommand,
 
   async help() {
@@ -104,11 +106,7 @@ async function main() {
     else console.error(`reterm: ${describeError(e).message}`);
     process.exitCode = e instanceof UsageError ? 2 : 1;
   } finally {
-    try {
-      await closeDatabase();
-    } catch {
-      /* the client may never have been created */
-    }
+    await closeDatabase();
   }
 }
 

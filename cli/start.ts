@@ -3,12 +3,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { getEnv, EnvError } from "../lib/env.ts";
+import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
-import { closeDatabase } from "../lib/services/database-lifecycle.ts";
+import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "public"];
@@ -43,6 +43,12 @@ async function main(): Promise<void> {
     const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true });
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
+  const mode = authMode(env);
+  const serverEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST };
+  if (mode === "team") {
+    await assertTeamModeReady(await getLocalContext());
+    serverEnv.RETERM_AUTH_SECRET = loadAuthSecret(env.RETERM_AUTH_SECRET, path.join(ROOT, "data"));
+  }
   await closeDatabase();
 
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -51,9 +57,10 @@ async function main(): Promise<void> {
     const b = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (b.status !== 0) throw new Error("next build failed");
   }
-  console.log(`Dashboard: http://localhost:${env.PORT}`);
+  const shown = isLoopbackHost(env.HOST) ? "localhost" : env.HOST;
+  console.log(`Dashboard: http://${shown}:${env.PORT} (${mode === "local" ? "local mode: this machine only, no sign-in" : "team mode: sign-in required"})`);
   // next start behind a small gate for methods Next cannot represent (cli/next-server.mjs).
-  const server = spawn(process.execPath, [path.join(ROOT, "cli", "next-server.mjs"), "-p", String(env.PORT)], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const server = spawn(process.execPath, [path.join(ROOT, "cli", "next-server.mjs"), "-p", String(env.PORT), "-H", env.HOST], { cwd: ROOT, stdio: "inherit", env: serverEnv });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.kill(sig));
   server.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -1,5 +1,6 @@
 // Playwright's web server: a fresh SQLite database with known generated data, then `next start` on E2E_PORT.
-// Refuses to touch anything but its own temporary database.
+// Refuses to touch anything but its own temporary database. E2E_AUTH=team starts it in team mode with one account
+// per role, whose generated passwords go to E2E_USERS_FILE for the specs (never into the project).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,23 +10,33 @@ import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { E2E_SEED } from "./helpers/seed.ts";
+import { ROLES } from "../lib/domain/authz.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+const team = process.env.E2E_AUTH === "team";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-e2e-"));
 const file = path.join(dir, "e2e.db");
 const config = { provider: "sqlite" as const, file, url: `file:${file}` };
+const authEnv = team ? { RETERM_AUTH: "on", RETERM_AUTH_SECRET: `e2e-${Math.random().toString(36).slice(2)}-${"x".repeat(32)}` } : {};
+Object.assign(process.env, { DATABASE_URL: config.url, ...authEnv });
 
 await setupDatabase(config);
 const db = createDb(config);
 const actor = await ensureUser(db, "local-admin", "admin");
-await seedDemo({ db, actor }, { count: E2E_SEED.count, seed: E2E_SEED.seed });
+await seedDemo({ db, actor }, { count: team ? 12 : E2E_SEED.count, seed: E2E_SEED.seed });
+if (team) {
+  const { createUser } = await import("../lib/services/accounts/manage-users.ts");
+  const users: Record<string, { name: string; password: string }> = {};
+  for (const role of ROLES) users[role] = await createUser({ db, actor }, { name: `e2e-${role}`, role });
+  fs.writeFileSync(process.env.E2E_USERS_FILE ?? path.join(os.tmpdir(), `reterm-e2e-users-${port}.json`), JSON.stringify(users), { mode: 0o600 });
+}
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");
 const server = spawn(process.execPath, [path.join(root, "cli/next-server.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, DATABASE_URL: `file:${file}`, RETERM_DEMO: "0", RETERM_USER: "local-admin" },
+  env: { ...process.env, DATABASE_URL: `file:${file}`, RETERM_DEMO: "0", RETERM_USER: "local-admin", ...authEnv },
 });
 const stop = () => {
   server.kill("SIGTERM");

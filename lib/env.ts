@@ -79,8 +79,16 @@ export const envSchema = z.object({
    * Any other Host header is refused (DNS rebinding). "*" turns the check off (only behind a proxy that checks Host).
    */
   RETERM_ALLOWED_HOSTS: hostList,
-  /** Name of the acting user until accounts exist (issue: users/roles). */
+  /** Name of the acting user in local mode (no sign-in). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
+  /** Address `npm start` binds to. Loopback (the default) allows local mode; anything else means team mode. */
+  HOST: z.string().trim().max(255).optional().transform((v) => v || "127.0.0.1"),
+  /** on: always require sign-in (team mode); off: local mode, refused unless HOST is loopback; unset: from HOST. */
+  RETERM_AUTH: z.enum(["on", "off", ""]).optional().transform((v) => (v ? v : undefined)),
+  /** Signs session cookies (team mode). `npm start` generates and keeps one in data/ when unset. */
+  RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Public URL of the dashboard, e.g. https://reterm.lab.example; https makes session cookies Secure. */
+  RETERM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -105,4 +113,22 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv();
   return cached;
+}
+
+/** Loopback addresses: only processes on this machine can reach a server bound to them. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Local mode (no sign-in; the person at the machine is RETERM_USER, an admin) only when bound to loopback and
+ * RETERM_AUTH is not "on". Everything else is team mode: every page, route handler and action needs a user.
+ */
+export function authMode(env: Pick<Env, "HOST" | "RETERM_AUTH">): "local" | "team" {
+  if (env.RETERM_AUTH === "on") return "team";
+  if (env.RETERM_AUTH === "off" && !isLoopbackHost(env.HOST)) {
+    throw new EnvError([`RETERM_AUTH: "off" is only allowed with a loopback HOST (got HOST=${env.HOST}); remove it to sign in as a team`]);
+  }
+  return isLoopbackHost(env.HOST) ? "local" : "team";
 }

@@ -1,24 +1,42 @@
-// `reterm token create --user NAME [--role R] [--name LABEL]`: print a new API token (shown once).
+// `reterm token create --user NAME [--name LABEL]` (prints the token as the last line) and `token revoke ID`.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
 import { getLocalContext } from "../../lib/services/context.ts";
-import { issueApiToken } from "../../lib/services/manage-tokens.ts";
-import { ROLES } from "../../lib/domain/authz.ts";
+import { createApiTokenFor, listApiTokens, revokeApiToken } from "../../lib/services/accounts/api-tokens.ts";
+import { usernameSchema } from "../../lib/domain/accounts.ts";
 
-export const TOKEN_HELP = `token create --user NAME [--role researcher] [--name LABEL]
-                               issue an API token for the HTTP API (printed once)`;
+export const TOKEN_HELP = `token create --user NAME [--name LABEL]
+                               issue an API token acting as NAME (the token is the last line printed, shown once)
+  token revoke ID                revoke a token       token list    all tokens (id, owner, name, last use)`;
 
 export async function tokenCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== "create") throw new UsageError("usage: token create --user NAME [--role ROLE] [--name LABEL]");
-  const { values } = parseCommandArgs(rest, { user: { type: "string" }, role: { type: "string" }, name: { type: "string" } }, z.object({
-    user: z.string().trim().min(1).max(64),
-    role: z.enum(ROLES).default("researcher"),
-    name: z.string().trim().min(1).max(100).default("cli"),
-  }));
-  await setupDatabase(getEnv().DATABASE_URL);
-  const { token } = await issueApiToken(await getLocalContext(), { userName: values.user, role: values.role, tokenName: values.name });
-  console.log(token);
+  if (sub === "create") {
+    const { values } = parseCommandArgs(rest, { user: { type: "string" }, name: { type: "string" } }, z.object({
+      user: usernameSchema,
+      name: z.string().trim().min(1).max(100).default("cli"),
+    }));
+    await setupDatabase(getEnv().DATABASE_URL);
+    const t = await createApiTokenFor(await getLocalContext(), { userName: values.user, tokenName: values.name });
+    console.log(`Token ${t.id} for ${t.userName} ("${values.name}"); keep it secret, it is not shown again:`);
+    console.log(t.token);
+  } else if (sub === "revoke") {
+    const { positionals } = parseCommandArgs(rest, {}, z.object({}));
+    const id = z.string().trim().min(1).max(64).safeParse(positionals[0]);
+    if (!id.success) throw new UsageError("usage: token revoke ID (see token list)");
+    await setupDatabase(getEnv().DATABASE_URL);
+    const r = await revokeApiToken(await getLocalContext(), id.data);
+    console.log(r.revoked ? `Revoked ${id.data}.` : `${id.data} was already revoked.`);
+  } else if (sub === "list") {
+    parseCommandArgs(rest, {}, z.object({}));
+    await setupDatabase(getEnv().DATABASE_URL);
+    for (const t of await listApiTokens(await getLocalContext(), { all: true })) {
+      const state = t.revokedAt ? "revoked" : t.lastUsedAt ? `last used ${t.lastUsedAt.toISOString()}` : "never used";
+      console.log(`${t.id}  ${t.userName.padEnd(20)} ${t.name.padEnd(20)} ${state}`);
+    }
+  } else {
+    throw new UsageError(`usage: ${TOKEN_HELP}`);
+  }
 }

@@ -2,20 +2,19 @@ import Link from "next/link";
 import { TerminalSquare } from "lucide-react";
 import { NavLinks } from "./nav-links";
 import { ThemeToggle } from "./theme-toggle";
+import { UserMenu, type UserMenuProps } from "@/components/accounts/user-menu";
 
-export function AppSidebar({ userName, role }: { userName: string; role: string }) {
+export function AppSidebar({ user, canImport }: { user: UserMenuProps; canImport: boolean }) {
   return (
     <nav aria-label="Main" className="sticky top-0 flex h-screen w-52 shrink-0 flex-col gap-4 border-r bg-card px-3 py-4">
       <Link href="/trajectories" className="flex items-center gap-2 px-1.5 font-semibold tracking-tight">
         <TerminalSquare className="size-5 text-primary" aria-hidden />
         ReTerm Studio
       </Link>
-      <NavLinks />
+      <NavLinks canImport={canImport} />
       <div className="mt-auto flex flex-col gap-2 border-t pt-3">
+        <UserMenu {...user} />
         <ThemeToggle />
-        <p className="px-2.5 text-xs text-muted-foreground" data-testid="current-user">
-          {userName} · {role}
-        </p>
       </div>
     </nav>
   );

@@ -14,11 +14,12 @@ const LINKS = [
   { href: "/import", label: "Import", icon: FolderInput },
 ] as const;
 
-export function NavLinks() {
+/** `canImport` hides Import from roles that may not import (the server refuses them anyway). */
+export function NavLinks({ canImport }: { canImport: boolean }) {
   const pathname = usePathname();
   return (
     <ul className="flex flex-col gap-0.5">
-      {LINKS.map(({ href, label, icon: Icon }) => {
+      {LINKS.filter((l) => canImport || l.href !== "/import").map(({ href, label, icon: Icon }) => {
         const active = pathname === href || pathname.startsWith(`${href}/`);
         return (
           <li key={href}>

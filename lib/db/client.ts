@@ -60,7 +60,10 @@ export function assertSqliteFileUsable(file: string): void {
   }
 }
 
-const configs = new WeakMap<Db, DatabaseConfig>();
+// On globalThis: Next.js may bundle this module into several server chunks, and a client made by one copy must be
+// known to the others (configOf is called from wherever a service runs).
+const globalConfigs = globalThis as unknown as { __retermDbConfigs?: WeakMap<Db, DatabaseConfig> };
+const configs = (globalConfigs.__retermDbConfigs ??= new WeakMap<Db, DatabaseConfig>());
 
 export function createDb(config: DatabaseConfig): Db {
   let db: Db;

@@ -6,6 +6,7 @@ import { configOf } from "../db/client.ts";
 import { openBulkWriter, type WriteOutcome } from "../db/bulk/writer.ts";
 import { prepareTrajectory, type PreparedTrajectory } from "../db/bulk/rows.ts";
 import { createImportJob, deleteImportedTrajectories, finishImportJob } from "../db/repositories/import-jobs.ts";
+import { recordAudit } from "./audit/record-audit.ts";
 import { findPendingAttempts, type ForkLink } from "../db/repositories/forks.ts";
 import type { LinkRequest } from "../db/bulk/fork-links.ts";
 import { indexMissingTrajectories } from "../db/repositories/search.ts";
@@ -217,6 +218,10 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
   if (jobId) {
     const status = report.failed === 0 ? "succeeded" : report.imported + report.duplicates > 0 && !report.rolledBack ? "partial" : "failed";
     await finishImportJob(ctx.db, jobId, { status, imported: report.imported, skipped: report.duplicates, failed: report.failed, report: { errors: report.errors.slice(0, 1000), warnings: report.warnings.slice(0, 1000), unresolvedForks: report.unresolvedForks } });
+    // Demo seeding is not a user's action; every other import is.
+    if (opts.origin !== "seed") {
+      await recordAudit(ctx, { action: "import.finish", targetType: "import-job", targetId: jobId, details: { origin: opts.origin, status, imported: report.imported, duplicates: report.duplicates, failed: report.failed } });
+    }
   }
   return report;
 }

@@ -29,3 +29,18 @@ export async function setupDatabase(config: DatabaseConfig, opts: { force?: bool
     await client.$disconnect();
   }
 }
+
+/** Pending migrations and history problems, for `reterm migrate status` (the CLI reaches lib/db only through services). */
+export async function getMigrationStatus(config: DatabaseConfig): Promise<{ pending: string[]; problem?: string | null }> {
+  return (await import("../db/schema-engine.ts")).migrateStatus(config);
+}
+
+/** Close the process-wide database client, if one was opened (CLI entry points, before exit). */
+export async function closeDatabase(): Promise<void> {
+  const { getDb } = await import("../db/client.ts");
+  try {
+    await getDb().$disconnect();
+  } catch {
+    /* the client may never have been created */
+  }
+}

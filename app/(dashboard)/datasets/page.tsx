@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import { Database } from "lucide-react";
 import { PageHeader } from "@/components/ui/page-header";
+import { getPageContext } from "@/lib/services/page-context";
 import { EmptyState } from "@/components/ui/empty-state";
 
+export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Datasets" };
 
-export default function DatasetsPage() {
+export default async function DatasetsPage() {
+  await getPageContext("trajectory:read");
   return (
     <>
       <PageHeader title="Datasets" description="Curated, versioned subsets of trajectories and recovery segments, exported as SFT data." />

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
+import { getPageContext } from "@/lib/services/page-context";
 import { Code } from "@/components/ui/code";
 import { UploadDropzone } from "@/components/import/upload-dropzone";
 import { getEnv } from "@/lib/env";
@@ -7,7 +8,8 @@ import { getEnv } from "@/lib/env";
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
 
-export default function ImportPage() {
+export default async function ImportPage() {
+  await getPageContext("trajectory:import");
   return (
     <>
       <PageHeader

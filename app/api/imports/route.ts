@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
 import { importReceived, receiveUpload } from "@/lib/services/import-upload";
+import { authorize } from "@/lib/services/context";
 import { formatIssue } from "@/lib/services/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -20,6 +21,8 @@ const querySchema = z.object({
 });
 
 export const POST = route(async (req, ctx) => {
+  // Refuse before reading anything: the import service checks again, but only once the response is streaming (200).
+  authorize(ctx, "trajectory:import");
   const q = querySchema.parse(queryObject(req));
   // A raw file body, never a form: the types a cross-site page can post without a preflight are refused (415).
   requireContentType(req.headers, UPLOAD_TYPES);

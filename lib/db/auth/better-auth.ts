@@ -1,0 +1,51 @@
+// better-auth, bound to our Prisma client: it owns password hashing (scrypt), session tokens and their cookies.
+// It lives in lib/db because its adapter talks to Prisma; services reach it through lib/services/auth only.
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { nextCookies } from "better-auth/next-js";
+import { username } from "better-auth/plugins";
+import { randomBytes } from "node:crypto";
+import { configOf, type Db } from "../client.ts";
+import { getEnv } from "../../env.ts";
+import { USERNAME_PATTERN } from "../../domain/accounts.ts";
+
+/** Sessions last a week and slide forward once a day while used. */
+const SESSION_SECONDS = 7 * 24 * 3600;
+
+function createAuth(db: Db) {
+  const env = getEnv();
+  return betterAuth({
+    appName: "ReTerm Studio",
+    // Local mode never issues sessions, so a per-process secret there is harmless; team mode requires a real one
+    // (checked at start-up by lib/services/auth/check-team-mode.ts).
+    secret: env.RETERM_AUTH_SECRET ?? randomBytes(32).toString("hex"),
+    baseURL: env.RETERM_BASE_URL ?? `http://${env.HOST}:${env.PORT}`,
+    database: prismaAdapter(db, { provider: configOf(db).provider === "postgresql" ? "postgresql" : "sqlite" }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
+    session: { expiresIn: SESSION_SECONDS, updateAge: 24 * 3600 },
+    advanced: {
+      cookiePrefix: "reterm",
+      useSecureCookies: (env.RETERM_BASE_URL ?? "").startsWith("https:"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+      database: { generateId: false },
+    },
+    // Sign-in is throttled per account and per address by lib/services/auth/sign-in-throttle.ts (server-side calls
+    // bypass better-auth's own limiter, which guards only its HTTP endpoints, which we do not mount).
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    // A wrong password is expected traffic (and audited); only real failures belong in the server log.
+    logger: { level: "error" },
+    plugins: [username({ minUsernameLength: 2, maxUsernameLength: 64, usernameValidator: (u) => USERNAME_PATTERN.test(u) }), nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const instances = new WeakMap<Db, Auth>();
+
+/** The better-auth instance for a database client (one per client, created on first use). */
+export function getAuthFor(db: Db): Auth {
+  let auth = instances.get(db);
+  if (!auth) instances.set(db, (auth = createAuth(db)));
+  return auth;
+}
