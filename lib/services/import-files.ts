@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { authorize, type ServiceContext } from "./context.ts";
 import { importTrajectories, type ImportIssue, type ImportRecord, type ImportReport } from "./import-trajectories.ts";
-import { inferForks, type InferredForksReport } from "./infer-forks.ts";
+import type { InferredForksReport } from "./infer-forks.ts";
 import { findImporter, FORMAT_IDS } from "../importers/registry.ts";
 import { walkInputs } from "../importers/walk.ts";
 import { AppError } from "../errors.ts";
@@ -104,6 +104,7 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     // The CLI runs under tsx, which can load the SQLite writer thread; the web server writes in-process.
     threaded: opts.origin === "cli",
     onIndexProgress: opts.onIndexProgress,
+    inferForks: opts.inferForks !== false,
     onRecord: (file, outcome) => {
       const s = fileFor(file);
       if (outcome === "imported") s.imported++;
@@ -116,6 +117,6 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     },
   });
 
-  const inferred = !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false ? await inferForks(ctx, { importJobId: report.jobId }) : null;
+  const inferred = !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false ? { importJobId: report.jobId, links: report.inferredLinks } : null;
   return { report, files: [...files.values()], bytes: doneBytes, seconds: (Date.now() - started) / 1000, inferredForks: inferred };
 }
