@@ -33,6 +33,13 @@ export function warning(file: string, message: string, line?: number, path?: str
   return { ok: false, issue: { file, line, path, message, severity: "warning" } };
 }
 
+/** Keep what could not be read of a source with the trajectory read from it (stored, shown, filterable). */
+export function withWarnings(record: ImportRecord, warnings: readonly ImportIssue[]): ImportRecord {
+  if (!record.ok || !warnings.length) return record;
+  const kept = warnings.map(({ severity: _severity, ...w }) => w);
+  return { ...record, value: { ...record.value, warnings: [...(record.value.warnings ?? []), ...kept] } };
+}
+
 /**
  * Validate a draft trajectory against the native schema: the last line of defence for every importer, so that
  * nothing reaches the database unchecked.
@@ -160,22 +167,22 @@ export function baseName(path: string): string {
 }
 
 /**
- * For one import unit (a trial folder): problems found while still producing its trajectory are warnings; if the
- * unit yields no trajectory at all, they are errors. Issues are held back until that is known (they are few).
+ * For one import unit (a trial folder): problems found while still producing its trajectories are warnings kept
+ * with them; if the unit yields no trajectory at all, they are errors. The unit's records are held back until it
+ * ends (a trial holds a few trajectories).
  */
 export async function* issuesAsWarningsWhenImported(unit: AsyncIterable<ImportRecord>): AsyncGenerator<ImportRecord> {
-  const held: ImportRecord[] = [];
-  let imported = false;
-  const asWarning = (r: ImportRecord): ImportRecord => (r.ok ? r : { ok: false, issue: { ...r.issue, severity: "warning" } });
+  const trajectories: ImportRecord[] = [];
+  const issues: ImportIssue[] = [];
   for await (const r of unit) {
-    if (r.ok) {
-      if (!imported) for (const h of held.splice(0)) yield asWarning(h);
-      imported = true;
-      yield r;
-    } else if (imported) yield asWarning(r);
-    else held.push(r);
+    if (r.ok) trajectories.push(r);
+    else issues.push(r.issue);
   }
-  yield* held;
+  if (!trajectories.length) {
+    for (const i of issues) yield { ok: false, issue: i };
+    return;
+  }
+  for (const t of trajectories) yield withWarnings(t, issues);
 }
 
 /** One issue for a record that failed its schema: the first problem with its field path, counting the rest. */
