@@ -179,7 +179,16 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         opts.onProgress?.(report);
         continue;
       }
-      const prepared = prepareTrajectory(rec.value, writer!.codec, jobId);
+      let prepared: PreparedTrajectory;
+      try {
+        prepared = prepareTrajectory(rec.value, writer!.codec, jobId);
+      } catch (e) {
+        // A record that cannot even be hashed (absurd nesting that passed its importer) fails alone, named.
+        report.failed++;
+        pushError({ file: rec.file, line: rec.line, message: `the record could not be prepared: ${(e as Error).message}` });
+        opts.onRecord?.(rec.file, "failed", { line: rec.line, error: (e as Error).message });
+        continue;
+      }
       batch.push(prepared);
       sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars });
       batchSteps += prepared.stepCount;
