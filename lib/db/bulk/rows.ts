@@ -92,7 +92,11 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
   const startedAt = t.startedAt ? new Date(t.startedAt) : null;
   const endedAt = t.endedAt ? new Date(t.endedAt) : null;
   const lastOffset = t.steps.reduce((m, s) => Math.max(m, s.offsetMs ?? 0), 0);
-  const durationMs = startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : lastOffset || null;
+  // Without start and end times, a recording's own timeline (its last event) is how long it lasted; the last step's
+  // offset is only when that step began.
+  const lastEvent = t.recording?.events.at(-1);
+  const recordingEndMs = lastEvent ? Math.round(lastEvent[0] * 1000) : 0;
+  const durationMs = startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : Math.max(lastOffset, recordingEndMs) || null;
   const metadata = t.metadata || t.fork ? JSON.stringify({ ...t.metadata, ...(t.fork ? { fork: t.fork } : {}) }) : null;
   const now = c.date(new Date());
   const notError = c.bool(false);
