@@ -2,13 +2,11 @@
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
-import { migrateStatus } from "../lib/db/schema-engine.ts";
+import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { getStats } from "../lib/services/get-stats.ts";
 import { describeError } from "../lib/errors.ts";
-import { getDb } from "../lib/db/client.ts";
 import { ProgressLine } from "./progress.ts";
 import { importCommand, IMPORT_HELP } from "./commands/import.ts";
 import { generateCommand, GENERATE_HELP } from "./commands/generate.ts";
@@ -42,7 +40,7 @@ const commands: Record<string, Command> = {
     const [sub] = argv;
     const config = getEnv().DATABASE_URL;
     if (sub === "status") {
-      const s = await migrateStatus(config);
+      const s = await getMigrationStatus(config);
       console.log(s.problem ? `Migration history problem: ${s.problem}` : s.pending.length ? `Pending: ${s.pending.join(", ")}` : "Database is up to date.");
       if (s.problem || s.pending.length) process.exitCode = 1;
       return;
@@ -105,11 +103,7 @@ async function main() {
     else console.error(`reterm: ${describeError(e).message}`);
     process.exitCode = e instanceof UsageError ? 2 : 1;
   } finally {
-    try {
-      await getDb().$disconnect();
-    } catch {
-      /* the client may never have been created */
-    }
+    await closeDatabase();
   }
 }
 

@@ -5,10 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { getEnv, EnvError } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
-import { getDb } from "../lib/db/client.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "public"];
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
     const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true });
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
-  await getDb().$disconnect();
+  await closeDatabase();
 
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   if (buildIsStale()) {

@@ -29,3 +29,18 @@ export async function setupDatabase(config: DatabaseConfig, opts: { force?: bool
     await client.$disconnect();
   }
 }
+
+/** Pending migrations or a history problem (`reterm migrate status`). CLI only, like setupDatabase. */
+export async function getMigrationStatus(config: DatabaseConfig): Promise<{ pending: string[]; problem?: string }> {
+  return (await import("../db/schema-engine.ts")).migrateStatus(config);
+}
+
+/** Close the shared client when a CLI command ends (it may never have been created). */
+export async function closeDatabase(): Promise<void> {
+  const { getDb } = await import("../db/client.ts");
+  try {
+    await getDb().$disconnect();
+  } catch {
+    /* the client may never have been created */
+  }
+}
