@@ -12,6 +12,9 @@ import { generateTrajectories } from "@/lib/generator/generate";
 import { importFiles } from "@/lib/services/import-files";
 import { importTrajectories, type ImportRecord } from "@/lib/services/import-trajectories";
 import { findInterruptedImports } from "@/lib/services/import-integrity/interrupted-imports";
+import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
+import { getTrajectory } from "@/lib/services/view-trajectory";
+import { trajectoryListQuerySchema } from "@/lib/validation/search-params";
 import type { TrajectoryInput } from "@/lib/domain/trajectory";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-integrity-test-"));
@@ -56,6 +59,15 @@ describe.each(PROVIDERS)("import integrity on $title", ({ provider, skip }) => {
     ]);
     // The recording's real timeline: 8.5 s, not the moment its first step began.
     expect(stored.durationMs).toBe(8500);
+
+    // The browser (and the API, which shares the query) lists it under "imported with warnings", with its count.
+    const withWarnings = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "yes" }));
+    expect(withWarnings.rows.map((row) => [row.id, row.warningCount])).toEqual([[stored.id, 2]]);
+    const clean = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "no" }));
+    expect(clean.rows.map((row) => row.id)).not.toContain(stored.id);
+    const facets = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
+    expect(facets!.warnings.find((o) => o.value === "yes")!.count).toBe(1);
+    expect((await getTrajectory(t.ctx, stored.id)).importWarnings).toHaveLength(2);
   });
 
   it.skipIf(skip)("under --strict a source that could not be read completely fails and nothing of the import is written", async () => {
