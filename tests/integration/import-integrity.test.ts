@@ -12,6 +12,7 @@ import { generateTrajectories } from "@/lib/generator/generate";
 import { importFiles } from "@/lib/services/import-files";
 import { importTrajectories, type ImportRecord } from "@/lib/services/import-trajectories";
 import { findInterruptedImports } from "@/lib/services/import-integrity/interrupted-imports";
+import { listImportJobs } from "@/lib/services/import-integrity/list-import-jobs";
 import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
 import { getTrajectory } from "@/lib/services/view-trajectory";
 import { trajectoryListQuerySchema } from "@/lib/validation/search-params";
@@ -127,12 +128,14 @@ describe.each(PROVIDERS)("import integrity on $title", ({ provider, skip }) => {
     const written = (await t.db.trajectory.count()) - before;
     expect(written).toBeGreaterThan(0);
     expect(await findInterruptedImports(t.ctx)).toEqual([job.id]);
+    expect((await listImportJobs(t.ctx)).find((j) => j.id === job.id)!.status).toBe("interrupted");
 
     const rerun = await importTrajectories(t.ctx, records(ordered), { origin: "cli", inferForks: true });
     expect(rerun).toMatchObject({ imported: ordered.length - written, duplicates: written, resumedJobs: [job.id] });
     expect(await state(t, [job.id, rerun.jobId!])).toEqual(expected);
     expect(await findInterruptedImports(t.ctx)).toEqual([]);
     expect(await t.db.importJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "resumed", imported: written });
+    expect((await listImportJobs(t.ctx)).find((j) => j.id === job.id)!.status).toBe("resumed");
   });
 });
 

@@ -49,3 +49,25 @@ export async function markJobsResumed(db: Db, ids: readonly string[], resumedBy:
     });
   }
 }
+
+export interface ImportJobRow {
+  id: string;
+  origin: string;
+  status: string;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  imported: number;
+  skipped: number;
+  failed: number;
+}
+
+/** The most recent import jobs, newest first. */
+export async function findRecentJobs(db: Db, limit: number): Promise<ImportJobRow[]> {
+  return db.importJob.findMany({
+    orderBy: { startedAt: "desc" },
+    take: limit,
+    select: { id: true, origin: true, status: true, pid: true, host: true, startedAt: true, finishedAt: true, imported: true, skipped: true, failed: true },
+  });
+}
