@@ -58,6 +58,11 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
   {
+    // The CLI is one more entry point: it parses argv and calls lib/services, never the data layer.
+    files: ["cli/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/*", "**/lib/db/**"], message: "The CLI calls lib/services, never lib/db." }] }] },
+  },
+  {
     files: ["lib/domain/**"],
     rules: {
       "no-restricted-imports": [

@@ -11,6 +11,7 @@ import { ProgressLine } from "./progress.ts";
 import { importCommand, IMPORT_HELP } from "./commands/import.ts";
 import { generateCommand, GENERATE_HELP } from "./commands/generate.ts";
 import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
+import { importsCommand, IMPORTS_HELP } from "./commands/imports.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { userCommand, USER_HELP } from "./commands/user.ts";
@@ -25,6 +26,7 @@ Commands:
                                load N generated demo trajectories (default 120; idempotent per seed)
   stats [--json]               counts of tasks, runs, trajectories, steps, fork points, annotations, datasets
   ${IMPORT_HELP}
+  ${IMPORTS_HELP}
   ${FORKS_HELP}
   ${GENERATE_HELP}
   ${SCHEMA_HELP}
@@ -76,6 +78,7 @@ const commands: Record<string, Command> = {
 
   import: importCommand,
   generate: generateCommand,
+  imports: importsCommand,
   forks: forksCommand,
   schema: schemaCommand,
   token: tokenCommand,

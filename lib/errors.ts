@@ -38,7 +38,8 @@ export function isAppError(e: unknown): e is AppError {
 
 /**
  * One line a person can act on, for errors that reach a CLI entry point: our own AppErrors as they are, database
- * driver errors (Prisma's, pg's) reduced to their last meaningful line, anything else as a bug with its stack.
+ * driver errors (Prisma's, pg's) reduced to their last meaningful line, anything else as a bug — its message only
+ * (a stack trace is for developers: RETERM_DEBUG=1 prints it).
  */
 export function describeError(e: unknown): { message: string; expected: boolean } {
   if (isAppError(e)) return { message: e.message, expected: true };
@@ -47,5 +48,6 @@ export function describeError(e: unknown): { message: string; expected: boolean 
     const line = (err.message ?? "").split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? String(e);
     return { message: `database error: ${line} (check DATABASE_URL and that the server is running)`, expected: true };
   }
-  return { message: `unexpected error: ${err?.stack ?? String(e)}`, expected: false };
+  const detail = process.env.RETERM_DEBUG === "1" ? (err?.stack ?? String(e)) : `${err?.name && err.name !== "Error" ? `${err.name}: ` : ""}${err?.message ?? String(e)} (RETERM_DEBUG=1 shows where)`;
+  return { message: `unexpected error: ${detail}`, expected: false };
 }

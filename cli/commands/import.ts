@@ -67,6 +67,7 @@ function jsonSummary(r: ImportFilesResult) {
     files: r.files,
     inferredForks: r.inferredForks?.links ?? [],
     unresolvedForks: report.unresolvedForks,
+    resumedJobs: report.resumedJobs,
     megabytes: +(r.bytes / MB).toFixed(3),
     seconds: +r.seconds.toFixed(3),
   };
@@ -98,5 +99,6 @@ function printSummary(r: ImportFilesResult, dryRun: boolean): void {
   const inferred = r.inferredForks?.links ?? [];
   if (inferred.length) console.log(`\nInferred ${inferred.length} fork link(s) from shared prefixes (undo: npm run reterm -- forks undo ${report.jobId}).`);
   if (report.unresolvedForks.length) console.log(`\n${report.unresolvedForks.length} attempt(s) name a parent that is not in the database yet; import the parent and they link automatically on re-import.`);
+  if (report.resumedJobs.length) console.log(`\nCompleted ${report.resumedJobs.length} interrupted import(s): ${report.resumedJobs.join(", ")}.`);
   if (report.jobId) console.log(`\nImport job: ${report.jobId}`);
 }

@@ -8,6 +8,7 @@ import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatDateTime, formatDuration, formatPercent, formatReward } from "@/lib/format";
 import { TRAJECTORY_COLUMN_IDS, TRAJECTORY_COLUMNS, type TrajectoryColumnId } from "@/lib/validation/search-params";
 import { OutcomeBadge } from "./outcome-badge";
+import { ImportWarningsBadge } from "./import-warnings";
 import { Badge } from "@/components/ui/badge";
 import "@/components/data-table/column-meta";
 
@@ -20,7 +21,12 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
       <Link href={`/trajectories/${r.id}`} className="truncate font-medium hover:underline" data-testid="trajectory-link" title={r.taskName}>
         {r.taskName}
       </Link>
-      {r.taskCategory ? <span className="truncate text-xs text-muted-foreground">{r.taskCategory}</span> : null}
+      {r.taskCategory || r.warningCount ? (
+        <span className="flex min-w-0 items-center gap-1.5">
+          {r.taskCategory ? <span className="truncate text-xs text-muted-foreground">{r.taskCategory}</span> : null}
+          <ImportWarningsBadge count={r.warningCount} />
+        </span>
+      ) : null}
     </div>
   ),
   run: (r) => (

@@ -12,11 +12,11 @@ import { Button } from "@/components/ui/button";
 export const SEARCH_INPUT_ID = "trajectory-search";
 
 type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" | "datasetId";
-type ChoiceKey = "forks" | "attempt" | "annotated";
+type ChoiceKey = "forks" | "attempt" | "annotated" | "warnings";
 type RangeKey = "reward" | "steps" | "duration";
 
 const MULTI: MultiKey[] = ["runId", "model", "taskId", "category", "outcome", "error", "datasetId"];
-const CHOICE: ChoiceKey[] = ["forks", "attempt", "annotated"];
+const CHOICE: ChoiceKey[] = ["forks", "attempt", "annotated", "warnings"];
 const RANGES: { key: RangeKey; step: number }[] = [
   { key: "reward", step: 0.1 },
   { key: "steps", step: 1 },

@@ -3,6 +3,7 @@ import type { TrajectoryDetail } from "@/lib/services/view-trajectory";
 import { Card, CardContent } from "@/components/ui/card";
 import { formatDateTime, formatDuration, formatReward } from "@/lib/format";
 import { OutcomeBadge } from "./outcome-badge";
+import { ImportWarningsBadge } from "./import-warnings";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -19,7 +20,10 @@ export function TrajectorySummary({ t }: { t: TrajectoryDetail }) {
       <CardContent>
         <dl className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-6">
           <Field label="Outcome">
-            <OutcomeBadge outcome={t.outcome} />
+            <span className="flex flex-wrap items-center gap-1.5">
+              <OutcomeBadge outcome={t.outcome} />
+              <ImportWarningsBadge count={t.warningCount} />
+            </span>
           </Field>
           <Field label="Reward">{formatReward(t.reward)}</Field>
           <Field label="Steps">{t.stepCount}</Field>

@@ -119,4 +119,14 @@ export interface NormalizedTrajectory {
   sourceFile?: string;
   /** Content identity computed by the importer from the source bytes (else derived from the parsed trajectory). */
   contentHash?: string;
+  /** What could not be read from the source (bad lines, invalid events, missing parts): kept with the trajectory. */
+  warnings?: ImportWarning[];
+}
+
+/** A problem in a source whose trajectory was still imported, where it is: file, line, field. */
+export interface ImportWarning {
+  file: string;
+  line?: number;
+  path?: string;
+  message: string;
 }

@@ -8,6 +8,7 @@ import type { ImportIssue } from "../services/import-trajectories.ts";
 import { asciicastImporter, parseAsciicast } from "./asciicast.ts";
 import { deriveCastSteps } from "./cast-steps.ts";
 import { fileSource } from "./source.ts";
+import { attachedWarnings } from "./test-reader.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-cast-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -22,8 +23,10 @@ async function importCast(file: string): Promise<{ trajectories: TrajectoryInput
   const trajectories: TrajectoryInput[] = [];
   const issues: ImportIssue[] = [];
   for await (const r of asciicastImporter.read(await fileSource(file, path.basename(file)), {})) {
-    if (r.ok) trajectories.push(r.value.trajectory);
-    else issues.push(r.issue);
+    if (r.ok) {
+      trajectories.push(r.value.trajectory);
+      issues.push(...attachedWarnings(r));
+    } else issues.push(r.issue);
   }
   return { trajectories, issues };
 }
@@ -161,7 +164,7 @@ sharedDescribe(hasSharedFixtures ? "asciicast importer on the shared recordings"
 
   it("server__v3-invalid-time-1: the negative interval on line 3 is reported, line 2 is kept", async () => {
     const parse = await parseAsciicast(await fileSource(cast("server__v3-invalid-time-1.cast"), "invalid-time.cast"));
-    expect(parse.issues).toEqual([{ file: "invalid-time.cast", line: 3, message: "event time must not be negative (got -1)" }]);
+    expect(parse.issues).toEqual([{ file: "invalid-time.cast", line: 3, message: "event time must not be negative (got -1); event skipped" }]);
     expect(parse.recording!.events).toEqual([[1.234, "o", "foo bar"]]);
   });
 });
@@ -198,6 +201,7 @@ describe("asciicast parsing without shared fixtures", () => {
       [3, "expected an event [time, code, data]"],
       [4, "event time must be a number"],
       [5, "event code must be a string"],
+      [6, 'unknown event code "z"; event skipped'],
     ]);
     expect(parse.recording!.events.map((e) => e[2])).toEqual(["a", "c"]);
   });

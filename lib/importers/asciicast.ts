@@ -8,7 +8,7 @@ import type { ImportIssue } from "../services/import-trajectories.ts";
 import type { ImportRecord, Importer, ImportSource, ReadOptions } from "./types.ts";
 import { deriveCastSteps } from "./cast-steps.ts";
 import { taskIdFromPath } from "./trial-files.ts";
-import { MAX_LINE_BYTES, formatPath, isRecord, normalized, readJson, readLines, toIso } from "./util.ts";
+import { MAX_LINE_BYTES, formatPath, isRecord, normalized, readJson, readLines, toIso, withWarnings } from "./util.ts";
 
 type FileSource = Extract<ImportSource, { kind: "file" }>;
 
@@ -59,15 +59,25 @@ function parseHeader(value: unknown, file: string): { ok: true; rec: Omit<Record
   return { ok: true, rec: { format: version === 3 ? "asciicast-v3" : "asciicast-v2", width: clampTerm(width), height: clampTerm(height), header: value } };
 }
 
-/** One event line → event, or the reason it is malformed. Unknown event codes are skipped (forward compatibility). */
+/**
+ * One event line → event, or the reason it is malformed. Event codes are those asciinema writes (o, i, m, r, and x
+ * in v3); an unknown code, a resize that is not COLSxROWS with both ≥ 1, or a negative time is reported, not kept.
+ */
 function parseEvent(value: unknown): { event?: RecordingEvent; error?: string } {
   if (!Array.isArray(value) || value.length < 3) return { error: "expected an event [time, code, data]" };
   const [time, code, data] = value;
   if (typeof time !== "number" || !Number.isFinite(time)) return { error: "event time must be a number" };
-  if (time < 0) return { error: `event time must not be negative (got ${time})` };
+  if (time < 0) return { error: `event time must not be negative (got ${time}); event skipped` };
   if (typeof code !== "string") return { error: "event code must be a string" };
   if (typeof data !== "string" && !(code === "x" && typeof data === "number")) return { error: "event data must be a string" };
-  return isCode(code) ? { event: [time, code, String(data)] } : {};
+  if (!isCode(code)) return { error: `unknown event code ${JSON.stringify(code.slice(0, 20))}; event skipped` };
+  if (code === "r" && !validResize(String(data))) return { error: `invalid resize ${JSON.stringify(String(data).slice(0, 40))} (expected COLSxROWS, both at least 1); event skipped` };
+  return { event: [time, code, String(data)] };
+}
+
+function validResize(data: string): boolean {
+  const m = /^(\d+)x(\d+)$/.exec(data.trim());
+  return m !== null && Number(m[1]) >= 1 && Number(m[2]) >= 1;
 }
 
 async function parseV1(source: FileSource): Promise<CastParse> {
@@ -144,7 +154,8 @@ export async function parseAsciicast(source: FileSource): Promise<CastParse> {
       issues.push({ file, line: lineNo, message: `recording holds more than ${MAX_CAST_EVENT_BYTES / 1024 / 1024} MB of events; the rest was left out` });
       continue;
     }
-    // v2 times are absolute; small backwards jitter is clamped so the timeline stays monotonic.
+    // v2 times are absolute; a time that goes back is clamped so the timeline stays monotonic, and reported.
+    if (!v3 && event[0] < clock) issues.push({ file, line: lineNo, message: `event time ${event[0]} s is before the previous event (${clock} s); clamped` });
     clock = v3 ? clock + event[0] : Math.max(clock, event[0]);
     events.push([clock, event[1], event[2]]);
   }
@@ -200,11 +211,14 @@ export const asciicastImporter: Importer = {
   async *read(source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {
     if (source.kind !== "file") return;
     const parse = await parseAsciicast(source);
-    // With a recording in hand the trajectory is still imported: its bad lines are warnings.
-    for (const i of parse.issues) yield { ok: false, issue: parse.recording ? { ...i, severity: "warning" } : i };
-    if (!parse.recording) return;
+    if (!parse.recording) {
+      for (const i of parse.issues) yield { ok: false, issue: i };
+      return;
+    }
+    // With a recording in hand the trajectory is still imported; its bad lines stay with it as warnings.
     const parts = castTrajectoryParts({ ...parse, recording: parse.recording });
-    yield normalized(
+    const warnings = [...parse.issues, ...(parse.truncated ? [{ file: source.displayPath, message: "the last event line was cut off (the recording was interrupted); it was left out" }] : [])];
+    yield withWarnings(normalized(
       {
         task: { benchmark: "unknown", id: taskIdFromPath(source.path) },
         run: { name: options.runName ?? (path.basename(path.dirname(source.path)) || "asciicast") },
@@ -213,6 +227,6 @@ export const asciicastImporter: Importer = {
       },
       "asciicast",
       source.displayPath,
-    );
+    ), warnings);
   },
 };

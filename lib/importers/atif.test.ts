@@ -9,6 +9,7 @@ import type { ReadOptions } from "./types.ts";
 import { atifImporter } from "./atif.ts";
 import { renderToolCall } from "./atif-steps.ts";
 import { fileSource } from "./source.ts";
+import { attachedWarnings } from "./test-reader.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-atif-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -24,8 +25,10 @@ async function read(file: string, options: ReadOptions = {}): Promise<{ trajecto
   const trajectories: TrajectoryInput[] = [];
   const issues: ImportIssue[] = [];
   for await (const r of atifImporter.read(await fileSource(file, path.relative(tmp, file) || path.basename(file)), options)) {
-    if (r.ok) trajectories.push(r.value.trajectory);
-    else issues.push(r.issue);
+    if (r.ok) {
+      trajectories.push(r.value.trajectory);
+      issues.push(...attachedWarnings(r));
+    } else issues.push(r.issue);
   }
   return { trajectories, issues };
 }
@@ -235,7 +238,7 @@ describe("ATIF continuations", () => {
     expect(escape.issues[0]!.message).toMatch(/not found next to this file/);
     write("badseg/trajectory.cont-1.json", '{"schema_version": "ATIF-v1.6",\n "steps": [1 2]}');
     const bad = await read(write("badseg/trajectory.json", doc({ continued_trajectory_ref: "trajectory.cont-1.json" })));
-    expect(bad.issues).toEqual([{ file: "badseg/trajectory.cont-1.json", line: 2, message: "invalid JSON: Expected ',' or ']' after array element" }]);
+    expect(bad.issues).toEqual([{ file: "badseg/trajectory.cont-1.json", line: 2, message: "invalid JSON: Expected ',' or ']' after array element", severity: "warning" }]);
     expect(bad.trajectories[0]!.steps).toHaveLength(2);
   });
 

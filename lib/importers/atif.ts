@@ -10,7 +10,7 @@ import type { TrajectoryDraft } from "../domain/trajectory.ts";
 import type { ImportRecord, Importer, ImportSource, ReadOptions } from "./types.ts";
 import { atifParts, isChainedContinuation, isSubagentFile, parseAtif, readContinuations, runName, subagentParentFile, type AtifDocument } from "./atif-steps.ts";
 import { readJsonFile, taskIdFromPath } from "./trial-files.ts";
-import { normalized, readJson } from "./util.ts";
+import { normalized, readJson, withWarnings } from "./util.ts";
 
 const ATIF_HEAD = /"schema_version"\s*:\s*"ATIF-v/;
 
@@ -83,11 +83,12 @@ export async function* readAtifFile(source: Extract<ImportSource, { kind: "file"
   const parsed = parseAtif(json.value, file);
   if (!parsed.ok) return yield parsed.record;
   const { segments, issues } = await readContinuations(parsed.doc, source.path, file);
-  yield* issues;
+  // A continuation that cannot be read leaves the trajectory incomplete: it is imported with the problem kept.
+  const warnings = issues.flatMap((r) => (r.ok ? [] : [r.issue]));
   const isSubagent = isSubagentFile(source.path) || typeof parsed.doc.agent.extra?.parent_session_id === "string";
   const sub = isSubagent ? { parentId: await subagentParentId(parsed.doc, source.path), key: subagentKey(source.path, parsed.doc) } : undefined;
   const draft = atifDraft(segments, ctx, sub);
-  yield normalized(draft, "atif", file);
+  yield withWarnings(normalized(draft, "atif", file), warnings);
   yield* embeddedSubagents(parsed.doc, draft.id, ctx, file);
 }
 

@@ -1,11 +1,14 @@
 // Gemini CLI session logs (formats.md §9): {sessionId, projectHash, startTime, lastUpdated, messages[]} where a
 // message has type "user" or "gemini" (plus info/error/warning notices); model turns add thoughts, token counts and
-// the model name, newer versions tool calls with their results.
+// the model name, newer versions tool calls with their results. Current versions write the same session as JSONL
+// with update records (gemini-cli-jsonl.ts folds them); both layouts are read.
 import { z } from "zod";
 import type { StepInput, ToolCall, TrajectoryDraft } from "../domain/trajectory.ts";
 import { fileStem, renderAction, runNameFor, tokenTotals, withOffsets } from "./chat-steps.ts";
 import type { Importer, ImportRecord, ImportSource, ReadOptions } from "./types.ts";
-import { contentText, nonNegativeInt, normalized, readJson, schemaIssue, toIso } from "./util.ts";
+import type { ImportIssue } from "../services/import-trajectories.ts";
+import { contentText, nonNegativeInt, normalized, readJson, schemaIssue, toIso, withWarnings } from "./util.ts";
+import { foldGeminiJsonl, looksLikeGeminiJsonl } from "./gemini-cli-jsonl.ts";
 
 const FORMAT = "gemini-cli";
 
@@ -79,21 +82,34 @@ export const geminiCliImporter: Importer = {
   detect(source) {
     if (source.kind !== "file") return 0;
     const head = source.head.trimStart();
+    if (looksLikeGeminiJsonl(head)) return 0.95;
     if (!head.startsWith("{") || !/"sessionId"\s*:/.test(head) || !/"messages"\s*:\s*\[/.test(head)) return 0;
     return /"type"\s*:\s*"(?:user|gemini)"/.test(head) ? 0.95 : 0.6;
   },
   async *read(source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {
     if (source.kind !== "file") return;
-    const doc = await readJson(source);
-    if (!doc.ok) return yield doc.record;
-    const parsed = sessionSchema.safeParse(doc.value);
-    if (!parsed.success) return yield schemaIssue(parsed.error, source.displayPath);
+    let value: unknown;
+    let warnings: ImportIssue[] = [];
+    let lineOf = (_path: readonly PropertyKey[]): number | undefined => undefined;
+    if (looksLikeGeminiJsonl(source.head.trimStart())) {
+      const folded = await foldGeminiJsonl(source);
+      if (folded.error) return yield { ok: false, issue: folded.error };
+      value = folded.session;
+      warnings = folded.warnings;
+      lineOf = (p) => (p[0] === "messages" && typeof p[1] === "number" ? folded.messageLines[p[1]] : undefined);
+    } else {
+      const doc = await readJson(source);
+      if (!doc.ok) return yield doc.record;
+      value = doc.value;
+    }
+    const parsed = sessionSchema.safeParse(value);
+    if (!parsed.success) return yield schemaIssue(parsed.error, source.displayPath, lineOf(parsed.error.issues[0]?.path ?? []));
     const session = parsed.data;
     const startedAt = toIso(session.startTime);
     const steps = withOffsets(session.messages.map(stepOf), startedAt);
     const model = session.messages.find((m) => m.model)?.model ?? undefined;
     const draft: TrajectoryDraft = {
-      task: { benchmark: "unknown", id: fileStem(source.displayPath, [".json"]), instruction: steps.find((s) => s.source === "user")?.message || undefined },
+      task: { benchmark: "unknown", id: fileStem(source.displayPath, [".jsonl", ".json"]), instruction: steps.find((s) => s.source === "user")?.message || undefined },
       run: { name: runNameFor(options, "gemini-cli", model), model, agent: "gemini-cli", source: "gemini-cli" },
       outcome: "unknown",
       startedAt,
@@ -102,6 +118,6 @@ export const geminiCliImporter: Importer = {
       steps,
       metadata: { sessionId: session.sessionId, projectHash: session.projectHash ?? undefined },
     };
-    yield normalized(draft, FORMAT, source.displayPath);
+    yield withWarnings(normalized(draft, FORMAT, source.displayPath), warnings);
   },
 };

@@ -9,6 +9,7 @@ import { harborImporter, isTrialDir } from "./harbor.ts";
 import { dirSource } from "./source.ts";
 import { isRecord } from "./util.ts";
 import { walkInputs } from "./walk.ts";
+import { attachedWarnings } from "./test-reader.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-harbor-steps-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -25,8 +26,10 @@ async function read(dir: string, display: string): Promise<{ trajectories: Traje
   const trajectories: TrajectoryInput[] = [];
   const issues: ImportIssue[] = [];
   for await (const r of harborImporter.read(dirSource(dir, display), {})) {
-    if (r.ok) trajectories.push(r.value.trajectory);
-    else issues.push(r.issue);
+    if (r.ok) {
+      trajectories.push(r.value.trajectory);
+      issues.push(...attachedWarnings(r));
+    } else issues.push(r.issue);
   }
   return { trajectories, issues };
 }

@@ -9,6 +9,7 @@ import type { ImportSource, ReadOptions } from "./types.ts";
 import { harborImporter } from "./harbor.ts";
 import { dirSource } from "./source.ts";
 import { walkInputs } from "./walk.ts";
+import { attachedWarnings } from "./test-reader.ts";
 
 const JOB = path.join(import.meta.dirname, "__fixtures__/harbor/2026-01-10__12-00-00");
 const JOB_NAME = "2026-01-10__12-00-00";
@@ -24,6 +25,7 @@ async function read(source: ImportSource, options: ReadOptions = {}): Promise<{ 
       trajectories.push(r.value.trajectory);
       files.push(r.file);
       expect(r.value.sourceFormat).toBe("harbor");
+      issues.push(...attachedWarnings(r));
     } else issues.push(r.issue);
   }
   return { trajectories, issues, files };

@@ -5,7 +5,7 @@
 // trajectories without holding every sample in memory at once).
 import { nullNonFinite } from "./chat-steps.ts";
 import type { ImportRecord, ImportSource } from "./types.ts";
-import { baseName, isRecord, issue, jsonSyntaxIssue, MAX_JSON_DOCUMENT_BYTES, readBytes } from "./util.ts";
+import { baseName, isRecord, issue, jsonSyntaxIssue, MAX_JSON_DOCUMENT_BYTES, MAX_RECORD_BYTES, readBytes } from "./util.ts";
 import { listZipEntries, readZipEntry, unsafeEntryName, type ZipEntry } from "./zip-entries.ts";
 
 type FileSource = Extract<ImportSource, { kind: "file" }>;
@@ -22,7 +22,7 @@ export interface EvalLimits {
 
 export const EVAL_LIMITS: EvalLimits = {
   maxArchiveBytes: MAX_JSON_DOCUMENT_BYTES,
-  maxEntryBytes: MAX_JSON_DOCUMENT_BYTES,
+  maxEntryBytes: MAX_RECORD_BYTES,
   maxUnpackedBytes: 4 * MAX_JSON_DOCUMENT_BYTES,
   maxEntries: 100_000,
 };

@@ -8,6 +8,7 @@ import type { ImportSource, ReadOptions } from "./types.ts";
 import { dirSource } from "./source.ts";
 import { parseKeysLine, renderKeys, terminalBench1Importer } from "./terminal-bench-1.ts";
 import { walkInputs } from "./walk.ts";
+import { attachedWarnings } from "./test-reader.ts";
 
 const RUN_ID = "2025-06-20__14-03-11";
 const RUN = path.join(import.meta.dirname, "__fixtures__/tb1", RUN_ID);
@@ -19,8 +20,10 @@ async function read(source: ImportSource, options: ReadOptions = {}): Promise<{ 
   const trajectories: TrajectoryInput[] = [];
   const issues: ImportIssue[] = [];
   for await (const r of terminalBench1Importer.read(source, options)) {
-    if (r.ok) trajectories.push(r.value.trajectory);
-    else issues.push(r.issue);
+    if (r.ok) {
+      trajectories.push(r.value.trajectory);
+      issues.push(...attachedWarnings(r));
+    } else issues.push(r.issue);
   }
   return { trajectories, issues };
 }

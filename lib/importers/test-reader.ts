@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { fileSource } from "./source.ts";
 import type { Importer, ImportRecord, ReadOptions } from "./types.ts";
+import type { ImportIssue } from "../services/import-trajectories.ts";
 
 export function importerReader(importer: Importer) {
   async function readAll(file: string, options: ReadOptions = {}): Promise<ImportRecord[]> {
@@ -20,4 +21,9 @@ export function importerReader(importer: Importer) {
     return first.value.trajectory;
   }
   return { readAll, readOne };
+}
+
+/** Warnings kept with a trajectory, in the shape standalone warning issues have (severity "warning"). */
+export function attachedWarnings(r: ImportRecord): ImportIssue[] {
+  return r.ok ? (r.value.warnings ?? []).map((w) => ({ ...w, severity: "warning" as const })) : [];
 }

@@ -9,6 +9,13 @@ import { jsonErrorOffset } from "./json-locate.ts";
 
 /** Whole-file formats (one JSON document) larger than this are refused with a clear message. */
 export const MAX_JSON_DOCUMENT_BYTES = 512 * 1024 * 1024;
+/**
+ * One record read whole (a JSON document, an archive entry) larger than this is refused with a clear message naming
+ * the file: parsing it would need several times its size in memory, and the CLI runs with a 512 MB heap.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+/** Nesting deeper than this in a record is refused: hashing and serializing it would overflow the stack. */
+export const MAX_NESTING = 1000;
 /** A single JSONL line longer than this (characters) is reported as an error, not parsed: it bounds memory. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -33,11 +40,20 @@ export function warning(file: string, message: string, line?: number, path?: str
   return { ok: false, issue: { file, line, path, message, severity: "warning" } };
 }
 
+/** Keep what could not be read of a source with the trajectory read from it (stored, shown, filterable). */
+export function withWarnings(record: ImportRecord, warnings: readonly ImportIssue[]): ImportRecord {
+  if (!record.ok || !warnings.length) return record;
+  const kept = warnings.map(({ severity: _severity, ...w }) => w);
+  return { ...record, value: { ...record.value, warnings: [...(record.value.warnings ?? []), ...kept] } };
+}
+
 /**
  * Validate a draft trajectory against the native schema: the last line of defence for every importer, so that
  * nothing reaches the database unchecked.
  */
 export function normalized(draft: TrajectoryDraft | unknown, sourceFormat: string, file: string, line?: number): ImportRecord {
+  const deep = tooDeep(draft, MAX_NESTING);
+  if (deep !== null) return issue(file, `the record is nested more than ${MAX_NESTING} levels deep and was not read`, line, deep || undefined);
   const parsed = trajectorySchema.safeParse(draft);
   if (!parsed.success) return schemaIssue(parsed.error, file, line);
   const value: NormalizedTrajectory = { trajectory: parsed.data, sourceFormat, sourceFile: file };
@@ -113,7 +129,10 @@ export async function readBytes(source: Extract<ImportSource, { kind: "file" }>,
 }
 
 export async function readText(source: Extract<ImportSource, { kind: "file" }>): Promise<string> {
-  const bytes = await readBytes(source, MAX_JSON_DOCUMENT_BYTES, `file is larger than ${MAX_JSON_DOCUMENT_BYTES / 1024 / 1024} MB; split it or use JSONL`);
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  const tooLarge = `the file is one record of ${source.size > MAX_RECORD_BYTES ? mb(source.size) : `more than ${mb(MAX_RECORD_BYTES)}`} (at most ${mb(MAX_RECORD_BYTES)} per record, so that reading it stays within memory); split it or convert it to JSONL`;
+  if (source.size > MAX_RECORD_BYTES && !/\.gz$/i.test(source.path)) throw new RangeError(tooLarge);
+  const bytes = await readBytes(source, MAX_RECORD_BYTES, tooLarge);
   return bytes.toString("utf8");
 }
 
@@ -160,22 +179,22 @@ export function baseName(path: string): string {
 }
 
 /**
- * For one import unit (a trial folder): problems found while still producing its trajectory are warnings; if the
- * unit yields no trajectory at all, they are errors. Issues are held back until that is known (they are few).
+ * For one import unit (a trial folder): problems found while still producing its trajectories are warnings kept
+ * with them; if the unit yields no trajectory at all, they are errors. The unit's records are held back until it
+ * ends (a trial holds a few trajectories).
  */
 export async function* issuesAsWarningsWhenImported(unit: AsyncIterable<ImportRecord>): AsyncGenerator<ImportRecord> {
-  const held: ImportRecord[] = [];
-  let imported = false;
-  const asWarning = (r: ImportRecord): ImportRecord => (r.ok ? r : { ok: false, issue: { ...r.issue, severity: "warning" } });
+  const trajectories: ImportRecord[] = [];
+  const issues: ImportIssue[] = [];
   for await (const r of unit) {
-    if (r.ok) {
-      if (!imported) for (const h of held.splice(0)) yield asWarning(h);
-      imported = true;
-      yield r;
-    } else if (imported) yield asWarning(r);
-    else held.push(r);
+    if (r.ok) trajectories.push(r);
+    else issues.push(r.issue);
   }
-  yield* held;
+  if (!trajectories.length) {
+    for (const i of issues) yield { ok: false, issue: i };
+    return;
+  }
+  for (const t of trajectories) yield withWarnings(t, issues);
 }
 
 /** One issue for a record that failed its schema: the first problem with its field path, counting the rest. */
@@ -184,6 +203,22 @@ export function schemaIssue(error: z.ZodError, file: string, line?: number, pref
   if (!first) return issue(file, "invalid record", line, prefix || undefined);
   const more = error.issues.length - 1;
   return { ok: false, issue: { ...first, message: first.message + (more > 0 ? ` (and ${more} more)` : "") } };
+}
+
+/**
+ * Path of the first value nested deeper than `max` (iterative: a record 100,000 levels deep must not overflow the
+ * stack here either), or null.
+ */
+export function tooDeep(value: unknown, max: number): string | null {
+  const stack: [unknown, number, PropertyKey[]][] = [[value, 0, []]];
+  while (stack.length) {
+    const [v, depth, at] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= max) return formatPath(at) + "…";
+    const entries: [PropertyKey, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    for (const [k, x] of entries) if (typeof x === "object" && x !== null) stack.push([x, depth + 1, at.length < 8 ? [...at, k] : at]);
+  }
+  return null;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

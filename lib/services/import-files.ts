@@ -4,9 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { authorize, type ServiceContext } from "./context.ts";
 import { importTrajectories, type ImportIssue, type ImportRecord, type ImportReport } from "./import-trajectories.ts";
-import { inferForks, type InferredForksReport } from "./infer-forks.ts";
+import type { InferredForksReport } from "./infer-forks.ts";
 import { findImporter, FORMAT_IDS } from "../importers/registry.ts";
 import { walkInputs } from "../importers/walk.ts";
+import type { Importer, ImportSource, ReadOptions } from "../importers/types.ts";
 import { AppError } from "../errors.ts";
 
 export interface FileSummary {
@@ -53,6 +54,28 @@ function sizeOf(p: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
+/**
+ * One source through its importer. Importers report bad content as issues; what still escapes (a corrupt .gz stream,
+ * an unreadable file) becomes an issue naming the file, never a crash of the whole import. What was read before it
+ * stands, and the failure is reported (under --strict it rejects the import).
+ */
+export async function* readSource(importer: Importer, source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {
+  try {
+    for await (const rec of importer.read(source, options)) yield rec;
+  } catch (e) {
+    yield { ok: false, issue: { file: source.displayPath, message: readFailure(e) } };
+  }
+}
+
+/** One line for a source that could not be read to its end. */
+export function readFailure(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (typeof err?.code === "string" && err.code.startsWith("Z_")) return `corrupt or truncated gzip data (${err.message}); the file could not be read to its end`;
+  if (err?.code === "EACCES" || err?.code === "EISDIR" || err?.code === "ENOENT") return `cannot read the file (${err.code})`;
+  if (e instanceof RangeError) return `the file could not be read: ${err.message}`;
+  return `the file could not be read: ${err?.message ?? String(e)}`;
+}
+
 export async function importFiles(ctx: ServiceContext, inputs: string[], opts: ImportFilesOptions): Promise<ImportFilesResult> {
   authorize(ctx, "trajectory:import");
   const forced = opts.format ? findImporter(opts.format) : undefined;
@@ -83,7 +106,7 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
       }
       const { source, importer } = unit;
       summary(source.displayPath, importer.format);
-      for await (const rec of importer.read(source, { runName: opts.runName })) yield rec;
+      yield* readSource(importer, source, { runName: opts.runName });
       const done = source.kind === "file" ? { files: 1, bytes: source.size } : sizeOf(source.path);
       doneFiles += Math.max(1, done.files);
       doneBytes += done.bytes;
@@ -104,6 +127,7 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     // The CLI runs under tsx, which can load the SQLite writer thread; the web server writes in-process.
     threaded: opts.origin === "cli",
     onIndexProgress: opts.onIndexProgress,
+    inferForks: opts.inferForks !== false,
     onRecord: (file, outcome) => {
       const s = fileFor(file);
       if (outcome === "imported") s.imported++;
@@ -116,6 +140,6 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     },
   });
 
-  const inferred = !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false ? await inferForks(ctx, { importJobId: report.jobId }) : null;
+  const inferred = !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false ? { importJobId: report.jobId, links: report.inferredLinks } : null;
   return { report, files: [...files.values()], bytes: doneBytes, seconds: (Date.now() - started) / 1000, inferredForks: inferred };
 }

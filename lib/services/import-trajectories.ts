@@ -5,13 +5,12 @@ import { authorize, type ServiceContext } from "./context.ts";
 import { configOf } from "../db/client.ts";
 import { openBulkWriter, type WriteOutcome } from "../db/bulk/writer.ts";
 import { prepareTrajectory, type PreparedTrajectory } from "../db/bulk/rows.ts";
-import { createImportJob, deleteImportedTrajectories, finishImportJob } from "../db/repositories/import-jobs.ts";
+import { createImportJob, deleteImportedTrajectories, finishImportJob, markJobsResumed } from "../db/repositories/import-jobs.ts";
+import { currentOwner, findInterruptedImports } from "./import-integrity/interrupted-imports.ts";
+import { settleImport } from "./import-integrity/settle-import.ts";
+import type { ImportWarning, NormalizedTrajectory } from "../domain/trajectory.ts";
+import type { InferredLink } from "../domain/fork-inference.ts";
 import { recordAudit } from "./audit/record-audit.ts";
-import { findPendingAttempts, type ForkLink } from "../db/repositories/forks.ts";
-import type { LinkRequest } from "../db/bulk/fork-links.ts";
-import { indexMissingTrajectories } from "../db/repositories/search.ts";
-import { warmReplayLayouts } from "./replay-session.ts";
-import type { NormalizedTrajectory } from "../domain/trajectory.ts";
 
 /** Where a problem is: "file:line: field: message". */
 export interface ImportIssue {
@@ -23,7 +22,13 @@ export interface ImportIssue {
   severity?: "error" | "warning";
 }
 
+/**
+ * A parsed trajectory (with what could not be read of its source in `value.warnings`), or an issue. An issue with
+ * severity "warning" that is not attached to a trajectory is still reported (and fails the import under --strict).
+ */
 export type ImportRecord = { ok: true; value: NormalizedTrajectory; file: string; line?: number } | { ok: false; issue: ImportIssue };
+
+export type { ImportWarning };
 
 export interface ImportReport {
   jobId: string | null;
@@ -39,6 +44,10 @@ export interface ImportReport {
   trajectoryIds: string[];
   /** In strict mode: true when the batch was rejected or rolled back as a whole. */
   rolledBack?: boolean;
+  /** Interrupted (killed) imports whose remaining phases this run completed. */
+  resumedJobs: string[];
+  /** Fork links inferred from shared prefixes (when inference was asked for). */
+  inferredLinks: InferredLink[];
 }
 
 export function formatIssue(i: ImportIssue): string {
@@ -58,6 +67,8 @@ export interface ImportOptions {
   /** Add the new trajectories to the full-text index once written (default on; searches also catch up lazily). */
   indexSearch?: boolean;
   onIndexProgress?: (indexed: number) => void;
+  /** Infer fork links from shared step prefixes once written (undoable per import). */
+  inferForks?: boolean;
 }
 
 /** A trajectory handed to the writer, as far as its outcome needs it. */
@@ -66,8 +77,6 @@ interface SentRecord {
   line?: number;
   stepCount: number;
   outputChars: number;
-  externalId: string | null;
-  fork: NormalizedTrajectory["trajectory"]["fork"];
 }
 
 const BATCH_TRAJECTORIES = 256;
@@ -79,28 +88,26 @@ const MAX_IDS = 100_000;
 const MAX_ERRORS = 10_000;
 
 export function emptyReport(jobId: string | null): ImportReport {
-  return { jobId, imported: 0, duplicates: 0, failed: 0, steps: 0, errors: [], warnings: [], unresolvedForks: [], trajectoryIds: [] };
+  return { jobId, imported: 0, duplicates: 0, failed: 0, steps: 0, errors: [], warnings: [], unresolvedForks: [], trajectoryIds: [], resumedJobs: [], inferredLinks: [] };
 }
 
 export async function importTrajectories(ctx: ServiceContext, records: AsyncIterable<ImportRecord> | Iterable<ImportRecord>, opts: ImportOptions): Promise<ImportReport> {
   authorize(ctx, "trajectory:import");
   if (opts.strict && !opts.dryRun) {
-    // Validate everything first: an invalid record anywhere rejects the whole import before anything is written.
+    // Validate everything first: an invalid record, or a source that could not be read completely, rejects the
+    // whole import before anything is written.
     const buffered: ImportRecord[] = [];
     for await (const r of records) buffered.push(r);
-    const bad = buffered.filter((r): r is Extract<ImportRecord, { ok: false }> => !r.ok && r.issue.severity !== "warning");
-    if (bad.length) {
-      return { ...emptyReport(null), failed: bad.length, errors: bad.map((b) => b.issue), rolledBack: true };
-    }
+    const bad = strictFailures(buffered);
+    if (bad.length) return { ...emptyReport(null), failed: bad.length, errors: bad, rolledBack: true };
     records = buffered;
   }
 
-  const jobId = opts.dryRun ? null : await createImportJob(ctx.db, opts.origin, ctx.actor.id);
+  // Imports killed earlier (their process is gone) are completed by this run's phases after the rows.
+  const resumed = opts.dryRun ? [] : await findInterruptedImports(ctx);
+  const jobId = opts.dryRun ? null : await createImportJob(ctx.db, opts.origin, ctx.actor.id, currentOwner());
   const report = emptyReport(jobId);
   const writer = opts.dryRun ? null : await openBulkWriter(configOf(ctx.db), { threaded: opts.threaded });
-  const forks: ForkLink[] = [];
-  /** Client ids of the trajectories written now: attempts imported earlier may be waiting for them. */
-  const newExternalIds: string[] = [];
   /** Trajectories with so much output that laying out their replay on first view would delay its first frame. */
   const bigOutput: string[] = [];
   let batch: PreparedTrajectory[] = [];
@@ -110,6 +117,9 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
 
   const pushError = (i: ImportIssue) => {
     if (report.errors.length < MAX_ERRORS) report.errors.push(i);
+  };
+  const pushWarnings = (ws: readonly ImportIssue[]) => {
+    for (const w of ws) if (report.warnings.length < MAX_ERRORS) report.warnings.push({ ...w, severity: "warning" });
   };
   // Up to MAX_IN_FLIGHT batches are being written while the next is parsed (two smooth out batches that parse fast
   // but write slowly, or the reverse); outcomes are recorded in order, as the writer finishes them.
@@ -138,10 +148,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         report.imported++;
         report.steps += rec.stepCount;
         if (report.trajectoryIds.length < MAX_IDS) report.trajectoryIds.push(o.id);
-        if (rec.externalId !== null) newExternalIds.push(rec.externalId);
         if (rec.outputChars >= REPLAY_WARM_CHARS && bigOutput.length < MAX_IDS) bigOutput.push(o.id);
-        const f = rec.fork;
-        if (f) forks.push({ attemptId: o.id, parentExternalId: f.parentId, stepIndex: f.stepIndex, attemptIndex: f.attemptIndex, errorCategory: f.errorCategory });
       } else if (o.status === "duplicate") report.duplicates++;
       else {
         report.failed++;
@@ -155,7 +162,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
   try {
     for await (const rec of records) {
       if (!rec.ok && rec.issue.severity === "warning") {
-        if (report.warnings.length < MAX_ERRORS) report.warnings.push(rec.issue);
+        pushWarnings([rec.issue]);
         continue;
       }
       if (!rec.ok) {
@@ -165,6 +172,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         opts.onProgress?.(report);
         continue;
       }
+      pushWarnings(rec.value.warnings ?? []);
       if (opts.dryRun) {
         report.imported++;
         report.steps += rec.value.trajectory.steps.length;
@@ -172,56 +180,69 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         opts.onProgress?.(report);
         continue;
       }
-      const prepared = prepareTrajectory(rec.value, writer!.codec, jobId);
+      let prepared: PreparedTrajectory;
+      try {
+        prepared = prepareTrajectory(rec.value, writer!.codec, jobId);
+      } catch (e) {
+        // A record that cannot even be hashed (absurd nesting that passed its importer) fails alone, named.
+        report.failed++;
+        pushError({ file: rec.file, line: rec.line, message: `the record could not be prepared: ${(e as Error).message}` });
+        opts.onRecord?.(rec.file, "failed", { line: rec.line, error: (e as Error).message });
+        continue;
+      }
       batch.push(prepared);
-      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, externalId: prepared.externalId, fork: rec.value.trajectory.fork });
+      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars });
       batchSteps += prepared.stepCount;
       if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS) await flush();
     }
     await drain();
-
-    if (opts.strict && jobId && report.failed > 0) {
-      await deleteImportedTrajectories(ctx.db, jobId);
-      report.rolledBack = true;
-      report.imported = 0;
-      report.trajectoryIds = [];
-      forks.length = 0;
-    }
-    if (writer && !report.rolledBack && newExternalIds.length) {
-      // Attempts imported earlier may name a parent that arrived just now.
-      const known = new Set(forks.map((f) => f.attemptId));
-      const pending = await findPendingAttempts(ctx.db, newExternalIds);
-      forks.push(...pending.filter((p) => !known.has(p.attemptId)));
-    }
-    if (writer && forks.length) {
-      const requests: LinkRequest[] = forks.map((f) => ({ attemptId: f.attemptId, parent: { externalId: f.parentExternalId }, stepIndex: f.stepIndex, attemptIndex: f.attemptIndex, errorCategory: f.errorCategory, inferred: false }));
-      const unresolved = await writer.linkForks(requests);
-      report.unresolvedForks = unresolved.map((u) => ({ attempt: u.attemptId, parent: "externalId" in u.parent ? u.parent.externalId : u.parent.id }));
-    }
   } finally {
     await writer?.close();
   }
 
-  if (jobId && !report.rolledBack && report.imported > 0 && opts.indexSearch !== false) {
-    // A separate phase after the write: the import's own transactions stay short, and search sees whole trajectories.
-    let indexed = 0;
-    for (let n = -1; n !== 0; ) {
-      n = await indexMissingTrajectories(ctx.db, 1000);
-      indexed += n;
-      opts.onIndexProgress?.(indexed);
-    }
+  if (opts.strict && jobId && report.failed > 0) {
+    await deleteImportedTrajectories(ctx.db, jobId);
+    report.rolledBack = true;
+    report.imported = 0;
+    report.trajectoryIds = [];
   }
-  if (jobId && !report.rolledBack && bigOutput.length) {
-    // A layout that cannot be computed now is computed (and reported) on first view: the import itself stands.
-    await warmReplayLayouts(ctx, bigOutput).catch((e: unknown) => report.warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }));
+  if (jobId && !report.rolledBack) {
+    const settled = await settleImport(ctx, {
+      jobId,
+      resumedJobIds: resumed,
+      inferForks: opts.inferForks ?? false,
+      indexSearch: opts.indexSearch !== false,
+      bigOutput,
+      warmChars: REPLAY_WARM_CHARS,
+      onIndexProgress: opts.onIndexProgress,
+    });
+    report.unresolvedForks = settled.unresolvedForks;
+    report.inferredLinks = settled.inferredLinks;
+    pushWarnings(settled.warnings);
+    report.resumedJobs = resumed;
   }
   if (jobId) {
     const status = report.failed === 0 ? "succeeded" : report.imported + report.duplicates > 0 && !report.rolledBack ? "partial" : "failed";
-    await finishImportJob(ctx.db, jobId, { status, imported: report.imported, skipped: report.duplicates, failed: report.failed, report: { errors: report.errors.slice(0, 1000), warnings: report.warnings.slice(0, 1000), unresolvedForks: report.unresolvedForks } });
+    await finishImportJob(ctx.db, jobId, { status, imported: report.imported, skipped: report.duplicates, failed: report.failed, report: { errors: report.errors.slice(0, 1000), warnings: report.warnings.slice(0, 1000), unresolvedForks: report.unresolvedForks.slice(0, 1000), resumedJobs: resumed } });
     // Demo seeding is not a user's action; every other import is.
     if (opts.origin !== "seed") {
       await recordAudit(ctx, { action: "import.finish", targetType: "import-job", targetId: jobId, details: { origin: opts.origin, status, imported: report.imported, duplicates: report.duplicates, failed: report.failed } });
     }
+    // Only now, with every phase done, do the interrupted jobs stop showing as interrupted.
+    if (!report.rolledBack && resumed.length) await markJobsResumed(ctx.db, resumed, jobId);
   }
   return report;
+}
+
+/**
+ * Under --strict, what fails an import: invalid records, and sources that could not be read completely (a warning,
+ * whether on its own or kept with a trajectory).
+ */
+function strictFailures(records: readonly ImportRecord[]): ImportIssue[] {
+  const out: ImportIssue[] = [];
+  for (const r of records) {
+    if (!r.ok) out.push({ ...r.issue, severity: "error", message: r.issue.severity === "warning" ? `source not read completely under --strict: ${r.issue.message}` : r.issue.message });
+    else for (const w of r.value.warnings ?? []) out.push({ ...w, severity: "error", message: `source not read completely under --strict: ${w.message}` });
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // Use case: infer fork links for an import's trajectories (see lib/domain/fork-inference.ts), and undo them.
 import { authorize, type ServiceContext } from "./context.ts";
 import { inferForkLinks, type InferredLink } from "../domain/fork-inference.ts";
-import { deleteInferredLinks, findUnlinkedOfImport, loadForkCandidates } from "../db/repositories/forks.ts";
+import { deleteInferredLinks, findUnlinkedOfImports, loadForkCandidates } from "../db/repositories/forks.ts";
 import { configOf } from "../db/client.ts";
 import { openBulkWriter } from "../db/bulk/writer.ts";
 
@@ -13,9 +13,10 @@ export interface InferredForksReport {
   links: InferredLink[];
 }
 
-export async function inferForks(ctx: ServiceContext, opts: { importJobId: string }): Promise<InferredForksReport> {
+/** `alsoJobIds`: interrupted imports this one completes; their unlinked trajectories are candidates too. */
+export async function inferForks(ctx: ServiceContext, opts: { importJobId: string; alsoJobIds?: readonly string[] }): Promise<InferredForksReport> {
   authorize(ctx, "trajectory:import");
-  const { ids, taskIds } = await findUnlinkedOfImport(ctx.db, opts.importJobId);
+  const { ids, taskIds } = await findUnlinkedOfImports(ctx.db, [opts.importJobId, ...(opts.alsoJobIds ?? [])]);
   if (!ids.length) return { importJobId: opts.importJobId, links: [] };
   const pool = await loadForkCandidates(ctx.db, taskIds, MAX_PREFIX_STEPS);
   const links = inferForkLinks(pool, new Set(ids));

@@ -2,7 +2,6 @@
 // JSON array, or NDJSON), idempotent on the client-supplied id or the content hash. Each record is validated alone.
 import { authorize, type ServiceContext } from "./context.ts";
 import { importTrajectories, type ImportRecord } from "./import-trajectories.ts";
-import { inferForks } from "./infer-forks.ts";
 import { issue, normalized, jsonSyntaxIssue } from "../importers/util.ts";
 import { nestingDepth, topLevelArraySpans, utf8Length } from "../domain/json-spans.ts";
 import { AppError } from "../errors.ts";
@@ -112,12 +111,12 @@ export async function ingestTrajectories(ctx: ServiceContext, body: string, opts
   const results: IngestResult["results"] = [];
   const report = await importTrajectories(ctx, records, {
     origin: "api",
+    inferForks: true,
     onRecord: (file, status, d) => {
       const index = Number(/\[(\d+)\]/.exec(file)?.[1] ?? results.length);
       results.push({ index, status, id: d.id, error: d.error });
     },
   });
-  if (report.jobId && report.imported) await inferForks(ctx, { importJobId: report.jobId });
   results.sort((a, b) => a.index - b.index);
   return { jobId: report.jobId, imported: report.imported, duplicates: report.duplicates, failed: report.failed, results };
 }

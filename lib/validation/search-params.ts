@@ -42,6 +42,7 @@ export const TRAJECTORY_FILTERS = {
   forks: { label: "Has fork points", variant: "choice" },
   attempt: { label: "Recovery attempt", variant: "choice" },
   annotated: { label: "Annotated by", variant: "choice" },
+  warnings: { label: "Import warnings", variant: "choice" },
   datasetId: { label: "Dataset", variant: "multi" },
   reward: { label: "Reward", variant: "range" },
   steps: { label: "Steps", variant: "range" },
@@ -177,6 +178,7 @@ const fields = {
   forks: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   attempt: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   annotated: z.enum(ANNOTATED, { message: "must be me, anyone or nobody" }).optional(),
+  warnings: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   reward: range(false).optional(),
   steps: range(true).optional(),
   duration: range(false).optional(),
@@ -204,6 +206,8 @@ export interface TrajectoryListQuery {
   forks?: (typeof YES_NO)[number];
   attempt?: (typeof YES_NO)[number];
   annotated?: (typeof ANNOTATED)[number];
+  /** "yes": imported with warnings (part of its source could not be read). */
+  warnings?: (typeof YES_NO)[number];
   reward?: NumberRange;
   steps?: NumberRange;
   duration?: NumberRange;
@@ -318,6 +322,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
+  set("warnings", q.warnings);
   set("reward", formatRange(q.reward));
   set("steps", formatRange(q.steps));
   set("duration", formatRange(q.duration));
@@ -335,7 +340,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
-  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.reward || q.steps || q.duration) ||
+  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration) ||
     [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId].some((l) => l.length > 0);
 }
 

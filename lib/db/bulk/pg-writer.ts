@@ -9,7 +9,7 @@ export const pgCodec: CellCodec = { bool: (b) => b, date: (d) => d.toISOString()
 
 const T = "text", I = "int4", F = "float8", B = "bool", D = "timestamp";
 const TYPES: Record<string, string[]> = {
-  Trajectory: [T, T, T, T, T, T, F, T, T, D, D, I, I, I, I, I, T, T, T, T, I, T, D, T],
+  Trajectory: [T, T, T, T, T, T, F, T, T, D, D, I, I, I, I, I, T, T, T, T, I, T, D, T, T, I],
   Step: [T, I, T, D, I, T, T, T, T, T, I, I, I, B, B, T],
   DetectedError: [T, T, I, T, T, T, F],
   Recording: [T, T, T, I, I, I, I, I, T, D],

@@ -9,7 +9,8 @@ export type Cell = string | number | boolean | null;
 export const TRAJECTORY_COLUMNS = [
   "id", "externalId", "contentHash", "taskId", "runId", "outcome", "reward", "verifierOutput", "failureMode", "startedAt",
   "endedAt", "durationMs", "stepCount", "errorStepCount", "inputTokens", "outputTokens", "sourceFormat", "sourceFile",
-  "metadata", "firstErrorCategory", "firstErrorStep", "importJobId", "importedAt", "pendingParentRef",
+  "metadata", "firstErrorCategory", "firstErrorStep", "importJobId", "importedAt", "pendingParentRef", "importWarnings",
+  "warningCount",
 ] as const;
 export const STEP_COLUMNS = [
   "trajectoryId", "index", "source", "timestamp", "offsetMs", "message", "reasoning", "action", "toolCalls", "observation",
@@ -70,6 +71,11 @@ export function chunkRecording(rec: RecordingInput): { seq: number; startMs: num
   return chunks;
 }
 
+/** Stored warnings are capped: a source with a million bad lines still says how many, with the first ones. */
+const MAX_STORED_WARNINGS = 100;
+const warningsJson = (w: NormalizedTrajectory["warnings"]): string | null =>
+  w?.length ? JSON.stringify(w.slice(0, MAX_STORED_WARNINGS).map((i) => ({ ...i, message: i.message.slice(0, 500) }))) : null;
+
 const opt = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 /** PostgreSQL text cannot hold NUL; terminal output sometimes does. Same replacement on both providers. */
 const txt = (v: string | undefined): string | null => (v === undefined ? null : v.includes("\u0000") ? v.replaceAll("\u0000", "\uFFFD") : v);
@@ -86,7 +92,11 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
   const startedAt = t.startedAt ? new Date(t.startedAt) : null;
   const endedAt = t.endedAt ? new Date(t.endedAt) : null;
   const lastOffset = t.steps.reduce((m, s) => Math.max(m, s.offsetMs ?? 0), 0);
-  const durationMs = startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : lastOffset || null;
+  // Without start and end times, a recording's own timeline (its last event) is how long it lasted; the last step's
+  // offset is only when that step began.
+  const lastEvent = t.recording?.events.at(-1);
+  const recordingEndMs = lastEvent ? Math.round(lastEvent[0] * 1000) : 0;
+  const durationMs = startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : Math.max(lastOffset, recordingEndMs) || null;
   const metadata = t.metadata || t.fork ? JSON.stringify({ ...t.metadata, ...(t.fork ? { fork: t.fork } : {}) }) : null;
   const now = c.date(new Date());
   const notError = c.bool(false);
@@ -114,7 +124,7 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
       id, opt(t.id), contentHash, null, null, t.outcome, t.reward ?? null, txt(t.verifierOutput), txt(t.failureMode),
       startedAt && c.date(startedAt), endedAt && c.date(endedAt), durationMs, t.steps.length, 0,
       opt(t.inputTokens), opt(t.outputTokens), n.sourceFormat, opt(n.sourceFile), metadata, null,
-      null, importJobId, now, t.fork?.parentId ?? null,
+      null, importJobId, now, t.fork?.parentId ?? null, warningsJson(n.warnings), n.warnings?.length ?? 0,
     ],
     steps: t.steps.map((s, index) => [
       id, index, s.source, s.timestamp ? c.date(new Date(s.timestamp)) : null, opt(s.offsetMs), txt(s.message), txt(s.reasoning),

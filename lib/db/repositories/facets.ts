@@ -33,6 +33,7 @@ export interface TrajectoryFacets {
   forks: FacetOption[];
   attempt: FacetOption[];
   annotated: FacetOption[];
+  warnings: FacetOption[];
   reward: RangeBounds;
   steps: RangeBounds;
   /** Seconds, like the duration filter. */
@@ -44,12 +45,12 @@ const num = z.union([z.number(), z.bigint()]).transform(Number);
 const nnum = num.nullable();
 
 const CATALOG: TrajectoryFilterKey[] = ["runId", "model", "taskId", "category"];
-const STATE: TrajectoryFilterKey[] = ["outcome", "error", "forks", "attempt"];
+const STATE: TrajectoryFilterKey[] = ["outcome", "error", "forks", "attempt", "warnings"];
 const RANGES = ["reward", "steps", "duration"] as const;
 
 const catalogCellSchema = z.array(z.object({ run: z.string(), task: z.string(), c: num }));
 const stateCellSchema = z.array(
-  z.object({ o: z.string(), e: z.string().nullable(), f: num, a: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum }),
+  z.object({ o: z.string(), e: z.string().nullable(), f: num, a: num, w: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum }),
 );
 type StateCell = z.output<typeof stateCellSchema>[number];
 const boundsSchema = z.array(z.object({ lo: nnum, hi: nnum })).length(1);
@@ -87,9 +88,9 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
   const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal] = await Promise.all([
     db.$queryRaw<unknown[]>`SELECT t."runId" AS "run", t."taskId" AS "task", COUNT(*) AS "c" FROM "Trajectory" t${where(CATALOG)} GROUP BY t."runId", t."taskId"`,
     db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
-      CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
+      CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
       MIN(t."stepCount") AS "smin", MAX(t."stepCount") AS "smax", MIN(t."durationMs") AS "dmin", MAX(t."durationMs") AS "dmax"
-      FROM "Trajectory" t${where(STATE)} GROUP BY 1, 2, 3, 4`,
+      FROM "Trajectory" t${where(STATE)} GROUP BY 1, 2, 3, 4, 5`,
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -111,6 +112,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     error: (x: StateCell) => oneOf(q.error, x.e ?? NO_ERROR),
     forks: (x: StateCell) => yesNo(q.forks, x.f),
     attempt: (x: StateCell) => yesNo(q.attempt, x.a),
+    warnings: (x: StateCell) => yesNo(q.warnings, x.w),
   };
   const matching = state.filter((x) => Object.values(stateTests).every((t) => t(x)));
   const total = matching.reduce((n, x) => n + x.c, 0);
@@ -118,6 +120,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     rangeBounds[i] ?? { min: extreme(matching.map(lo), Math.min), max: extreme(matching.map(hi), Math.max) };
   const forks = tally(state, stateTests, "forks", (x) => (x.f ? "yes" : "no"));
   const attempts = tally(state, stateTests, "attempt", (x) => (x.a ? "yes" : "no"));
+  const warned = tally(state, stateTests, "warnings", (x) => (x.w ? "yes" : "no"));
   const duration = range(2, (x) => x.dmin, (x) => x.dmax);
   return {
     runId: options(tally(catalog, catalogTests, "runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
@@ -134,6 +137,10 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     attempt: [
       { value: "yes", label: "Recovery attempts", count: attempts.get("yes") ?? 0 },
       { value: "no", label: "Original rollouts", count: attempts.get("no") ?? 0 },
+    ],
+    warnings: [
+      { value: "yes", label: "Imported with warnings", count: warned.get("yes") ?? 0 },
+      { value: "no", label: "Read completely", count: warned.get("no") ?? 0 },
     ],
     annotated: [
       { value: "me", label: "Me", count: annotated.me },

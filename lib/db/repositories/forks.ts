@@ -5,12 +5,6 @@ import type { ForkCandidate } from "../../domain/fork-inference.ts";
 
 const ID_CHUNK = 500;
 
-/** Tasks touched by an import, and which of its trajectories have no parent yet (possible attempts). */
-export async function findUnlinkedOfImport(db: Db, importJobId: string): Promise<{ ids: string[]; taskIds: string[] }> {
-  const rows = await db.trajectory.findMany({ where: { importJobId, parentId: null }, select: { id: true, taskId: true } });
-  return { ids: rows.map((r) => r.id), taskIds: [...new Set(rows.map((r) => r.taskId))] };
-}
-
 /** Unlinked trajectories of the given tasks with the hashes of their first `maxSteps` steps. */
 export async function loadForkCandidates(db: Db, taskIds: string[], maxSteps: number): Promise<ForkCandidate[]> {
   const trajs = await db.trajectory.findMany({
@@ -66,28 +60,6 @@ export interface ForkLink {
  * denormalized fork counts. Returns links whose parent is not (yet) in the database.
  */
 
-/**
- * Attempts imported earlier whose parent (by client id) has just arrived: their fork details were kept in
- * metadata.fork and their parent's client id in pendingParentRef.
- */
-export async function findPendingAttempts(db: Db, parentExternalIds: string[]): Promise<ForkLink[]> {
-  const out: ForkLink[] = [];
-  for (let i = 0; i < parentExternalIds.length; i += 500) {
-    // Only the pendingParentRef condition goes to SQL: with `parentId IS NULL` beside it, SQLite's planner picks the
-    // parentId index and scans every root trajectory per chunk (seconds per 100k imported ids).
-    const rows = await db.trajectory.findMany({
-      where: { pendingParentRef: { in: parentExternalIds.slice(i, i + 500) } },
-      select: { id: true, pendingParentRef: true, metadata: true, parentId: true },
-    });
-    for (const r of rows) {
-      if (r.parentId !== null) continue;
-      const fork = parseFork(r.metadata);
-      if (fork && r.pendingParentRef) out.push({ attemptId: r.id, parentExternalId: r.pendingParentRef, stepIndex: fork.stepIndex, attemptIndex: fork.attemptIndex, errorCategory: fork.errorCategory });
-    }
-  }
-  return out;
-}
-
 function parseFork(metadata: string | null): { stepIndex: number; attemptIndex?: number; errorCategory?: string } | null {
   if (!metadata) return null;
   try {
@@ -116,4 +88,39 @@ export async function refreshForkCounts(db: Db, parentId: string): Promise<void>
     where: { id: parentId },
     data: { forkPointCount, attemptCount: attempts, recoveryRate: attempts ? passed / attempts : null },
   });
+}
+
+/**
+ * Every attempt still waiting for a parent that is now in the database (any import's): the explicit-link phase
+ * works from this, so a re-run after a kill links what the killed run never got to. Ordered by id (= write order).
+ */
+export async function findResolvablePendingAttempts(db: Db): Promise<ForkLink[]> {
+  const rows = await db.$queryRaw<{ id: string; pendingParentRef: string; metadata: string | null }[]>`
+    SELECT a."id", a."pendingParentRef", a."metadata" FROM "Trajectory" a
+    WHERE a."pendingParentRef" IS NOT NULL AND a."parentId" IS NULL
+      AND EXISTS (SELECT 1 FROM "Trajectory" p WHERE p."externalId" = a."pendingParentRef")
+    ORDER BY a."id"`;
+  const out: ForkLink[] = [];
+  for (const r of rows) {
+    const fork = parseFork(r.metadata);
+    if (fork) out.push({ attemptId: r.id, parentExternalId: r.pendingParentRef, stepIndex: fork.stepIndex, attemptIndex: fork.attemptIndex, errorCategory: fork.errorCategory });
+  }
+  return out;
+}
+
+/** Attempts of these imports whose parent is still missing. */
+export async function findUnresolvedAttempts(db: Db, importJobIds: readonly string[], limit: number): Promise<{ attempt: string; parent: string }[]> {
+  const rows = await db.trajectory.findMany({
+    where: { importJobId: { in: [...importJobIds] }, parentId: null, pendingParentRef: { not: null } },
+    select: { id: true, pendingParentRef: true },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  return rows.map((r) => ({ attempt: r.id, parent: r.pendingParentRef! }));
+}
+
+/** Trajectories of several imports (an import and the interrupted ones it completes) that have no parent yet. */
+export async function findUnlinkedOfImports(db: Db, importJobIds: readonly string[]): Promise<{ ids: string[]; taskIds: string[] }> {
+  const rows = await db.trajectory.findMany({ where: { importJobId: { in: [...importJobIds] }, parentId: null }, select: { id: true, taskId: true } });
+  return { ids: rows.map((r) => r.id), taskIds: [...new Set(rows.map((r) => r.taskId))] };
 }

@@ -1,7 +1,9 @@
 import type { Db } from "../client.ts";
 
-export async function createImportJob(db: Db, origin: "cli" | "upload" | "api" | "seed", userId: string | null): Promise<string> {
-  const job = await db.importJob.create({ data: { origin, status: "running", userId }, select: { id: true } });
+export type ImportOrigin = "cli" | "upload" | "api" | "seed";
+
+export async function createImportJob(db: Db, origin: ImportOrigin, userId: string | null, owner?: { pid: number; host: string }): Promise<string> {
+  const job = await db.importJob.create({ data: { origin, status: "running", userId, pid: owner?.pid ?? null, host: owner?.host ?? null }, select: { id: true } });
   return job.id;
 }
 
@@ -20,4 +22,52 @@ export async function finishImportJob(
 export async function deleteImportedTrajectories(db: Db, jobId: string): Promise<number> {
   const r = await db.trajectory.deleteMany({ where: { importJobId: jobId } });
   return r.count;
+}
+
+export interface RunningJob {
+  id: string;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+}
+
+/** Jobs still marked running: in progress elsewhere, or killed before they could finish. */
+export async function findRunningJobs(db: Db): Promise<RunningJob[]> {
+  return db.importJob.findMany({ where: { status: "running" }, select: { id: true, pid: true, host: true, startedAt: true }, orderBy: { startedAt: "asc" } });
+}
+
+/**
+ * Close interrupted jobs whose work a later import has completed: they keep the trajectories they wrote (counted
+ * from the database) and point at the job that finished them.
+ */
+export async function markJobsResumed(db: Db, ids: readonly string[], resumedBy: string): Promise<void> {
+  for (const id of ids) {
+    const imported = await db.trajectory.count({ where: { importJobId: id } });
+    await db.importJob.update({
+      where: { id },
+      data: { status: "resumed", imported, report: JSON.stringify({ resumedBy, note: "interrupted; its remaining work was completed by a later import" }), finishedAt: new Date() },
+    });
+  }
+}
+
+export interface ImportJobRow {
+  id: string;
+  origin: string;
+  status: string;
+  pid: number | null;
+  host: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  imported: number;
+  skipped: number;
+  failed: number;
+}
+
+/** The most recent import jobs, newest first. */
+export async function findRecentJobs(db: Db, limit: number): Promise<ImportJobRow[]> {
+  return db.importJob.findMany({
+    orderBy: { startedAt: "desc" },
+    take: limit,
+    select: { id: true, origin: true, status: true, pid: true, host: true, startedAt: true, finishedAt: true, imported: true, skipped: true, failed: true },
+  });
 }

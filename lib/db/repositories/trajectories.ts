@@ -33,6 +33,8 @@ export interface TrajectoryRow {
   parentId: string | null;
   attemptIndex: number | null;
   importedAt: string;
+  /** Import warnings: part of its source could not be read (0 = read completely). */
+  warningCount: number;
 }
 
 /** What a filter needs besides the query: the database dialect, the acting user ("annotated by me"), parsed search. */
@@ -77,6 +79,7 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   },
   forks: (q) => (q.forks === "yes" ? sql`t."forkPointCount" > 0` : q.forks === "no" ? sql`t."forkPointCount" = 0` : null),
   attempt: (q) => (q.attempt === "yes" ? sql`t."parentId" IS NOT NULL` : q.attempt === "no" ? sql`t."parentId" IS NULL` : null),
+  warnings: (q) => (q.warnings === "yes" ? sql`t."warningCount" > 0` : q.warnings === "no" ? sql`t."warningCount" = 0` : null),
   annotated: (q, s) => (q.annotated === "me" ? annotationExists(s.actorId) : q.annotated === "anyone" ? annotationExists() : q.annotated === "nobody" ? sql`NOT ${annotationExists()}` : null),
   datasetId: (q) =>
     q.datasetId.length
@@ -201,6 +204,7 @@ const rowSchema = z.object({
   parentId: z.string().nullable(),
   attemptIndex: num.nullable(),
   importedAt: z.union([z.date(), z.string()]).transform((d) => new Date(d).toISOString()),
+  warningCount: num,
 });
 
 function toRow(r: z.output<typeof rowSchema>): TrajectoryRow {
@@ -222,7 +226,7 @@ function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[],
   const inner = sql`SELECT t."id" FROM "Trajectory" t${needsJoins(sort) ? JOINS : Prisma.empty}${whereClause(conditions)} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`;
   return sql`SELECT t."id", t."taskId", k."name" AS "taskName", k."category" AS "taskCategory", t."runId", r."name" AS "runName", r."model", r."checkpoint",
     t."outcome", t."reward", t."stepCount", t."durationMs", t."firstErrorCategory", t."firstErrorStep", t."forkPointCount", t."attemptCount",
-    t."recoveryRate", t."annotationCount", ${annotationExists(scope.actorId)} AS "mine", t."parentId", t."attemptIndex", t."importedAt"
+    t."recoveryRate", t."annotationCount", ${annotationExists(scope.actorId)} AS "mine", t."parentId", t."attemptIndex", t."importedAt", t."warningCount"
     FROM (${inner}) p JOIN "Trajectory" t ON t."id" = p."id"${JOINS} ORDER BY ${order}`;
 }
 

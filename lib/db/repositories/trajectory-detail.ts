@@ -1,4 +1,5 @@
 // Read side of one trajectory: its detail (task, run, forks, detected errors) and its steps in ranges.
+import { z } from "zod";
 import type { Db } from "../client.ts";
 
 export interface StepView {
@@ -32,6 +33,22 @@ export interface TrajectoryDetail {
   forkPoints: { id: string; stepIndex: number; errorCategory: string | null; attempts: { id: string; outcome: string; reward: number | null; stepCount: number; attemptIndex: number | null }[] }[];
   detectedErrors: { stepIndex: number; category: string; signal: string; excerpt: string | null }[];
   hasRecording: boolean;
+  /** What could not be read of its source when it was imported (the first 100 are kept), and how many there were. */
+  importWarnings: { file: string; line?: number; path?: string; message: string }[];
+  warningCount: number;
+}
+
+const storedWarningsSchema = z.array(z.object({ file: z.string(), line: z.number().optional(), path: z.string().optional(), message: z.string() }));
+
+/** Stored warnings are opaque JSON: anything unreadable counts as none listed (the count still shows). */
+function parseWarnings(json: string | null): TrajectoryDetail["importWarnings"] {
+  if (!json) return [];
+  try {
+    const r = storedWarningsSchema.safeParse(JSON.parse(json));
+    return r.success ? r.data : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -80,6 +97,8 @@ export async function getTrajectoryDetail(db: Db, idOrExternal: string): Promise
     forkPoints: t.forkPoints.map((f) => ({ id: f.id, stepIndex: f.stepIndex, errorCategory: f.errorCategory, attempts: f.attempts })),
     detectedErrors: t.errors,
     hasRecording: t.recording !== null,
+    importWarnings: parseWarnings(t.importWarnings),
+    warningCount: t.warningCount,
   };
 }
 

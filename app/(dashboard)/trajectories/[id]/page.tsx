@@ -14,6 +14,7 @@ import { isAppError } from "@/lib/errors";
 import { replayDeps } from "@/components/terminal/headless-emulator";
 import { PageHeader } from "@/components/ui/page-header";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
+import { ImportWarningsPanel } from "@/components/trajectories/import-warnings";
 import { ReplayView, type ReplayFacts } from "@/components/replay/replay-view";
 import { replayRangeUrl } from "@/components/replay/fetch-range";
 import { ReplaySkeleton } from "@/components/replay/replay-skeleton";
@@ -57,6 +58,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       </Link>
       <PageHeader title={t.task.name} description={`${t.task.benchmark} · ${t.task.category ?? "uncategorized"}${t.task.difficulty ? ` · ${t.task.difficulty}` : ""}`} />
       <TrajectorySummary t={t} />
+      <ImportWarningsPanel t={t} />
       <ReplayErrorBoundary>
         <Suspense fallback={<ReplaySkeleton />}>
           <ReplayView key={id} manifest={manifest} facts={facts} link={link} />

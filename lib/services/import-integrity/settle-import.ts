@@ -1,0 +1,73 @@
+// The phases of an import after its rows are written: explicit fork links (attempts whose parent is now there),
+// fork inference, the search index, replay layouts. Each is driven by what the database says is missing, not by
+// which rows were new in this run, so a run that completes a killed import ends exactly where an uninterrupted one
+// would have.
+import { authorize, type ServiceContext } from "../context.ts";
+import { configOf } from "../../db/client.ts";
+import { openBulkWriter } from "../../db/bulk/writer.ts";
+import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/repositories/forks.ts";
+import { indexMissingTrajectories } from "../../db/repositories/search.ts";
+import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay-layouts.ts";
+import { inferForks } from "../infer-forks.ts";
+import { warmReplayLayouts } from "../replay-session.ts";
+import type { InferredLink } from "../../domain/fork-inference.ts";
+import type { ImportIssue } from "../import-trajectories.ts";
+
+export interface SettleOptions {
+  /** The import being finished. */
+  jobId: string;
+  /** Interrupted imports this run completes (their trajectories get the same phases). */
+  resumedJobIds: readonly string[];
+  inferForks: boolean;
+  indexSearch: boolean;
+  /** Trajectories of this run with enough output to lay out their replay right away. */
+  bigOutput: readonly string[];
+  /** Output size from which a trajectory's replay is laid out during the import. */
+  warmChars: number;
+  onIndexProgress?: (indexed: number) => void;
+}
+
+export interface SettleResult {
+  unresolvedForks: { attempt: string; parent: string }[];
+  inferredLinks: InferredLink[];
+  warnings: ImportIssue[];
+}
+
+const MAX_UNRESOLVED = 10_000;
+
+export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Promise<SettleResult> {
+  authorize(ctx, "trajectory:import");
+  const jobs = [opts.jobId, ...opts.resumedJobIds];
+  const warnings: ImportIssue[] = [];
+
+  // Explicit links: every attempt (of any import) still waiting for a parent that exists now, in write order.
+  const pending = await findResolvablePendingAttempts(ctx.db);
+  if (pending.length) {
+    const writer = await openBulkWriter(configOf(ctx.db));
+    try {
+      await writer.linkForks(pending.map((f) => ({ attemptId: f.attemptId, parent: { externalId: f.parentExternalId }, stepIndex: f.stepIndex, attemptIndex: f.attemptIndex, errorCategory: f.errorCategory, inferred: false })));
+    } finally {
+      await writer.close();
+    }
+  }
+  const unresolvedForks = await findUnresolvedAttempts(ctx.db, jobs, MAX_UNRESOLVED);
+
+  const inferredLinks = opts.inferForks ? (await inferForks(ctx, { importJobId: opts.jobId, alsoJobIds: opts.resumedJobIds })).links : [];
+
+  if (opts.indexSearch) {
+    // After the write: the import's own transactions stay short, and search sees whole trajectories.
+    let indexed = 0;
+    for (let n = -1; n !== 0; ) {
+      n = await indexMissingTrajectories(ctx.db, 1000);
+      indexed += n;
+      opts.onIndexProgress?.(indexed);
+    }
+  }
+
+  const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];
+  if (layouts.length) {
+    // A layout that cannot be computed now is computed (and reported) on first view: the import itself stands.
+    await warmReplayLayouts(ctx, layouts).catch((e: unknown) => warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }));
+  }
+  return { unresolvedForks, inferredLinks, warnings };
+}
