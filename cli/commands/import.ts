@@ -5,6 +5,7 @@ import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
 import { getLocalContext } from "../../lib/services/context.ts";
 import { importFiles, type ImportFilesResult } from "../../lib/services/import-files.ts";
+import { layOutImportedReplays } from "../../lib/services/replay/index.ts";
 import { formatIssue } from "../../lib/services/import-trajectories.ts";
 import { FORMAT_IDS } from "../../lib/importers/registry.ts";
 import { ProgressLine } from "../progress.ts";
@@ -48,6 +49,9 @@ export async function importCommand(argv: string[]): Promise<void> {
     },
   });
   progress.done();
+  // Large replays are laid out once the import is done, so their first view starts from the stored layout.
+  const layoutWarning = await layOutImportedReplays(ctx, result.report);
+  if (layoutWarning) result.report.warnings.push({ file: "(replay layout)", message: layoutWarning, severity: "warning" });
   if (values.json) console.log(JSON.stringify(jsonSummary(result)));
   else printSummary(result, values["dry-run"]);
   if (result.report.failed > 0 || result.files.some((f) => f.failed > 0)) process.exitCode = 1;

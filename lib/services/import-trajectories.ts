@@ -9,7 +9,6 @@ import { createImportJob, deleteImportedTrajectories, finishImportJob } from "..
 import { findPendingAttempts, type ForkLink } from "../db/repositories/forks.ts";
 import type { LinkRequest } from "../db/bulk/fork-links.ts";
 import { indexMissingTrajectories } from "../db/repositories/search.ts";
-import { warmReplayLayouts } from "./replay-session.ts";
 import type { NormalizedTrajectory } from "../domain/trajectory.ts";
 
 /** Where a problem is: "file:line: field: message". */
@@ -38,6 +37,8 @@ export interface ImportReport {
   trajectoryIds: string[];
   /** In strict mode: true when the batch was rejected or rolled back as a whole. */
   rolledBack?: boolean;
+  /** Trajectories with so much output that their replay should be laid out now rather than on first view. */
+  replayLayouts?: string[];
 }
 
 export function formatIssue(i: ImportIssue): string {
@@ -210,10 +211,8 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
       opts.onIndexProgress?.(indexed);
     }
   }
-  if (jobId && !report.rolledBack && bigOutput.length) {
-    // A layout that cannot be computed now is computed (and reported) on first view: the import itself stands.
-    await warmReplayLayouts(ctx, bigOutput).catch((e: unknown) => report.warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }));
-  }
+  // Laid out by the caller once the import is done (lib/services/replay: layOutImportedReplays), not in here.
+  if (jobId && !report.rolledBack && bigOutput.length) report.replayLayouts = bigOutput;
   if (jobId) {
     const status = report.failed === 0 ? "succeeded" : report.imported + report.duplicates > 0 && !report.rolledBack ? "partial" : "failed";
     await finishImportJob(ctx.db, jobId, { status, imported: report.imported, skipped: report.duplicates, failed: report.failed, report: { errors: report.errors.slice(0, 1000), warnings: report.warnings.slice(0, 1000), unresolvedForks: report.unresolvedForks } });

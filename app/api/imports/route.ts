@@ -4,6 +4,7 @@ import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
 import { importUpload } from "@/lib/services/import-upload";
 import { formatIssue } from "@/lib/services/import-trajectories";
+import { layOutImportedReplays } from "@/lib/services/replay";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -43,6 +44,8 @@ export const POST = route(async (req, ctx) => {
           },
         });
         const r = result.report;
+        const layoutWarning = await layOutImportedReplays(ctx, r);
+        if (layoutWarning) r.warnings.push({ file: "(replay layout)", message: layoutWarning, severity: "warning" });
         send({
           type: "result",
           jobId: r.jobId,
