@@ -1,7 +1,7 @@
-// The part of a terminal's state that the serialize addon does not write but that changes what later bytes do:
+// Keyframes: a terminal's screens (screen-serializer.ts) and the rest of its state that changes what later bytes do:
 // scroll margins, saved cursor (position, attributes, charset), modes, the alternate screen with the main screen
 // kept behind it, charsets and the shift level, tab stops, cursor style, the current attributes and a pending
-// wrap. A keyframe is `serialize() + restoreSequence()`, so a terminal restored from it and fed the same bytes
+// wrap. A terminal restored from keyframeData() and fed the same bytes
 // ends up cell for cell where one that played from the start does (lib/services/replay/keyframes.test.ts).
 //
 // xterm.js has no public API for most of this, so it is read from the headless terminal's internals (pinned
@@ -9,8 +9,9 @@
 // plain escape sequences that the sanitizer lets through, so browsers need nothing new.
 import headless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
+import { serializeRows } from "./screen-serializer.ts";
 
-interface AttrData {
+export interface AttrData {
   fg: number;
   bg: number;
   extended: { underlineStyle: number; underlineColor: number };
@@ -76,7 +77,8 @@ const CM_RGB = 0x3000000;
 function colour(v: number, base: number, bright: number, ext: number): string | null {
   const mode = v & CM_MASK;
   const c = v & 0xffffff;
-  if (mode === CM_P16) return String(c < 8 ? base + c : bright + c - 8);
+  // xterm leaves stale bits above the palette index: only the low byte counts for palette colours.
+  if (mode === CM_P16) return String((c & 0xff) < 8 ? base + (c & 0xff) : bright + (c & 0xff) - 8);
   if (mode === CM_P256) return `${ext};5;${c & 0xff}`;
   if (mode === CM_RGB) return `${ext};2;${(c >> 16) & 0xff};${(c >> 8) & 0xff};${c & 0xff}`;
   return null;
@@ -130,7 +132,8 @@ function marginsSequence(b: CoreBuffer, rows: number): string {
 function savedCursorSequence(b: CoreBuffer, rows: number, cols: number): string {
   const y = Math.min(Math.max(b.savedY - b.ybase, 0), rows - 1);
   const x = Math.min(b.savedX, cols - 1);
-  return `${CSI}${y + 1};${x + 1}H${sgrOf(b.savedCurAttrData)}${ESC}(${designatorOf(b.savedCharset)}\u000f${ESC}7`;
+  // Attributes and G0 go back to defaults right after: what is written next (the alternate screen) must not use them.
+  return `${CSI}${y + 1};${x + 1}H${sgrOf(b.savedCurAttrData)}${ESC}(${designatorOf(b.savedCharset)}\u000f${ESC}7${CSI}0m${ESC}(B`;
 }
 
 /** Cursor position; a pending wrap (x == cols) is recreated by rewriting the last cell, as printing it did. */
@@ -151,11 +154,21 @@ function cursorSequence(term: Terminal, b: CoreBuffer, origin: boolean, cols: nu
 }
 
 /**
- * Escape sequences that, written after `serialize({ excludeModes: true, excludeAltBuffer: true })` of the same
- * terminal (and `altScreen`, the alternate screen's serialized content, when it is active), restore the whole
- * state. Write them through the sanitizer like everything else.
+ * Keyframe data of a terminal: the main screen with the last `scrollback` lines, then the rest of its state —
+ * including, when it is active, the alternate screen. Written to a fresh terminal of the same size (through the
+ * sanitizer, like everything else), it restores the whole state.
  */
-export function restoreSequence(term: Terminal, altScreen: string | null): string {
+export function keyframeData(term: Terminal, scrollback: number): string {
+  const { cols, rows } = term;
+  const normal = term.buffer.normal;
+  const main = serializeRows(normal, Math.max(0, normal.length - rows - scrollback), normal.length, cols);
+  const altBuf = term.buffer.alternate;
+  // The alternate screen has no scrollback, but keeps a line more than the screen after some resizes.
+  const alt = term.buffer.active.type === "alternate" ? serializeRows(altBuf, Math.max(0, altBuf.length - rows), altBuf.length, cols) : null;
+  return main + restoreSequence(term, alt);
+}
+
+function restoreSequence(term: Terminal, altScreen: string | null): string {
   const c = core(term);
   const { cols, rows } = term;
   const { normal, alt, active } = c.buffers;
@@ -169,6 +182,11 @@ export function restoreSequence(term: Terminal, altScreen: string | null): strin
     // 47 switches without saving the cursor: the main screen's saved cursor stays what was just set.
     out += `${CSI}?47h${CSI}H${altScreen ?? ""}${CSI}0m`;
     out += marginsSequence(alt, rows) + tabsSequence(alt, cols) + savedCursorSequence(alt, rows, cols);
+  } else {
+    // The alternate screen keeps its margins, tab stops and saved cursor while it is not shown (its content is
+    // cleared whenever it is entered): set them there and come back.
+    const altState = marginsSequence(alt, rows) + tabsSequence(alt, cols) + (alt.savedX || alt.savedY || alt.savedCurAttrData.fg || alt.savedCurAttrData.bg || alt.savedCharset ? savedCursorSequence(alt, rows, cols) : "");
+    if (altState) out += `${CSI}?47h${altState}${CSI}?47l`;
   }
   if (modes.origin) out += `${CSI}?6h`;
   out += cursorSequence(term, active, modes.origin, cols);
@@ -184,12 +202,24 @@ export function restoreSequence(term: Terminal, altScreen: string | null): strin
     const base = modes.cursorStyle === "underline" ? 3 : modes.cursorStyle === "bar" ? 5 : 1;
     out += `${CSI}${base + (modes.cursorBlink ? 0 : 1)} q`;
   }
-  for (let g = 0; g < 4; g++) {
-    const d = designatorOf(cs._charsets[g]);
-    if (d !== "B" || g === 0) out += `${ESC}${G_INTERMEDIATES[g]}${d}`;
+  const designations = [0, 1, 2, 3].map((g) => `${ESC}${G_INTERMEDIATES[g]}${designatorOf(cs._charsets[g])}`).join("") + (GL_SHIFTS[cs.glevel] ?? "");
+  out += designations;
+  // The charset in use can differ from the designated one: ESC 8 restores a saved charset without designating it.
+  // Only ESC 8 recreates that, from the active screen's saved cursor — possible when that is where it came from
+  // (then the cursor and attributes ESC 8 also restores are set again after it).
+  if (cs.charset !== cs._charsets[cs.glevel] && active.savedCharset === cs.charset) {
+    out += `${ESC}8${cursorSequence(term, active, modes.origin, cols)}${sgrOf(c._inputHandler._curAttrData)}`;
   }
-  out += GL_SHIFTS[cs.glevel] ?? "";
   return out;
+}
+
+/** Attributes as they render: colour mode, the colour bits that mode uses, and the style flags. */
+function normalized(fg: number, bg: number): string {
+  const col = (v: number) => {
+    const mode = v & CM_MASK;
+    return `${mode >> 24}:${mode === CM_RGB ? v & 0xffffff : mode ? v & 0xff : 0}`;
+  };
+  return `${col(fg)}/${col(bg)}/${(fg >>> 26).toString(2)}/${((bg & ~0x10000000) >>> 26).toString(2)}`;
 }
 
 /** What the differential test compares beyond the cells: the hidden state, normalized to what later bytes see. */
@@ -198,7 +228,7 @@ export function hiddenState(term: Terminal) {
   const { cols, rows } = term;
   const buf = (b: CoreBuffer) => ({
     margins: [b.scrollTop, b.scrollBottom],
-    saved: [Math.min(b.savedX, cols - 1), Math.min(Math.max(b.savedY - b.ybase, 0), rows - 1), b.savedCurAttrData.fg, b.savedCurAttrData.bg, designatorOf(b.savedCharset)],
+    saved: [Math.min(b.savedX, cols - 1), Math.min(Math.max(b.savedY - b.ybase, 0), rows - 1), normalized(b.savedCurAttrData.fg, b.savedCurAttrData.bg), designatorOf(b.savedCharset)],
     tabs: tabStops(b, cols),
   });
   const m = c.coreService.decPrivateModes;
@@ -208,9 +238,10 @@ export function hiddenState(term: Terminal) {
     normal: buf(c.buffers.normal),
     alt: active === "alternate" ? buf(c.buffers.alt) : null,
     cursor: [c.buffers.active.x, c.buffers.active.y],
-    attrs: [c._inputHandler._curAttrData.fg, c._inputHandler._curAttrData.bg],
+    attrs: normalized(c._inputHandler._curAttrData.fg, c._inputHandler._curAttrData.bg),
     modes: { insert: c.coreService.modes.insertMode, origin: m.origin, wrap: m.wraparound, reverseWrap: m.reverseWraparound, hidden: c.coreService.isCursorHidden, lnm: c.optionsService.rawOptions.convertEol, style: m.cursorStyle ?? null, blink: m.cursorBlink ?? null },
     charsets: [0, 1, 2, 3].map((g) => designatorOf(c._charsetService._charsets[g])),
+    charset: designatorOf(c._charsetService.charset),
     glevel: c._charsetService.glevel,
   };
 }
