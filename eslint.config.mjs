@@ -3,11 +3,13 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // Import boundaries (docs/architecture.md): Prisma and the generated clients only in lib/db; xterm only in
-// components/terminal; lib/domain is pure (no React, Next, Prisma or db).
+// components/terminal, except the server-side headless emulator (lib/services/replay/headless, @xterm/headless only);
+// lib/domain is pure (no React, Next, Prisma or db); the CLI goes through lib/services, never lib/db.
 const prismaPatterns = [
   { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
 ];
 const xtermPatterns = [{ group: ["@xterm/*"], message: "xterm is only imported in components/terminal." }];
+const headlessEmulatorPatterns = [{ group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"], message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts)." }];
 const dbLayerPatterns = [{ group: ["@/lib/db/*", "**/lib/db/*", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Pages and components call lib/services, never lib/db." }];
 
 export default defineConfig([
@@ -26,13 +28,22 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: xtermPatterns }] },
   },
   {
+    // The server-side terminal emulator for keyframes: @xterm/headless only (never the browser build).
+    files: ["lib/services/replay/headless/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, { group: ["@xterm/xterm", "@xterm/addon-*"], message: "Server-side emulation uses @xterm/headless only." }] }] },
+  },
+  {
+    files: ["cli/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...headlessEmulatorPatterns, { group: ["**/lib/db/repositories/*", "**/lib/db/bulk/*"], message: "The CLI calls lib/services for data (lib/db only for connecting and migrating)." }] }] },
+  },
+  {
     files: ["components/terminal/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...dbLayerPatterns] }] },
   },
   {
     files: ["app/**", "components/**"],
     ignores: ["components/terminal/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...headlessEmulatorPatterns] }] },
   },
   {
     files: ["lib/domain/**"],

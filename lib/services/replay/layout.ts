@@ -4,7 +4,7 @@
 // back on later opens — after a restart, in another server process, or right after an import that warmed it.
 import type { Db } from "../../db/client.ts";
 import { findReplayLayout, saveReplayLayout } from "../../db/repositories/replay-layouts.ts";
-import { layoutSchema, type ReplayLayoutData } from "./layout-data.ts";
+import { layoutSchema } from "./layout-data.ts";
 import { RecordedSource } from "./recorded.ts";
 import type { ReplaySource, SourceDeps } from "./source.ts";
 import { SynthesizedSource } from "./synthesized.ts";

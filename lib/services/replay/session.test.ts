@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
-import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema } from "./session.ts";
+import { clearReplaySessions, getReplayManifest, getReplayRange, layOutImportedReplays, replayRangeQuerySchema, setKeyframeBuilder } from "./session.ts";
+import { buildKeyframesOffThread } from "./headless/keyframe-builder.ts";
 import { createHeadlessEmulator } from "./headless/emulator.ts";
 import { feedEvents } from "../../domain/replay/keyframes.ts";
 import { countEventsUpTo, type ReplayChunk, type ReplayEvent } from "../../domain/replay/recording.ts";
@@ -194,15 +195,50 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
     }
   });
 
-  it.skipIf(skip)("lays out the replay of a very large trajectory during its import", async () => {
+  it.skipIf(skip)("lays out the replay of a very large trajectory once its import is done", async () => {
     const big = bulky();
     big.id = "bulky-big";
     big.steps = big.steps.map((s, i) => (i === 0 ? s : { ...s, observation: `${s.observation}\n${"y".repeat(60_000)}` }));
-    const [id] = (await importTrajectories(t.ctx, records([big]), { origin: "seed" })).trajectoryIds;
+    const report = await importTrajectories(t.ctx, records([big]), { origin: "seed" });
+    const [id] = report.trajectoryIds;
+    // The import itself only names it; the caller lays it out afterwards.
+    expect(report.replayLayouts).toEqual([id]);
+    expect(await layoutRow(id!)).toBeNull();
+    expect(await layOutImportedReplays(t.ctx, report)).toBeNull();
     const row = await layoutRow(id!);
     expect(row).not.toBeNull();
     clearReplaySessions();
     expect(JSON.parse(row!.data).index).toEqual((await getReplayManifest(t.ctx, id!)).index);
+  });
+});
+
+describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    setKeyframeBuilder(buildKeyframesOffThread);
+    await t?.cleanup();
+  });
+
+  it.skipIf(skip)("marks a session whose emulation runs over budget and replays it from the start, without hanging", async () => {
+    // A budget no build can meet: the worker thread is stopped, the layout records why, seeks start at chunk 0.
+    setKeyframeBuilder((chunks, size) => buildKeyframesOffThread(chunks, size, { timeMs: 1, chars: Number.MAX_SAFE_INTEGER }));
+    const [id] = (await importTrajectories(t.ctx, records([bulky()]), { origin: "seed" })).trajectoryIds;
+    const manifest = await getReplayManifest(t.ctx, id!);
+    const far = manifest.index.chunks.at(-1)!.startMs;
+    const started = Date.now();
+    const range = await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(range.keyframe).toBeNull();
+    expect(range.chunks[0]!.seq).toBe(0);
+    const row = await t.db.replayLayout.findUnique({ where: { trajectoryId: id! } });
+    expect(JSON.parse(row!.data).keyframesOverBudget).toMatch(/longer than 1 ms/);
+    // After a restart the mark is read back: no second attempt, still no keyframe.
+    clearReplaySessions();
+    expect((await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" })).keyframe).toBeNull();
   });
 });
 
