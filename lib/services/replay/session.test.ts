@@ -220,7 +220,7 @@ describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip })
   });
   afterAll(async () => {
     setKeyframeBuilder(buildKeyframesOffThread);
-    await t?.cleanup();
+    await t?.drop();
   });
 
   it.skipIf(skip)("marks a session whose emulation runs over budget and replays it from the start, without hanging", async () => {
