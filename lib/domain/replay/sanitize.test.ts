@@ -66,6 +66,8 @@ describe("sanitizer: rendering sequences survive", () => {
     for (const f of "@PXCDaGI`Z".replace("I", "")) expect(s.write(`${ESC}[2147483647${f}`)).toBe(`${ESC}[80${f}`);
     expect(s.write(`${ESC}[99999;99999H`)).toBe(`${ESC}[24;80H`);
     expect(s.write(`${ESC}[3;99999r`)).toBe(`${ESC}[3;24r`);
+    // Sub-parameter forms carry counts too.
+    expect(s.write(`${ESC}[2147483647:99999L`)).toBe(`${ESC}[24:24L`);
     // Small counts, defaults and sub-parameters pass unchanged.
     expect(s.write(`${ESC}[3L${ESC}[S${ESC}[;5H${ESC}[4:3m`)).toBe(`${ESC}[3L${ESC}[S${ESC}[;5H${ESC}[4:3m`);
     s.setSize(200, 50);

@@ -58,14 +58,19 @@ export interface ScreenSize {
   rows: number;
 }
 
-/** Numeric parameters (sub-parameters left alone) each clamped to its limit: limits[i] or the last one. */
+/**
+ * Numeric parameters each clamped to its limit (limits[i], or the last one) — sub-parameters too: xterm reads a
+ * count from "2147483647:1" as well as from "2147483647".
+ */
 function clampParams(params: string, limits: readonly number[]): string {
   return params
     .split(";")
     .map((p, i) => {
-      if (!/^\d+$/.test(p)) return p;
       const limit = limits[Math.min(i, limits.length - 1)]!;
-      return Number(p) > limit ? String(limit) : p;
+      return p
+        .split(":")
+        .map((n) => (/^\d+$/.test(n) && Number(n) > limit ? String(limit) : n))
+        .join(":");
     })
     .join(";");
 }
