@@ -3,13 +3,15 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // Import boundaries (docs/architecture.md): Prisma and the generated clients only in lib/db; xterm only in
-// components/terminal; lib/domain is pure (no React, Next, Prisma or db); better-auth only in lib/db/auth; cli/ and
-// lib/actions call services, never lib/db.
+// components/terminal, except the server-side headless emulator (lib/services/replay/headless, @xterm/headless only);
+// lib/domain is pure (no React, Next, Prisma or db); better-auth only in lib/db/auth; cli/ and lib/actions call
+// services, never lib/db. In flat config the last block that matches a file sets its rule, so order matters below.
 const prismaPatterns = [
   { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
 ];
 const xtermPatterns = [{ group: ["@xterm/*"], message: "xterm is only imported in components/terminal." }];
 const authLibPatterns = [{ group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/auth instead." }];
+const headlessEmulatorPatterns = [{ group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"], message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts)." }];
 const dbLayerPatterns = [{ group: ["@/lib/db/*", "**/lib/db/*", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Pages and components call lib/services, never lib/db." }];
 
 export default defineConfig([
@@ -28,39 +30,45 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: xtermPatterns }] },
   },
   {
-    files: ["components/terminal/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...dbLayerPatterns] }] },
-  },
-  {
-    // Accounts (issue 12): pages, actions, components and the CLI reach accounts, sessions and audit through
-    // lib/services; better-auth's Prisma adapter (lib/db/auth) is the only code that binds auth to the database.
-    files: ["cli/**", "lib/actions/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...authLibPatterns] }] },
-  },
-  {
+    // Services: no Prisma, no xterm, no better-auth (bound in lib/db/auth).
     files: ["lib/services/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...authLibPatterns] }] },
   },
   {
-    files: ["app/**", "components/**"],
-    ignores: ["components/terminal/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...authLibPatterns] }] },
+    // The server-side terminal emulator for keyframes: @xterm/headless only (never the browser build).
+    files: ["lib/services/replay/headless/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...authLibPatterns, { group: ["@xterm/xterm", "@xterm/addon-*"], message: "Server-side emulation uses @xterm/headless only." }] }] },
   },
   {
-    // The CLI parses argv and calls services, like a route; tests of it may set up databases directly.
-    files: ["cli/**"],
+    // The keyframe benchmark compares with the serialize addon (the previous keyframes) in the same run.
+    files: ["bench/keyframes.ts", "bench/addon-serialize-cjs.d.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
+    // The CLI is one more entry point: it parses argv and calls lib/services, never the data layer (its tests may set
+    // up databases directly). Server actions likewise.
+    files: ["cli/**", "lib/actions/**"],
     ignores: ["cli/**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/*", "**/lib/db/**", "@/lib/db/*"], message: "The CLI calls lib/services, never lib/db." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...prismaPatterns, ...xtermPatterns, ...headlessEmulatorPatterns, ...authLibPatterns, { group: ["**/lib/db/*", "**/lib/db/**", "@/lib/db/*", "../db/*", "../../db/*"], message: "The CLI and server actions call lib/services, never lib/db." }] },
+      ],
+    },
+  },
+  {
+    files: ["components/terminal/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...dbLayerPatterns] }] },
+  },
+  {
+    files: ["app/**", "components/**"],
+    ignores: ["components/terminal/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, ...authLibPatterns, ...headlessEmulatorPatterns] }] },
   },
   {
     // The request gate and body readers run before any service: pure HTTP, no data access.
     files: ["lib/http/**", "proxy.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
-  },
-  {
-    // The CLI is one more entry point: it parses argv and calls lib/services, never the data layer.
-    files: ["cli/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/*", "**/lib/db/**"], message: "The CLI calls lib/services, never lib/db." }] }] },
   },
   {
     files: ["lib/domain/**"],

@@ -1,7 +1,7 @@
 // Choose which attempts of the fork to compare: a plain GET form, so it works before any JavaScript loads.
 import { Button } from "@/components/ui/button";
 import { formatReward } from "@/lib/format";
-import type { AttemptComparison } from "@/lib/services/replay-compare";
+import type { AttemptComparison } from "@/lib/services/replay";
 
 export function AttemptPicker({ comparison }: { comparison: AttemptComparison }) {
   const chosen = new Set(comparison.attempts.map((a) => a.id));

@@ -1,6 +1,6 @@
 // The commands each attempt ran after the fork, diffed against the first attempt: "=" both, "−" only in the
 // first, "+" only in the other.
-import type { AttemptComparison } from "@/lib/services/replay-compare";
+import type { AttemptComparison } from "@/lib/services/replay";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/lib/utils";
 

@@ -9,7 +9,7 @@ import { OutcomeBadge } from "@/components/trajectories/outcome-badge";
 import { DEFAULT_IDLE_CAP_MS, formatClock, IDLE_CAPS, SPEEDS } from "@/lib/domain/replay/player-options";
 import type { ReplayManifest } from "@/lib/domain/replay/recording";
 import { formatReward } from "@/lib/format";
-import type { ComparedAttempt } from "@/lib/services/replay-compare";
+import type { ComparedAttempt } from "@/lib/services/replay";
 import { CompareGroup } from "./compare-group";
 
 /** Where an attempt's own recording reaches the fork point: the end of its last copied (shared-prefix) step. */

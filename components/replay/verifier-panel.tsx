@@ -7,7 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { TerminalText } from "@/components/steps/terminal-text";
 import { replayHref } from "@/lib/domain/replay/player-options";
 import type { TestStatus } from "@/lib/domain/replay/test-results";
-import type { TestReport } from "@/lib/services/replay-tests";
+import type { TestReport } from "@/lib/services/replay";
 
 const STATUS_VARIANT: Record<TestStatus, "success" | "destructive" | "outline"> = { passed: "success", failed: "destructive", skipped: "outline" };
 

@@ -89,22 +89,27 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
     term.loadAddon(fitAddon);
     term.open(host);
     const sanitizer = new TerminalSanitizer();
+    // Count parameters are clamped to the screen size before xterm sees them (lib/domain/replay/sanitize.ts).
+    sanitizer.setSize(c0, r0);
     const write = (data: string) => new Promise<void>((resolve) => term.write(sanitizer.write(data), resolve));
     const handle: TerminalHandle = {
       reset(c, r) {
         term.reset();
         sanitizer.reset();
+        sanitizer.setSize(c, r);
         if (term.cols !== c || term.rows !== r) term.resize(c, r);
         refit.current();
       },
       async restore(kf) {
         if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
         sanitizer.reset();
+        sanitizer.setSize(kf.cols, kf.rows);
         await write(kf.data);
         sanitizer.restore(kf.sanitizer);
       },
       write,
       resize(c, r) {
+        sanitizer.setSize(c, r);
         term.resize(c, r);
         refit.current();
       },

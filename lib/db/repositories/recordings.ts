@@ -53,19 +53,20 @@ export async function findNearestKeyframe(db: Db, recordingId: string, seq: numb
   return row?.keyframe ? { seq: row.seq, keyframe: row.keyframe } : null;
 }
 
-/** Keyframes are complete once chunk 0 has one: it is always written last. */
-export async function hasKeyframes(db: Db, recordingId: string): Promise<boolean> {
-  const row = await db.recordingChunk.findFirst({ where: { recordingId, seq: 0, keyframe: { not: null } }, select: { seq: true } });
-  return row !== null;
+/** Keyframes are complete once chunk 0 has one (it is always written last); its JSON tells their version. */
+export async function findFirstKeyframe(db: Db, recordingId: string): Promise<string | null> {
+  const row = await db.recordingChunk.findFirst({ where: { recordingId, seq: 0, keyframe: { not: null } }, select: { keyframe: true } });
+  return row?.keyframe ?? null;
 }
 
 /**
- * Store keyframes (JSON) on their chunks in one transaction, chunk 0 last, so a reader that sees chunk 0's
- * keyframe can rely on all others being there.
+ * Replace a recording's keyframes (JSON) in one transaction — older ones cleared first, chunk 0 last — so a reader
+ * that sees chunk 0's keyframe can rely on all others being there and of the same build.
  */
 export async function saveKeyframes(db: Db, recordingId: string, keyframes: { seq: number; keyframe: string }[]): Promise<void> {
   const ordered = [...keyframes].sort((a, b) => (a.seq === 0 ? 1 : b.seq === 0 ? -1 : a.seq - b.seq));
-  await db.$transaction(
-    ordered.map((k) => db.recordingChunk.update({ where: { recordingId_seq: { recordingId, seq: k.seq } }, data: { keyframe: k.keyframe }, select: { seq: true } })),
-  );
+  await db.$transaction([
+    db.recordingChunk.updateMany({ where: { recordingId, keyframe: { not: null } }, data: { keyframe: null } }),
+    ...ordered.map((k) => db.recordingChunk.update({ where: { recordingId_seq: { recordingId, seq: k.seq } }, data: { keyframe: k.keyframe }, select: { seq: true } })),
+  ]);
 }

@@ -9,11 +9,18 @@ export interface TerminalEmulator {
   /** Resolves once the data has been parsed. */
   write(data: string): Promise<void>;
   resize(cols: number, rows: number): void;
-  /** Screen + the last `scrollback` lines, as escape sequences. */
+  /**
+   * Escape sequences that rebuild the terminal in a fresh one of the same size: the screen, the last `scrollback`
+   * lines and every state that changes what later bytes do (scroll margins, saved cursor, modes, alternate screen,
+   * charsets, tab stops…).
+   */
   serialize(scrollback: number): string;
   dispose(): void;
 }
 export type EmulatorFactory = (cols: number, rows: number) => TerminalEmulator;
+
+/** Bump when what a keyframe holds changes: stored keyframes of another version are rebuilt. */
+export const KEYFRAME_VERSION = 2;
 
 /** A keyframe is taken at the first chunk start after this much output since the previous one. */
 export const KEYFRAME_INTERVAL_CHARS = 128 * 1024;
@@ -45,6 +52,7 @@ export async function feedEvents(term: Pick<TerminalEmulator, "write" | "resize"
       buf = "";
       feed.cols = size.cols;
       feed.rows = size.rows;
+      feed.sanitizer.setSize(size.cols, size.rows);
       term.resize(size.cols, size.rows);
     }
   }
@@ -64,11 +72,12 @@ export async function* buildKeyframes(
 ): AsyncGenerator<{ seq: number; keyframe: Keyframe }> {
   const term = createEmulator(size.cols, size.rows);
   const feed: TerminalFeed = { sanitizer: new TerminalSanitizer(), cols: size.cols, rows: size.rows };
+  feed.sanitizer.setSize(size.cols, size.rows);
   let since = 0;
   try {
     for await (const chunk of chunks) {
       if (chunk.seq === 0 || since >= intervalChars) {
-        yield { seq: chunk.seq, keyframe: { cols: feed.cols, rows: feed.rows, data: term.serialize(KEYFRAME_SCROLLBACK), sanitizer: feed.sanitizer.snapshot() } };
+        yield { seq: chunk.seq, keyframe: { cols: feed.cols, rows: feed.rows, data: term.serialize(KEYFRAME_SCROLLBACK), sanitizer: feed.sanitizer.snapshot(), version: KEYFRAME_VERSION } };
         since = 0;
       }
       since += await feedEvents(term, feed, chunk.events);

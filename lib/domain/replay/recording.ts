@@ -67,6 +67,11 @@ export const keyframeSchema = z.object({
   data: z.string(),
   /** Sanitizer state at this point, so a restored terminal filters the following bytes exactly as in a full replay. */
   sanitizer: sanitizerStateSchema,
+  /**
+   * KEYFRAME_VERSION of the builder (keyframes.ts). Absent on keyframes stored before they carried the whole
+   * terminal state (scroll margins, saved cursor, modes…): those are rebuilt.
+   */
+  version: z.number().int().optional(),
 });
 export type Keyframe = z.infer<typeof keyframeSchema>;
 

@@ -57,9 +57,21 @@ describe("sanitizer: rendering sequences survive", () => {
     expect(clean(s)).toBe(s);
   });
 
-  it("drops absurd repeat counts but keeps small ones", () => {
-    expect(clean(`a${ESC}[5b`)).toBe(`a${ESC}[5b`);
-    expect(clean(`a${ESC}[999999999b`)).toBe("a");
+  it("clamps count parameters to the screen size before xterm sees them", () => {
+    const s = new TerminalSanitizer();
+    s.setSize(80, 24);
+    expect(s.write(`a${ESC}[5b`)).toBe(`a${ESC}[5b`);
+    expect(s.write(`a${ESC}[999999999b`)).toBe(`a${ESC}[1920b`);
+    for (const f of "ABEFedLMST") expect(s.write(`${ESC}[2147483647${f}`)).toBe(`${ESC}[24${f}`);
+    for (const f of "@PXCDaGI`Z".replace("I", "")) expect(s.write(`${ESC}[2147483647${f}`)).toBe(`${ESC}[80${f}`);
+    expect(s.write(`${ESC}[99999;99999H`)).toBe(`${ESC}[24;80H`);
+    expect(s.write(`${ESC}[3;99999r`)).toBe(`${ESC}[3;24r`);
+    // Sub-parameter forms carry counts too.
+    expect(s.write(`${ESC}[2147483647:99999L`)).toBe(`${ESC}[24:24L`);
+    // Small counts, defaults and sub-parameters pass unchanged.
+    expect(s.write(`${ESC}[3L${ESC}[S${ESC}[;5H${ESC}[4:3m`)).toBe(`${ESC}[3L${ESC}[S${ESC}[;5H${ESC}[4:3m`);
+    s.setSize(200, 50);
+    expect(s.write(`${ESC}[9999M`)).toBe(`${ESC}[50M`);
   });
 
   it("never lets an overlong CSI accumulate", () => {

@@ -13,8 +13,12 @@ export const MAX_LINE_CHARS = 16 * 1024;
 /** OSC payloads longer than this are never legitimate for what we keep (hyperlinks), so they are discarded. */
 const MAX_OSC_CHARS = 4096;
 const MAX_CSI_CHARS = 64;
-/** REP (CSI n b) repeats the previous character n times; larger counts are a flood, not output. */
-const MAX_REPEAT = 1024;
+/** Screen size assumed until the player says otherwise (the largest a recording may declare). */
+const MAX_SCREEN = 1000;
+// Count parameters are clamped to the screen, as real terminals do, before xterm sees them: xterm loops once per
+// count (ESC[2147483647S would scroll for hours). Horizontal counts to the width, vertical ones to the height.
+const COLUMN_COUNTS = new Set("@PXCDaGI`Z");
+const ROW_COUNTS = new Set("ABEFedLMST");
 
 export const LINE_TRUNCATED_NOTICE = `\u001b[0m\u001b[7m … line truncated (longer than ${MAX_LINE_CHARS / 1024} KiB) \u001b[27m`;
 
@@ -49,8 +53,30 @@ function filterPrivateModes(params: string, final: string): string | null {
   return kept.length ? `${ESC}[?${kept.join(";")}${final}` : null;
 }
 
+export interface ScreenSize {
+  cols: number;
+  rows: number;
+}
+
+/**
+ * Numeric parameters each clamped to its limit (limits[i], or the last one) — sub-parameters too: xterm reads a
+ * count from "2147483647:1" as well as from "2147483647".
+ */
+function clampParams(params: string, limits: readonly number[]): string {
+  return params
+    .split(";")
+    .map((p, i) => {
+      const limit = limits[Math.min(i, limits.length - 1)]!;
+      return p
+        .split(":")
+        .map((n) => (/^\d+$/.test(n) && Number(n) > limit ? String(limit) : n))
+        .join(":");
+    })
+    .join(";");
+}
+
 /** Decide what happens to a complete CSI sequence (params, intermediates, final byte). */
-function judgeCsi(params: string, inter: string, final: string): string | null {
+function judgeCsi(params: string, inter: string, final: string, size: ScreenSize): string | null {
   const prefix = params[0];
   if (prefix === "?") {
     if (inter === "" && (final === "h" || final === "l")) return filterPrivateModes(params, final);
@@ -61,10 +87,11 @@ function judgeCsi(params: string, inter: string, final: string): string | null {
   if (inter === " " && final === "q") return `${ESC}[${params} q`; // cursor style
   if (inter === "!" && final === "p") return `${ESC}[!p`; // soft reset
   if (inter !== "" || !CSI_FINALS_PLAIN.has(final)) return null; // DSR (n), DA (c), window ops/titles (t), DECREQTPARM (x), media copy (i), …
-  if (final === "b") {
-    const n = Number(params || "1");
-    return Number.isFinite(n) && n <= MAX_REPEAT ? `${ESC}[${params}b` : null;
-  }
+  if (final === "b") return `${ESC}[${clampParams(params, [size.cols * size.rows])}b`; // REP: at most a screenful
+  if (COLUMN_COUNTS.has(final)) return `${ESC}[${clampParams(params, [size.cols])}${final}`;
+  if (ROW_COUNTS.has(final)) return `${ESC}[${clampParams(params, [size.rows])}${final}`;
+  if (final === "H" || final === "f") return `${ESC}[${clampParams(params, [size.rows, size.cols])}${final}`;
+  if (final === "r") return `${ESC}[${clampParams(params, [size.rows])}r`;
   return `${ESC}[${params}${final}`;
 }
 
@@ -94,7 +121,7 @@ function stringEnd(s: string, from: number, mode: "osc" | "string"): { bodyEnd: 
   return null;
 }
 
-function parseCsi(s: string, start: number): Step {
+function parseCsi(s: string, start: number, size: ScreenSize): Step {
   let i = start;
   let params = "";
   let inter = "";
@@ -103,7 +130,7 @@ function parseCsi(s: string, start: number): Step {
     if (c >= 0x30 && c <= 0x3f && inter === "") params += s[i];
     else if (c >= 0x20 && c <= 0x2f) inter += s[i];
     else if (c >= 0x40 && c <= 0x7e) {
-      const kept = judgeCsi(params, inter, s[i]!);
+      const kept = judgeCsi(params, inter, s[i]!, size);
       return kept === null ? { kind: "drop", end: i + 1 } : { kind: "emit", text: kept, end: i + 1, jump: inter === "" && CURSOR_JUMPS.has(s[i]!) };
     } else return { kind: "drop", end: i }; // a control or stray byte aborts the sequence; reprocess it
     if (i - start > MAX_CSI_CHARS) return { kind: "drop", end: i + 1 };
@@ -120,15 +147,15 @@ function parseOsc(s: string, start: number): Step {
 }
 
 /** Parse the escape sequence introduced at `at` (ESC or a C1 introducer). */
-function parseEscape(s: string, at: number): Step {
+function parseEscape(s: string, at: number, size: ScreenSize): Step {
   const c = s.charCodeAt(at);
-  if (c === 0x9b) return parseCsi(s, at + 1);
+  if (c === 0x9b) return parseCsi(s, at + 1, size);
   if (c === 0x9d) return parseOsc(s, at + 1);
   if (c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) return { kind: "enter-drop", mode: "string", end: at + 1 };
   if (c !== 0x1b) return { kind: "drop", end: at + 1 }; // other C1 controls (incl. a lone ST)
   if (at + 1 >= s.length) return { kind: "incomplete" };
   const next = s[at + 1]!;
-  if (next === "[") return parseCsi(s, at + 2);
+  if (next === "[") return parseCsi(s, at + 2, size);
   if (next === "]") return parseOsc(s, at + 2);
   if (next === "P" || next === "X" || next === "^" || next === "_") return { kind: "enter-drop", mode: "string", end: at + 2 };
   const n = next.charCodeAt(0);
@@ -152,6 +179,7 @@ function parseEscape(s: string, at: number): Step {
  */
 export class TerminalSanitizer {
   private state: SanitizerState;
+  private size: ScreenSize = { cols: MAX_SCREEN, rows: MAX_SCREEN };
 
   constructor(state: SanitizerState = INITIAL_SANITIZER_STATE) {
     this.state = { ...state };
@@ -167,6 +195,11 @@ export class TerminalSanitizer {
 
   reset(): void {
     this.state = { ...INITIAL_SANITIZER_STATE };
+  }
+
+  /** The terminal's size, to which count parameters are clamped. Call on every resize. */
+  setSize(cols: number, rows: number): void {
+    this.size = { cols: Math.max(1, Math.min(cols, MAX_SCREEN)), rows: Math.max(1, Math.min(rows, MAX_SCREEN)) };
   }
 
   write(input: string): string {
@@ -203,7 +236,7 @@ export class TerminalSanitizer {
         i = j + 1;
         continue;
       }
-      const step = parseEscape(s, j);
+      const step = parseEscape(s, j, this.size);
       if (step.kind === "incomplete") {
         st.pending = s.slice(j);
         break;

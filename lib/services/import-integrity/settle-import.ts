@@ -9,7 +9,7 @@ import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/
 import { indexMissingTrajectories } from "../../db/repositories/search.ts";
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay-layouts.ts";
 import { inferForks } from "../infer-forks.ts";
-import { warmReplayLayouts } from "../replay-session.ts";
+import { warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
 import type { ImportIssue } from "../import-trajectories.ts";
 

@@ -7,11 +7,10 @@ import { ChevronLeft } from "lucide-react";
 import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
 import { getForkTree, getSteps, getTrajectory } from "@/lib/services/view-trajectory";
-import { getReplayManifest } from "@/lib/services/replay-session";
-import { getTestReport } from "@/lib/services/replay-tests";
+import { getReplayManifest } from "@/lib/services/replay";
+import { getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
 import { isAppError } from "@/lib/errors";
-import { replayDeps } from "@/components/terminal/headless-emulator";
 import { PageHeader } from "@/components/ui/page-header";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
 import { ImportWarningsPanel } from "@/components/trajectories/import-warnings";
@@ -48,7 +47,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       ...(t.parent?.forkStepIndex != null ? [{ stepIndex: t.parent.forkStepIndex, attempts: 1, errorCategory: null, label: `Forked from the parent after step ${t.parent.forkStepIndex}` }] : []),
     ],
   };
-  const manifest = getReplayManifest(ctx, id, replayDeps);
+  const manifest = getReplayManifest(ctx, id);
   // The test report scans every output: it starts after the replay's first frame has been served.
   const tests = manifest.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (

@@ -4,11 +4,10 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { ChevronLeft } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
-import { compareAttempts, compareLinkSchema } from "@/lib/services/replay-compare";
-import { getReplayManifest } from "@/lib/services/replay-session";
+import { compareAttempts, compareLinkSchema } from "@/lib/services/replay";
+import { getReplayManifest } from "@/lib/services/replay";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { isAppError } from "@/lib/errors";
-import { replayDeps } from "@/components/terminal/headless-emulator";
 import { PageHeader } from "@/components/ui/page-header";
 import { AttemptPicker } from "@/components/replay/attempt-picker";
 import { SharedPrefix } from "@/components/replay/shared-prefix";
@@ -33,7 +32,7 @@ export default async function CompareAttemptsPage({ params, searchParams }: { pa
       <AttemptPicker comparison={cmp} />
       <SharedPrefix parentId={cmp.parentId} steps={cmp.sharedPrefix} forkStepIndex={cmp.forkStepIndex} />
       <Suspense fallback={<ReplaySkeleton />}>
-        <SiblingCompareView key={cmp.attempts.map((a) => a.id).join()} attempts={cmp.attempts} manifests={cmp.attempts.map((a) => getReplayManifest(ctx, a.id, replayDeps))} forkStepIndex={cmp.forkStepIndex} />
+        <SiblingCompareView key={cmp.attempts.map((a) => a.id).join()} attempts={cmp.attempts} manifests={cmp.attempts.map((a) => getReplayManifest(ctx, a.id))} forkStepIndex={cmp.forkStepIndex} />
       </Suspense>
       <CommandDiff comparison={cmp} />
     </div>

@@ -1,9 +1,9 @@
 // Verifier output next to the replay, and which tests changed state during a trajectory (or, for a recovery
 // attempt, after its fork point) — read from the per-test result lines the steps' outputs actually contain.
-import { authorize, type ServiceContext } from "./context.ts";
-import { findStepOutputs, getTrajectoryDetail } from "../db/repositories/trajectory-detail.ts";
-import { parseTestResults, TestTracker, type TestHistory, type TestResult } from "../domain/replay/test-results.ts";
-import { AppError } from "../errors.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findStepOutputs, getTrajectoryDetail } from "../../db/repositories/trajectory-detail.ts";
+import { parseTestResults, TestTracker, type TestHistory, type TestResult } from "../../domain/replay/test-results.ts";
+import { AppError } from "../../errors.ts";
 
 const BATCH = 200;
 /** Changes listed per test: the first few and the last few (flaky tests can flip hundreds of times). */

@@ -1,21 +1,30 @@
 // Use cases of the terminal replay: the manifest a player needs before its first frame, and event chunks by
 // time range with the nearest keyframe. Sessions (index + keyframe state) are cached per server process.
 import { z } from "zod";
-import { authorize, type ServiceContext } from "./context.ts";
-import type { Db } from "../db/client.ts";
-import { findRecordingMeta } from "../db/repositories/recordings.ts";
-import { findStepHeads, findTrajectoryHead, type StepHead } from "../db/repositories/trajectory-detail.ts";
-import type { EmulatorFactory } from "../domain/replay/keyframes.ts";
-import { chunkIndexAt, type ReplayManifest, type ReplayRange, type StepSummary } from "../domain/replay/recording.ts";
-import { AppError } from "../errors.ts";
-import { openRecordedSource } from "./replay-recorded.ts";
-import type { ReplaySource } from "./replay-source.ts";
-import { openSynthesizedSource } from "./replay-synthesized.ts";
-import { loadReplayLayout, storeReplayLayout } from "./replay-layout.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import type { Db } from "../../db/client.ts";
+import { findRecordingMeta } from "../../db/repositories/recordings.ts";
+import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repositories/trajectory-detail.ts";
+import { chunkIndexAt, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
+import { AppError } from "../../errors.ts";
+import { openRecordedSource } from "./recorded.ts";
+import { buildKeyframesOffThread, type KeyframeBuilder } from "./headless/keyframe-builder.ts";
+import type { ReplaySource, SourceDeps } from "./source.ts";
+import { openSynthesizedSource } from "./synthesized.ts";
+import { loadReplayLayout, storeReplayLayout } from "./layout.ts";
 
-/** The terminal emulator used for keyframes is injected: xterm may only be imported under components/terminal. */
-export interface ReplayDeps {
-  emulator: EmulatorFactory;
+let keyframeBuilder: KeyframeBuilder = buildKeyframesOffThread;
+
+/** Test hook: build keyframes another way (e.g. with a tiny budget). Returns the previous builder. */
+export function setKeyframeBuilder(builder: KeyframeBuilder): KeyframeBuilder {
+  const previous = keyframeBuilder;
+  keyframeBuilder = builder;
+  clearReplaySessions();
+  return previous;
+}
+
+function sourceDeps(db: Db): SourceDeps {
+  return { db, buildKeyframes: (...args) => keyframeBuilder(...args), saveLayout: (source) => storeReplayLayout(db, source) };
 }
 
 /** Strict API schema for GET …/replay (400 on bad input). */
@@ -48,12 +57,13 @@ type TrajectoryHead = NonNullable<Awaited<ReturnType<typeof findTrajectoryHead>>
 
 /** The stored layout when there is a valid one, else the pass over the output (with the step heads it read). */
 async function openOrLoadSource(db: Db, head: TrajectoryHead): Promise<{ source: ReplaySource; stored: boolean; heads?: StepHead[] }> {
+  const deps = sourceDeps(db);
   const meta = head.hasRecording ? await findRecordingMeta(db, head.id) : null;
-  const stored = await loadReplayLayout(db, head.id, { stepCount: head.stepCount, recordingId: meta?.id ?? null });
+  const stored = await loadReplayLayout(deps, head.id, { stepCount: head.stepCount, recordingId: meta?.id ?? null });
   if (stored) return { source: stored, stored: true };
-  if (!meta) return { source: await openSynthesizedSource(db, head.id, head.stepCount), stored: false };
+  if (!meta) return { source: await openSynthesizedSource(deps, head.id, head.stepCount), stored: false };
   const heads = await findStepHeads(db, head.id);
-  return { source: await openRecordedSource(db, head.id, meta, heads), stored: false, heads };
+  return { source: await openRecordedSource(deps, head.id, meta, heads), stored: false, heads };
 }
 
 async function openSession(ctx: ServiceContext, id: string): Promise<{ source: ReplaySource; heads?: StepHead[] }> {
@@ -96,10 +106,10 @@ export function summarizeStep(h: StepHead): StepSummary {
  * What a player needs before its first frame: timing index, chunk boundaries and one line per step. Starts
  * keyframe computation in the background so that the first seek is already fast.
  */
-export async function getReplayManifest(ctx: ServiceContext, id: string, deps: ReplayDeps): Promise<ReplayManifest> {
+export async function getReplayManifest(ctx: ServiceContext, id: string): Promise<ReplayManifest> {
   authorize(ctx, "trajectory:read");
   const { source, heads } = await openSession(ctx, id);
-  source.warmKeyframes(ctx.db, deps.emulator);
+  source.warmKeyframes();
   const steps = (heads ?? (await findStepHeads(ctx.db, source.index.trajectoryId))).map(summarizeStep);
   return { index: source.index, steps };
 }
@@ -108,7 +118,7 @@ export async function getReplayManifest(ctx: ServiceContext, id: string, deps: R
  * Event chunks covering [fromMs, toMs]. With `keyframe`, the answer starts at the nearest keyframe at or
  * before fromMs (and includes it), so the client can rebuild the screen at fromMs without earlier data.
  */
-export async function getReplayRange(ctx: ServiceContext, id: string, q: ReplayRangeQuery, deps: ReplayDeps): Promise<ReplayRange> {
+export async function getReplayRange(ctx: ServiceContext, id: string, q: ReplayRangeQuery): Promise<ReplayRange> {
   authorize(ctx, "trajectory:read");
   const { source } = await openSession(ctx, id);
   const chunks = source.index.chunks;
@@ -119,12 +129,12 @@ export async function getReplayRange(ctx: ServiceContext, id: string, q: ReplayR
   let first = q.keyframe === "1" ? target : Math.min(target, firstEndingAtOrAfter(chunks, q.fromMs));
   let keyframe: ReplayRange["keyframe"] = null;
   if (q.keyframe === "1" && target > 0) {
-    const k = await source.keyframeAtOrBefore(ctx.db, target, deps.emulator);
+    const k = await source.keyframeAtOrBefore(target);
     first = k ? k.seq : 0;
     keyframe = k && k.seq > 0 ? { ...k.keyframe, seq: k.seq } : null;
   }
   const end = Math.max(target, Math.min(last, first + MAX_RANGE_CHUNKS - 1));
-  const read = await source.readChunks(ctx.db, first, end);
+  const read = await source.readChunks(first, end);
   // Always everything up to the target (needed to rebuild the screen), then only while under the size budget.
   let chars = 0;
   const out = read.filter((c) => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../tests/helpers/test-db.ts";
-import { seedDemo } from "./seed-demo.ts";
-import { compareAttempts, compareLinkSchema } from "./replay-compare.ts";
-import { getTestReport } from "./replay-tests.ts";
-import { getForkTree, getSteps, getTrajectory } from "./view-trajectory.ts";
-import { generateTrajectories } from "../generator/generate.ts";
-import { importTrajectories } from "./import-trajectories.ts";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
+import { seedDemo } from "../seed-demo.ts";
+import { compareAttempts, compareLinkSchema } from "./compare.ts";
+import { getTestReport } from "./test-report.ts";
+import { getForkTree, getSteps, getTrajectory } from "../view-trajectory.ts";
+import { generateTrajectories } from "../../generator/generate.ts";
+import { importTrajectories } from "../import-trajectories.ts";
 
 const SEED = { count: 40, seed: 5 };
 const generated = [...generateTrajectories(SEED)];

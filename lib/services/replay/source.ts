@@ -1,18 +1,29 @@
 // What the replay service needs from a session, whether it comes from a stored recording or is synthesized from
-// steps: the index, events of chunk ranges, and keyframes.
-import type { Db } from "../db/client.ts";
-import type { EmulatorFactory } from "../domain/replay/keyframes.ts";
-import { clampEventData, type Keyframe, type ReplayChunk, type ReplayEvent, type ReplayIndex } from "../domain/replay/recording.ts";
-import type { ReplayLayoutData } from "./replay-layout.ts";
+// steps: the index, events of chunk ranges, and keyframes. A source keeps the database it reads from.
+import { clampEventData, type Keyframe, type ReplayChunk, type ReplayEvent, type ReplayIndex } from "../../domain/replay/recording.ts";
+import type { Db } from "../../db/client.ts";
+import type { KeyframeBuilder } from "./headless/keyframe-builder.ts";
+import type { ReplayLayoutData } from "./layout-data.ts";
+
+/** What a source works with, bound once when it is opened (not passed on every call). */
+export interface SourceDeps {
+  db: Db;
+  buildKeyframes: KeyframeBuilder;
+  /** Store the source's layout again (it changed after it was stored: keyframes given up as over budget). */
+  saveLayout(source: ReplaySource): Promise<void>;
+}
 
 export interface ReplaySource {
   readonly index: ReplayIndex;
   /** Chunks at positions [from, to] of index.chunks, output events clamped. */
-  readChunks(db: Db, from: number, to: number): Promise<ReplayChunk[]>;
-  /** Nearest keyframe at or before chunk position `pos`, building keyframes first when needed. */
-  keyframeAtOrBefore(db: Db, pos: number, emulator: EmulatorFactory): Promise<{ seq: number; keyframe: Keyframe } | null>;
+  readChunks(from: number, to: number): Promise<ReplayChunk[]>;
+  /**
+   * Nearest keyframe at or before chunk position `pos`, building keyframes first when needed; null when there is
+   * none (position 0, or a session whose emulation ran over budget: it is then replayed from the start).
+   */
+  keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null>;
   /** Start building keyframes in the background if they are not there yet. */
-  warmKeyframes(db: Db, emulator: EmulatorFactory): void;
+  warmKeyframes(): void;
   /** What to store so that the next open skips the pass over all output (replay-layout.ts). */
   layout(): ReplayLayoutData;
 }

@@ -3,17 +3,15 @@
 // keyframes are kept in memory; a chunk's events are re-synthesized from the few steps it covers on request,
 // so a 20 MB trajectory costs a few MB of server memory, not 20.
 //
-// Keyframes are computed on the server (headless xterm, injected) and kept in this process's cache rather than
-// the database: a synthesized session has no Recording row to attach them to, and rebuilding them after a
-// restart costs about a second per 20 MB, once.
-import type { Db } from "../db/client.ts";
-import { findStepsForReplay } from "../db/repositories/trajectory-detail.ts";
-import { buildKeyframes, type EmulatorFactory } from "../domain/replay/keyframes.ts";
-import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../domain/replay/recording.ts";
-import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../domain/replay/synthesize.ts";
-import { IDLE_GAP_MIN_MS } from "../domain/replay/time-map.ts";
-import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, type ReplaySource } from "./replay-source.ts";
-import type { ReplayLayoutData } from "./replay-layout.ts";
+// Keyframes are computed on the server (headless xterm on a worker thread, under a budget) and kept in this
+// process's cache: a synthesized session has no Recording row to attach them to.
+import type { Db } from "../../db/client.ts";
+import { findStepsForReplay } from "../../db/repositories/trajectory-detail.ts";
+import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
+import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../../domain/replay/synthesize.ts";
+import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
+import type { ReplayLayoutData } from "./layout-data.ts";
+import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, type ReplaySource, type SourceDeps } from "./source.ts";
 
 const STEP_BATCH = 200;
 const KEYFRAME_BATCH = 8;
@@ -35,9 +33,12 @@ export class SynthesizedSource implements ReplaySource {
   private readonly keyframes = new Map<number, Keyframe>();
   private readonly building = new OnceTask();
   constructor(
+    private readonly deps: SourceDeps,
     readonly index: ReplayIndex,
     private readonly trajectoryId: string,
     private readonly starts: ChunkStart[],
+    /** Why keyframes were given up on (emulation over budget), if they were. */
+    private overBudget: string | null = null,
   ) {}
 
   /** One per step, in step order. */
@@ -46,13 +47,13 @@ export class SynthesizedSource implements ReplaySource {
   }
 
   layout(): ReplayLayoutData {
-    return { kind: "synthesized", index: this.index, starts: this.starts };
+    return { kind: "synthesized", index: this.index, starts: this.starts, ...(this.overBudget ? { keyframesOverBudget: this.overBudget } : {}) };
   }
 
   /** Recently served chunks: seeks around the same place (and a player's prefetches) reuse them. */
   private readonly recent = new Map<number, ReplayChunk>();
 
-  async readChunks(db: Db, from: number, to: number): Promise<ReplayChunk[]> {
+  async readChunks(from: number, to: number): Promise<ReplayChunk[]> {
     const hits: ReplayChunk[] = [];
     for (let p = from; p <= to; p++) {
       const c = this.recent.get(p);
@@ -60,7 +61,7 @@ export class SynthesizedSource implements ReplaySource {
       hits.push(c);
     }
     if (hits.length === to - from + 1) return hits;
-    const out = await this.generate(db, from, to);
+    const out = await this.generate(from, to);
     for (const c of out) {
       this.recent.delete(c.seq);
       this.recent.set(c.seq, c);
@@ -69,13 +70,13 @@ export class SynthesizedSource implements ReplaySource {
     return out;
   }
 
-  private async generate(db: Db, from: number, to: number): Promise<ReplayChunk[]> {
+  private async generate(from: number, to: number): Promise<ReplayChunk[]> {
     const first = this.starts[from]!;
     const after = this.starts[to + 1];
     const lastStep = after ? after.step : this.timings.length - 1;
     const out: ReplayChunk[] = this.starts.slice(from, to + 1).map((c, i) => ({ seq: from + i, startMs: c.startMs, endMs: c.endMs, events: [] }));
     let pos = from;
-    for await (const step of stepsOf(db, this.trajectoryId, this.timings[first.step]!.index, this.timings[lastStep]!.index + 1)) {
+    for await (const step of stepsOf(this.deps.db, this.trajectoryId, this.timings[first.step]!.index, this.timings[lastStep]!.index + 1)) {
       const stepPos = step.index - this.timings[0]!.index;
       const events = synthesizeStep(step, this.timings[stepPos]!.startMs);
       for (let e = 0; e < events.length; e++) {
@@ -87,21 +88,29 @@ export class SynthesizedSource implements ReplaySource {
     return out.map((c) => ({ ...c, events: clampChunkEvents(c.events) }));
   }
 
-  private async *allChunks(db: Db): AsyncGenerator<ReplayChunk> {
-    for (let pos = 0; pos < this.starts.length; pos += KEYFRAME_BATCH) yield* await this.generate(db, pos, Math.min(pos + KEYFRAME_BATCH, this.starts.length) - 1);
+  private async *allChunks(): AsyncGenerator<ReplayChunk> {
+    for (let pos = 0; pos < this.starts.length; pos += KEYFRAME_BATCH) yield* await this.generate(pos, Math.min(pos + KEYFRAME_BATCH, this.starts.length) - 1);
   }
 
-  private async build(db: Db, emulator: EmulatorFactory): Promise<void> {
-    for await (const k of buildKeyframes(this.allChunks(db), emulator, { cols: this.index.cols, rows: this.index.rows })) this.keyframes.set(k.seq, k.keyframe);
+  private async build(): Promise<void> {
+    if (this.overBudget || this.keyframes.size) return;
+    const built = await this.deps.buildKeyframes(this.allChunks(), { cols: this.index.cols, rows: this.index.rows });
+    if (built.overBudget) {
+      this.overBudget = built.overBudget;
+      console.warn(`[replay] synthesized ${this.trajectoryId}: keyframes given up (${built.overBudget}); it is replayed from the start`);
+      await this.deps.saveLayout(this);
+      return;
+    }
+    for (const k of built.keyframes) this.keyframes.set(k.seq, k.keyframe);
   }
 
-  warmKeyframes(db: Db, emulator: EmulatorFactory): void {
-    this.building.background(() => this.build(db, emulator), `keyframes for synthesized ${this.trajectoryId}`);
+  warmKeyframes(): void {
+    this.building.background(() => this.build(), `keyframes for synthesized ${this.trajectoryId}`);
   }
 
-  async keyframeAtOrBefore(db: Db, pos: number, emulator: EmulatorFactory): Promise<{ seq: number; keyframe: Keyframe } | null> {
+  async keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null> {
     if (pos === 0) return null;
-    await this.building.run(() => this.build(db, emulator));
+    await this.building.run(() => this.build());
     for (let p = pos; p >= 0; p--) {
       const k = this.keyframes.get(p);
       if (k) return { seq: p, keyframe: k };
@@ -116,7 +125,8 @@ function before(step: number, event: number, c: ChunkStart): boolean {
 }
 
 /** Lay out the synthesized session: one pass over the steps, keeping only times and chunk boundaries. */
-export async function openSynthesizedSource(db: Db, trajectoryId: string, stepCount: number): Promise<ReplaySource> {
+export async function openSynthesizedSource(deps: SourceDeps, trajectoryId: string, stepCount: number): Promise<ReplaySource> {
+  const { db } = deps;
   const clock = new SessionClock();
   const timings: StepTiming[] = [];
   const starts: ChunkStart[] = [];
@@ -153,5 +163,5 @@ export async function openSynthesizedSource(db: Db, trajectoryId: string, stepCo
     stepTimingSource: "synthesized",
     gaps,
   };
-  return new SynthesizedSource(index, trajectoryId, starts);
+  return new SynthesizedSource(deps, index, trajectoryId, starts);
 }

@@ -1,12 +1,12 @@
 // Side-by-side comparison of recovery attempts that branch from one fork point: the shared prefix once, each
 // attempt's commands after the fork, and a diff of the command sequences against the first attempt.
 import { z } from "zod";
-import { authorize, type ServiceContext } from "./context.ts";
-import { findStepHeads, getTrajectoryDetail } from "../db/repositories/trajectory-detail.ts";
-import { diffCommands, type DiffOp } from "../domain/replay/command-diff.ts";
-import { AppError } from "../errors.ts";
-import { summarizeStep } from "./replay-session.ts";
-import type { StepSummary } from "../domain/replay/recording.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findStepHeads, getTrajectoryDetail } from "../../db/repositories/trajectory-detail.ts";
+import { diffCommands, type DiffOp } from "../../domain/replay/command-diff.ts";
+import { AppError } from "../../errors.ts";
+import { summarizeStep } from "./session.ts";
+import type { StepSummary } from "../../domain/replay/recording.ts";
 
 export const MAX_COMPARED = 4;
 

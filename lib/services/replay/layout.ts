@@ -2,34 +2,22 @@
 // chunks for step markers and idle pauses, or every step to lay out a synthesized session): about a second for
 // 20 MB. The layout that pass produces is small (step times, chunk boundaries, gaps), so it is saved once and read
 // back on later opens — after a restart, in another server process, or right after an import that warmed it.
-import { z } from "zod";
-import type { Db } from "../db/client.ts";
-import { findReplayLayout, saveReplayLayout } from "../db/repositories/replay-layouts.ts";
-import { replayIndexSchema } from "../domain/replay/recording.ts";
-import { RecordedSource } from "./replay-recorded.ts";
-import type { ReplaySource } from "./replay-source.ts";
-import { SynthesizedSource } from "./replay-synthesized.ts";
+import type { Db } from "../../db/client.ts";
+import { findReplayLayout, saveReplayLayout } from "../../db/repositories/replay-layouts.ts";
+import { layoutSchema } from "./layout-data.ts";
+import { RecordedSource } from "./recorded.ts";
+import type { ReplaySource, SourceDeps } from "./source.ts";
+import { SynthesizedSource } from "./synthesized.ts";
 
 /** Bump when the layout or what it is computed from changes: older stored layouts are then recomputed. */
 export const REPLAY_LAYOUT_VERSION = 1;
-
-const count = z.number().int().nonnegative();
-const layoutSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("recording"), recordingId: z.string(), dbSeq: z.array(count), index: replayIndexSchema }),
-  z.object({
-    kind: z.literal("synthesized"),
-    index: replayIndexSchema,
-    starts: z.array(z.object({ startMs: count, endMs: count, step: count, event: count })),
-  }),
-]);
-export type ReplayLayoutData = z.infer<typeof layoutSchema>;
 
 /**
  * The stored layout of a trajectory as a replay source, or null when there is none, it is of another version, or it
  * does not fit the trajectory as it is now (then it is recomputed and overwritten).
  */
-export async function loadReplayLayout(db: Db, trajectoryId: string, expect: { stepCount: number; recordingId: string | null }): Promise<ReplaySource | null> {
-  const row = await findReplayLayout(db, trajectoryId);
+export async function loadReplayLayout(deps: SourceDeps, trajectoryId: string, expect: { stepCount: number; recordingId: string | null }): Promise<ReplaySource | null> {
+  const row = await findReplayLayout(deps.db, trajectoryId);
   if (!row || row.version !== REPLAY_LAYOUT_VERSION) return null;
   let json: unknown;
   try {
@@ -43,10 +31,10 @@ export async function loadReplayLayout(db: Db, trajectoryId: string, expect: { s
   if (l.index.trajectoryId !== trajectoryId || l.index.steps.length !== expect.stepCount) return null;
   if (l.kind === "recording") {
     if (l.recordingId !== expect.recordingId || l.dbSeq.length !== l.index.chunks.length) return null;
-    return new RecordedSource(l.index, l.recordingId, l.dbSeq);
+    return new RecordedSource(deps, l.index, l.recordingId, l.dbSeq, l.keyframesOverBudget ?? null);
   }
   if (expect.recordingId !== null || l.starts.length !== l.index.chunks.length) return null;
-  return new SynthesizedSource(l.index, trajectoryId, l.starts);
+  return new SynthesizedSource(deps, l.index, trajectoryId, l.starts, l.keyframesOverBudget ?? null);
 }
 
 export async function storeReplayLayout(db: Db, source: ReplaySource): Promise<void> {

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../tests/helpers/test-db.ts";
-import { importTrajectories, type ImportRecord } from "./import-trajectories.ts";
-import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema } from "./replay-session.ts";
-import { createHeadlessEmulator } from "../../components/terminal/headless-emulator.ts";
-import { feedEvents } from "../domain/replay/keyframes.ts";
-import { countEventsUpTo, type ReplayChunk, type ReplayEvent } from "../domain/replay/recording.ts";
-import { TerminalSanitizer } from "../domain/replay/sanitize.ts";
-import { SessionClock } from "../domain/replay/synthesize.ts";
-import { mulberry32 } from "../generator/generate.ts";
-import type { StepInput, TrajectoryInput } from "../domain/trajectory.ts";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
+import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
+import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema, setKeyframeBuilder } from "./session.ts";
+import { buildKeyframesOffThread } from "./headless/keyframe-builder.ts";
+import { createHeadlessEmulator } from "./headless/emulator.ts";
+import { feedEvents } from "../../domain/replay/keyframes.ts";
+import { countEventsUpTo, type ReplayChunk, type ReplayEvent } from "../../domain/replay/recording.ts";
+import { TerminalSanitizer } from "../../domain/replay/sanitize.ts";
+import { SessionClock } from "../../domain/replay/synthesize.ts";
+import { mulberry32 } from "../../generator/generate.ts";
+import type { StepInput, TrajectoryInput } from "../../domain/trajectory.ts";
 
-const deps = { emulator: createHeadlessEmulator };
 
 /** A steps-only trajectory with ~1.5 MB of coloured output, so the session has several keyframes. */
 function bulky(): TrajectoryInput {
@@ -56,7 +56,7 @@ async function allChunks(t: TestDatabase, id: string, durationMs: number): Promi
   const out: ReplayChunk[] = [];
   let from = 0;
   for (;;) {
-    const r = await getReplayRange(t.ctx, id, { fromMs: from, toMs: durationMs, keyframe: "0" }, deps);
+    const r = await getReplayRange(t.ctx, id, { fromMs: from, toMs: durationMs, keyframe: "0" });
     const fresh = r.chunks.filter((c) => c.seq >= out.length);
     out.push(...fresh);
     const last = out.at(-1);
@@ -85,7 +85,7 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
   });
 
   it.skipIf(skip)("synthesizes a session from steps: one timing per step, chunks that hold exactly the synthesized events", async () => {
-    const m = await getReplayManifest(t.ctx, bulkyId, deps);
+    const m = await getReplayManifest(t.ctx, bulkyId);
     expect(m.index).toMatchObject({ source: "synthesized", cols: 120, rows: 32, stepTimingSource: "synthesized" });
     expect(m.index.steps).toHaveLength(61);
     expect(m.steps[1]).toMatchObject({ index: 1, command: "make step-1", exitCode: 0 });
@@ -99,11 +99,11 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
   });
 
   it.skipIf(skip)("a seek via the nearest keyframe shows the same screen as replaying from the start", async () => {
-    const m = await getReplayManifest(t.ctx, bulkyId, deps);
+    const m = await getReplayManifest(t.ctx, bulkyId);
     const chunks = await allChunks(t, bulkyId, m.index.durationMs);
     const { cols, rows } = m.index;
     for (const target of [m.index.steps[20]!.endMs, m.index.steps[47]!.endMs + 5, m.index.durationMs]) {
-      const range = await getReplayRange(t.ctx, bulkyId, { fromMs: target, keyframe: "1" }, deps);
+      const range = await getReplayRange(t.ctx, bulkyId, { fromMs: target, keyframe: "1" });
       expect(range.keyframe).not.toBeNull();
       expect(range.chunks[0]!.seq).toBe(range.keyframe!.seq);
       const viaKeyframe = await screenAfter(cols, rows, async (term, san) => {
@@ -120,28 +120,28 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
   });
 
   it.skipIf(skip)("replays a stored recording, with step times from its markers and keyframes stored once", async () => {
-    const m = await getReplayManifest(t.ctx, recordedId, deps);
+    const m = await getReplayManifest(t.ctx, recordedId);
     expect(m.index).toMatchObject({ source: "recording", format: "asciicast-v2", cols: 120, rows: 32, stepTimingSource: "markers" });
     expect(m.index.steps.map((s) => s.startMs)).toEqual([0, 7000, 14000, 21000, 28000, 35000, 42000]);
     expect(m.index.steps[6]!.endMs).toBe(m.index.durationMs);
     expect(m.index.gaps.length).toBeGreaterThanOrEqual(6);
     expect(m.index.chunks.length).toBeGreaterThan(2);
     const far = m.index.chunks.at(-1)!.startMs;
-    const range = await getReplayRange(t.ctx, recordedId, { fromMs: far, keyframe: "1" }, deps);
+    const range = await getReplayRange(t.ctx, recordedId, { fromMs: far, keyframe: "1" });
     expect(range.chunks.at(-1)!.startMs).toBe(far);
     const stored = await t.db.recordingChunk.findMany({ where: { recording: { trajectoryId: recordedId }, keyframe: { not: null } }, select: { seq: true } });
     expect(stored.map((c) => c.seq)).toContain(0);
     // The last keyframe comes after the resize at step 4: it must restore 100 columns.
-    const late = await getReplayRange(t.ctx, recordedId, { fromMs: m.index.durationMs, keyframe: "1" }, deps);
+    const late = await getReplayRange(t.ctx, recordedId, { fromMs: m.index.durationMs, keyframe: "1" });
     expect(late.keyframe).toMatchObject({ cols: 100, rows: 30 });
     expect(late.chunks[0]!.startMs).toBeGreaterThan(28_900);
   });
 
   it.skipIf(skip)("serves the first chunk without a keyframe and rejects unknown trajectories", async () => {
-    const r = await getReplayRange(t.ctx, bulkyId, { fromMs: 0, keyframe: "1" }, deps);
+    const r = await getReplayRange(t.ctx, bulkyId, { fromMs: 0, keyframe: "1" });
     expect(r.keyframe).toBeNull();
     expect(r.chunks[0]!.seq).toBe(0);
-    await expect(getReplayManifest(t.ctx, "nope", deps)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getReplayManifest(t.ctx, "nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });
 
@@ -163,7 +163,7 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
   it.skipIf(skip)("stores the layout on first view and serves later opens (after a restart) from it", async () => {
     for (const id of ids) {
       expect(await layoutRow(id)).toBeNull(); // under the import's warm-up threshold
-      const first = await getReplayManifest(t.ctx, id, deps);
+      const first = await getReplayManifest(t.ctx, id);
       await vi.waitFor(async () => expect(await layoutRow(id)).not.toBeNull());
       const row = (await layoutRow(id))!;
       expect(JSON.parse(row.data).index).toEqual(first.index);
@@ -174,7 +174,7 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
       data.index.gaps = [[1, 4321]];
       await t.db.replayLayout.update({ where: { trajectoryId: id }, data: { data: JSON.stringify(data) } });
       clearReplaySessions();
-      expect((await getReplayManifest(t.ctx, id, deps)).index.gaps).toEqual([[1, 4321]]);
+      expect((await getReplayManifest(t.ctx, id)).index.gaps).toEqual([[1, 4321]]);
     }
   });
 
@@ -182,7 +182,7 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
     const id = ids[1]!;
     clearReplaySessions();
     await t.db.replayLayout.deleteMany({ where: { trajectoryId: id } });
-    const truth = (await getReplayManifest(t.ctx, id, deps)).index;
+    const truth = (await getReplayManifest(t.ctx, id)).index;
     await vi.waitFor(async () => expect(await layoutRow(id)).not.toBeNull());
     const good = (await layoutRow(id))!.data;
     const wrongSteps = JSON.parse(good);
@@ -190,20 +190,52 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
     for (const bad of [{ data: "{not json" }, { version: 0 }, { data: JSON.stringify({ kind: "recording", index: {} }) }, { data: JSON.stringify(wrongSteps) }]) {
       await t.db.replayLayout.update({ where: { trajectoryId: id }, data: { version: 1, data: good, ...bad } });
       clearReplaySessions();
-      expect((await getReplayManifest(t.ctx, id, deps)).index).toEqual(truth);
+      expect((await getReplayManifest(t.ctx, id)).index).toEqual(truth);
       await vi.waitFor(async () => expect((await layoutRow(id))!.data).toBe(good));
     }
   });
 
-  it.skipIf(skip)("lays out the replay of a very large trajectory during its import", async () => {
+  it.skipIf(skip)("lays out the replay of a very large trajectory in the import's last phase, after its rows are written", async () => {
     const big = bulky();
     big.id = "bulky-big";
     big.steps = big.steps.map((s, i) => (i === 0 ? s : { ...s, observation: `${s.observation}\n${"y".repeat(60_000)}` }));
-    const [id] = (await importTrajectories(t.ctx, records([big]), { origin: "seed" })).trajectoryIds;
+    const report = await importTrajectories(t.ctx, records([big]), { origin: "seed" });
+    const [id] = report.trajectoryIds;
+    // settleImport (lib/services/import-integrity) calls lib/services/replay once the rows are in.
     const row = await layoutRow(id!);
     expect(row).not.toBeNull();
     clearReplaySessions();
-    expect(JSON.parse(row!.data).index).toEqual((await getReplayManifest(t.ctx, id!, deps)).index);
+    expect(JSON.parse(row!.data).index).toEqual((await getReplayManifest(t.ctx, id!)).index);
+  });
+});
+
+describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    setKeyframeBuilder(buildKeyframesOffThread);
+    await t?.drop();
+  });
+
+  it.skipIf(skip)("marks a session whose emulation runs over budget and replays it from the start, without hanging", async () => {
+    // A budget no build can meet: the worker thread is stopped, the layout records why, seeks start at chunk 0.
+    setKeyframeBuilder((chunks, size) => buildKeyframesOffThread(chunks, size, { timeMs: 1, chars: Number.MAX_SAFE_INTEGER }));
+    const [id] = (await importTrajectories(t.ctx, records([bulky()]), { origin: "seed" })).trajectoryIds;
+    const manifest = await getReplayManifest(t.ctx, id!);
+    const far = manifest.index.chunks.at(-1)!.startMs;
+    const started = Date.now();
+    const range = await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(range.keyframe).toBeNull();
+    expect(range.chunks[0]!.seq).toBe(0);
+    const row = await t.db.replayLayout.findUnique({ where: { trajectoryId: id! } });
+    expect(JSON.parse(row!.data).keyframesOverBudget).toMatch(/longer than 1 ms/);
+    // After a restart the mark is read back: no second attempt, still no keyframe.
+    clearReplaySessions();
+    expect((await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" })).keyframe).toBeNull();
   });
 });
 
