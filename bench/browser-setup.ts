@@ -2,6 +2,7 @@
 // import service, a sprinkling of annotations and two datasets (so every facet has real data), then the search
 // index built by reindexSearch. Usage on its own: tsx bench/browser-setup.ts [trajectories=100000] [--skip-pg] [--skip-sqlite]
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
@@ -11,16 +12,19 @@ import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search.ts";
 
-export const OUT_DIR = path.resolve(import.meta.dirname, "out");
+// Generated data never lives in the repository: /tmp (or BENCH_OUT). BENCH_TAG keeps parallel checkouts apart on a
+// shared PostgreSQL server.
+export const OUT_DIR = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
+const TAG = (process.env.BENCH_TAG ?? "").replace(/[^a-z0-9_]/gi, "");
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export function benchConfig(provider: DatabaseConfig["provider"], n: number): DatabaseConfig {
   if (provider === "sqlite") {
-    const file = path.join(OUT_DIR, `browser-${n}.db`);
+    const file = path.join(OUT_DIR, `browser-${n}${TAG ? `-${TAG}` : ""}.db`);
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/reterm_bench_browser_${n}`;
+  url.pathname = `/reterm_bench_browser_${n}${TAG ? `_${TAG}` : ""}`;
   return { provider, url: url.toString() };
 }
 
