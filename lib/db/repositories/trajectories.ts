@@ -277,15 +277,22 @@ export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, actor
   });
 }
 
-/** Ids of every matching trajectory in the list's order (up to `limit`), with the total. */
+/**
+ * Ids of every matching trajectory in the list's order (up to `limit`), with the total. The ids are read once, one
+ * past the limit: the usual case (everything fits) needs no separate COUNT over the same rows; only a truncated
+ * selection counts the rest.
+ */
 export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, actorId: string, search: ParsedSearch | null, limit: number): Promise<{ ids: string[]; total: number }> {
   const scope: FilterScope = { dialect: dialectOf(db), actorId, search };
   const from = needsJoins(q.sort) ? sql`"Trajectory" t${JOINS}` : sql`"Trajectory" t`;
-  const [count, rows] = await db.$transaction([
-    db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereSql(q, scope)}`,
-    db.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${whereSql(q, scope)} ORDER BY ${orderBySql(orderKeys(q.sort, false))} LIMIT ${limit}`,
-  ]);
-  return { ids: z.array(z.object({ id: z.string() })).parse(rows).map((r) => r.id), total: countSchema.parse(count)[0]!.c };
+  const where = whereSql(q, scope);
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(orderKeys(q.sort, false))} LIMIT ${limit + 1}`;
+    const ids = z.array(z.object({ id: z.string() })).parse(rows).map((r) => r.id);
+    if (ids.length <= limit) return { ids, total: ids.length };
+    const total = countSchema.parse(await tx.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+    return { ids: ids.slice(0, limit), total };
+  });
 }
 
 /** Task, run and outcome of a few trajectories (labels for search hits). */
