@@ -1,5 +1,6 @@
 // Trajectory-browser query benchmark on SQLite and PostgreSQL. Usage:
-//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>]
+//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>] [--explain]
+// Data: BENCH_OUT (default /tmp/reterm-bench) holds the SQLite file; BENCH_TAG suffixes the file and PG database names.
 // Builds (or reuses) bench/out/browser-<n>.db and the PostgreSQL database reterm_bench_browser_<n> (bench/browser-setup.ts),
 // then times each browser query through the app's service layer (zod-parsed query → service → repository → Prisma →
 // DTOs) and, in the same run and interleaved with it, the exact SQL statements that call issued (captured from
@@ -9,11 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as SqliteClient } from "../lib/db/generated/sqlite/client.ts";
-import { PrismaClient as PgClient } from "../lib/db/generated/postgres/client.ts";
-import type { Db } from "../lib/db/client.ts";
+import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../lib/db/diagnostics/query-plans.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
@@ -25,27 +22,14 @@ import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 30);
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+// --explain: print each query's plan as the database chooses it at this size, and flag full scans of Trajectory.
+const explainPlans = process.argv.includes("--explain");
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
 
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
+type Statement = LoggedStatement;
 interface RawRunner {
   run(statements: Statement[], inTransaction: boolean): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A Prisma client like lib/db/client.ts creates, plus the query log the benchmark replays. */
-function loggingClient(config: DatabaseConfig): { db: Db; log: Statement[] } {
-  const log: Statement[] = [];
-  const options = { log: [{ emit: "event" as const, level: "query" as const }] };
-  const client =
-    config.provider === "sqlite"
-      ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 }), ...options })
-      : new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10 }), ...options });
-  client.$on("query", (e) => log.push({ sql: e.query, params: JSON.parse(e.params) as unknown[] }));
-  return { db: client as unknown as Db, log };
 }
 
 async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
@@ -121,7 +105,7 @@ async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void
   const config = benchConfig(provider, n);
   const setupDb = await prepareBenchDatabase(config, n);
   await setupDb.$disconnect();
-  const { db, log } = loggingClient(config);
+  const { db, log } = createLoggedDb(config);
   const actor = await ensureUser(db, "ann-a", "annotator");
   const ctx: ServiceContext = { db, actor };
   const raw = await rawRunner(config);
@@ -144,6 +128,13 @@ async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void
     }
     const ratio = pct(app, 50) / pct(rawTimes, 50);
     const ok = pct(app, 95) <= s.target ? "ok" : "MISS";
+    if (explainPlans) {
+      for (const st of readStatements(statements)) {
+        const plan = await explain(db, st);
+        const scans = fullTableScans(plan, st.sql);
+        console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 160)}…\n${plan.map((l) => `    ${l}`).join("\n")}${scans.length ? `\n    ^ FULL SCAN of Trajectory: ${scans.length}` : ""}`);
+      }
+    }
     console.log(`${s.name.padEnd(46)} ${fmt(pct(app, 50))} ${fmt(pct(app, 95))} ${fmt(pct(rawTimes, 50))} ${fmt(pct(rawTimes, 95))}  ${ratio.toFixed(2).padStart(5)}  ${`<${s.target} ${ok}`.padStart(8)}  ${String(statements.length).padStart(5)}`);
   }
   await raw.close();
