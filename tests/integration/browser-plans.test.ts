@@ -64,7 +64,7 @@ describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) =
     try {
       expect(fullTableScans(await explain(t.db, { sql: facetSql, params: [] }, { discourageSeqScan: true }), facetSql)).toHaveLength(1);
     } finally {
-      await t.db.$executeRawUnsafe(`CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "firstErrorCategory", "forkPointCount", "parentId", "runId", "taskId", "reward", "stepCount", "durationMs", "importedAt", "id")`);
+      await t.db.$executeRawUnsafe(`CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "id")`);
     }
   });
 

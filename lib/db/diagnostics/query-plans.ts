@@ -83,7 +83,8 @@ export function fullTableScans(plan: readonly string[], statement: string): stri
   if (plan.some((l) => /^(SCAN|SEARCH|USE TEMP|CO-ROUTINE|MATERIALIZE|CORRELATED|LIST SUBQUERY|SCALAR SUBQUERY|COMPOUND)/.test(l.trim()))) {
     // SQLite: "SCAN t" reads the table; "SCAN t USING INDEX i" reads all of i and the table, unless it is the
     // ordered walk of a LIMIT query (no temp B-tree sorting the whole result).
-    const sortsAll = plan.some((l) => /USE TEMP B-TREE FOR ORDER BY/.test(l));
+    // With the LIMIT inside a sub-query (a co-routine), an outer index walk is not stopped by it.
+    const sortsAll = plan.some((l) => /USE TEMP B-TREE FOR ORDER BY|CO-ROUTINE/.test(l));
     return plan.filter((l) => /^\s*SCAN (t|Trajectory)\s*$/.test(l) || (/^\s*SCAN (t|Trajectory) USING INDEX /.test(l) && (!limited || sortsAll)));
   }
   return plan.filter((line, i) => {

@@ -216,6 +216,8 @@ const needsJoins = (sort: SortPart[]) => sort.some((s) => s.id === "task" || s.i
 /**
  * A page as a deferred join: the inner query orders and limits bare ids (an index walk that stops after one page),
  * the outer one fetches the page's columns. Ordering the joined, fully computed rows would sort all of them.
+ * CROSS JOIN fixes SQLite's join order (its documented override): the page drives, each of its ids is one primary-key
+ * lookup. Left free, SQLite walks the whole table in the order's index to skip the final sort of 25 rows.
  */
 function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[], reverse: boolean, take: number, skip: number): Prisma.Sql {
   const order = orderBySql(orderKeys(sort, reverse));
@@ -223,7 +225,7 @@ function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[],
   return sql`SELECT t."id", t."taskId", k."name" AS "taskName", k."category" AS "taskCategory", t."runId", r."name" AS "runName", r."model", r."checkpoint",
     t."outcome", t."reward", t."stepCount", t."durationMs", t."firstErrorCategory", t."firstErrorStep", t."forkPointCount", t."attemptCount",
     t."recoveryRate", t."annotationCount", ${annotationExists(scope.actorId)} AS "mine", t."parentId", t."attemptIndex", t."importedAt"
-    FROM (${inner}) p JOIN "Trajectory" t ON t."id" = p."id"${JOINS} ORDER BY ${order}`;
+    FROM (${inner}) p CROSS JOIN "Trajectory" t${JOINS} WHERE t."id" = p."id" ORDER BY ${order}`;
 }
 
 /** From this offset on, a page without a cursor is counted from the nearer end of the result. */
