@@ -74,7 +74,7 @@ async function addCurationData(db: Db): Promise<void> {
 }
 
 /** A migrated database holding exactly `n` generated trajectories with a complete search index. */
-export async function prepareBenchDatabase(config: DatabaseConfig, n: number): Promise<Db> {
+export async function prepareBenchDatabase(config: DatabaseConfig, n: number, opts: { searchIndex?: boolean } = {}): Promise<Db> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   if (config.provider === "postgresql") await ensurePgDatabase(new URL(config.url).pathname.slice(1));
   await setupDatabase(config);
@@ -86,8 +86,11 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number): P
     const report = await timed(`${config.provider}: import ${n} generated trajectories`, () => seedDemo({ db, actor }, { count: n, seed: 1 }));
     log(`${config.provider}: imported ${report?.imported ?? 0}, ${report?.steps ?? 0} steps, failed ${report?.failed ?? 0}`);
     await addCurationData(db);
+  } else if ((await db.annotation.count()) === 0) {
+    // A build interrupted after its import (e.g. during the search-index phase) resumes here.
+    await addCurationData(db);
   }
-  if ((await searchIndexLag(db)) > 0) {
+  if (opts.searchIndex !== false && (await searchIndexLag(db)) > 0) {
     await timed(`${config.provider}: build search index (reindexSearch)`, () => reindexSearch(db, { onProgress: (k) => k % 10_000 < 500 && log(`  indexed ${k}`) }));
   }
   if (config.provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
