@@ -2,6 +2,7 @@
 // import service, a sprinkling of annotations and two datasets (so every facet has real data), then the search
 // index built by reindexSearch. Usage on its own: tsx bench/browser-setup.ts [trajectories=100000] [--skip-pg] [--skip-sqlite]
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
@@ -11,16 +12,19 @@ import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search.ts";
 
-export const OUT_DIR = path.resolve(import.meta.dirname, "out");
+// Generated data never lives in the repository: /tmp (or BENCH_OUT). BENCH_TAG keeps parallel checkouts apart on a
+// shared PostgreSQL server.
+export const OUT_DIR = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
+const TAG = (process.env.BENCH_TAG ?? "").replace(/[^a-z0-9_]/gi, "");
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export function benchConfig(provider: DatabaseConfig["provider"], n: number): DatabaseConfig {
   if (provider === "sqlite") {
-    const file = path.join(OUT_DIR, `browser-${n}.db`);
+    const file = path.join(OUT_DIR, `browser-${n}${TAG ? `-${TAG}` : ""}.db`);
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/reterm_bench_browser_${n}`;
+  url.pathname = `/reterm_bench_browser_${n}${TAG ? `_${TAG}` : ""}`;
   return { provider, url: url.toString() };
 }
 
@@ -70,7 +74,7 @@ async function addCurationData(db: Db): Promise<void> {
 }
 
 /** A migrated database holding exactly `n` generated trajectories with a complete search index. */
-export async function prepareBenchDatabase(config: DatabaseConfig, n: number): Promise<Db> {
+export async function prepareBenchDatabase(config: DatabaseConfig, n: number, opts: { searchIndex?: boolean } = {}): Promise<Db> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   if (config.provider === "postgresql") await ensurePgDatabase(new URL(config.url).pathname.slice(1));
   await setupDatabase(config);
@@ -82,8 +86,11 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number): P
     const report = await timed(`${config.provider}: import ${n} generated trajectories`, () => seedDemo({ db, actor }, { count: n, seed: 1 }));
     log(`${config.provider}: imported ${report?.imported ?? 0}, ${report?.steps ?? 0} steps, failed ${report?.failed ?? 0}`);
     await addCurationData(db);
+  } else if ((await db.annotation.count()) === 0) {
+    // A build interrupted after its import (e.g. during the search-index phase) resumes here.
+    await addCurationData(db);
   }
-  if ((await searchIndexLag(db)) > 0) {
+  if (opts.searchIndex !== false && (await searchIndexLag(db)) > 0) {
     await timed(`${config.provider}: build search index (reindexSearch)`, () => reindexSearch(db, { onProgress: (k) => k % 10_000 < 500 && log(`  indexed ${k}`) }));
   }
   if (config.provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");

@@ -1,5 +1,6 @@
 // Trajectory-browser query benchmark on SQLite and PostgreSQL. Usage:
-//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>]
+//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>] [--explain]
+// Data: BENCH_OUT (default /tmp/reterm-bench) holds the SQLite file; BENCH_TAG suffixes the file and PG database names.
 // Builds (or reuses) bench/out/browser-<n>.db and the PostgreSQL database reterm_bench_browser_<n> (bench/browser-setup.ts),
 // then times each browser query through the app's service layer (zod-parsed query → service → repository → Prisma →
 // DTOs) and, in the same run and interleaved with it, the exact SQL statements that call issued (captured from
@@ -9,11 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as SqliteClient } from "../lib/db/generated/sqlite/client.ts";
-import { PrismaClient as PgClient } from "../lib/db/generated/postgres/client.ts";
-import type { Db } from "../lib/db/client.ts";
+import { z } from "zod";
+import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../lib/db/diagnostics/query-plans.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
@@ -25,27 +23,18 @@ import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 30);
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+// --explain: print each query's plan as the database chooses it at this size, and flag full scans of Trajectory.
+const explainPlans = process.argv.includes("--explain");
+// --skip-search: leave out the search queries (and the search-index build they need).
+const skipSearch = process.argv.includes("--skip-search");
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
 
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
+type Statement = LoggedStatement;
 interface RawRunner {
   run(statements: Statement[], inTransaction: boolean): Promise<void>;
+  /** CPU time (ms) of the database server process serving this runner, when it is a separate process. */
+  cpuMs?(): number;
   close(): Promise<void>;
-}
-
-/** A Prisma client like lib/db/client.ts creates, plus the query log the benchmark replays. */
-function loggingClient(config: DatabaseConfig): { db: Db; log: Statement[] } {
-  const log: Statement[] = [];
-  const options = { log: [{ emit: "event" as const, level: "query" as const }] };
-  const client =
-    config.provider === "sqlite"
-      ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 }), ...options })
-      : new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10 }), ...options });
-  client.$on("query", (e) => log.push({ sql: e.query, params: JSON.parse(e.params) as unknown[] }));
-  return { db: client as unknown as Db, log };
 }
 
 async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
@@ -62,20 +51,23 @@ async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
       },
     };
   }
-  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // One dedicated connection, so its server process can be watched: its CPU time is the query's server cost.
+  const client = new pg.Client({ connectionString: config.url });
+  await client.connect();
+  const pid = z.coerce.number().int().parse((await client.query("SELECT pg_backend_pid() AS p")).rows[0].p);
   return {
     async run(statements, inTx) {
-      const c = await pool.connect();
-      try {
-        if (inTx) await c.query("BEGIN");
-        for (const s of statements) await c.query(s.sql, s.params);
-        if (inTx) await c.query("COMMIT");
-      } finally {
-        c.release();
-      }
+      if (inTx) await client.query("BEGIN");
+      for (const s of statements) await client.query(s.sql, s.params);
+      if (inTx) await client.query("COMMIT");
+    },
+    cpuMs() {
+      // utime + stime of the backend, in clock ticks (100 per second on Linux).
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     async close() {
-      await pool.end();
+      await client.end();
     },
   };
 }
@@ -87,6 +79,14 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
+}
+
+/** CPU time of this process (ms) spent in fn: for the in-process SQLite driver, the query's own cost, whatever the load. */
+async function cpuTime(fn: () => Promise<unknown>): Promise<number> {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
 }
 
 interface Scenario {
@@ -119,16 +119,16 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
 
 async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void> {
   const config = benchConfig(provider, n);
-  const setupDb = await prepareBenchDatabase(config, n);
+  const setupDb = await prepareBenchDatabase(config, n, { searchIndex: !skipSearch });
   await setupDb.$disconnect();
-  const { db, log } = loggingClient(config);
+  const { db, log } = createLoggedDb(config);
   const actor = await ensureUser(db, "ann-a", "annotator");
   const ctx: ServiceContext = { db, actor };
   const raw = await rawRunner(config);
   const size = config.provider === "sqlite" ? fs.statSync(config.file).size : Number((await db.$queryRawUnsafe<{ s: bigint }[]>("SELECT pg_database_size(current_database()) AS s"))[0]!.s);
   console.log(`\n${provider}: ${n.toLocaleString("en-US")} trajectories, ${await db.step.count()} steps, database ${(size / 2 ** 30).toFixed(2)} GiB, ${runs} runs each`);
-  console.log(`${"query".padEnd(46)} ${"app p50".padStart(7)} ${"app p95".padStart(7)} ${"raw p50".padStart(7)} ${"raw p95".padStart(7)}  ratio  target  stmts`);
-  for (const s of (await scenarios(ctx)).filter((x) => !only || x.name.includes(only))) {
+  console.log(`${"query".padEnd(46)} ${"app p50".padStart(7)} ${"app p95".padStart(7)} ${"raw p50".padStart(7)} ${"raw p95".padStart(7)}  ratio  target  stmts  raw CPU p50`);
+  for (const s of (await scenarios(ctx)).filter((x) => (!only || x.name.includes(only)) && !(skipSearch && x.name.startsWith("search")))) {
     for (let i = 0; i < 3; i++) await s.run(ctx);
     log.length = 0;
     await s.run(ctx);
@@ -138,13 +138,27 @@ async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void
     for (let i = 0; i < 3; i++) await raw.run(statements, inTx);
     const app: number[] = [];
     const rawTimes: number[] = [];
+    const rawCpu: number[] = [];
     for (let i = 0; i < runs; i++) {
       app.push(await time(() => s.run(ctx)));
       rawTimes.push(await time(() => raw.run(statements, inTx)));
+      if (provider === "sqlite") rawCpu.push(await cpuTime(() => raw.run(statements, inTx)));
+      else if (raw.cpuMs) {
+        const c0 = raw.cpuMs();
+        await raw.run(statements, inTx);
+        rawCpu.push(raw.cpuMs() - c0);
+      }
     }
     const ratio = pct(app, 50) / pct(rawTimes, 50);
     const ok = pct(app, 95) <= s.target ? "ok" : "MISS";
-    console.log(`${s.name.padEnd(46)} ${fmt(pct(app, 50))} ${fmt(pct(app, 95))} ${fmt(pct(rawTimes, 50))} ${fmt(pct(rawTimes, 95))}  ${ratio.toFixed(2).padStart(5)}  ${`<${s.target} ${ok}`.padStart(8)}  ${String(statements.length).padStart(5)}`);
+    if (explainPlans) {
+      for (const st of readStatements(statements)) {
+        const plan = await explain(db, st);
+        const scans = fullTableScans(plan, st.sql);
+        console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 160)}…\n${plan.map((l) => `    ${l}`).join("\n")}${scans.length ? `\n    ^ FULL SCAN of Trajectory: ${scans.length}` : ""}`);
+      }
+    }
+    console.log(`${s.name.padEnd(46)} ${fmt(pct(app, 50))} ${fmt(pct(app, 95))} ${fmt(pct(rawTimes, 50))} ${fmt(pct(rawTimes, 95))}  ${ratio.toFixed(2).padStart(5)}  ${`<${s.target} ${ok}`.padStart(8)}  ${String(statements.length).padStart(5)}${rawCpu.length ? `  ${fmt(pct(rawCpu, 50))}` : ""}`);
   }
   await raw.close();
   await db.$disconnect();
@@ -155,4 +169,4 @@ for (const provider of ["sqlite", "postgresql"] as const) {
   if (process.argv.includes(provider === "sqlite" ? "--skip-sqlite" : "--skip-pg")) continue;
   await benchProvider(provider);
 }
-console.log(`\nload at end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}. Times in ms; ratio = app p50 / raw p50.`);
+console.log(`\nload at end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}. Times in ms; ratio = app p50 / raw p50; raw CPU = CPU time of the raw run (SQLite: this process; PostgreSQL: the server backend, 10 ms ticks), unaffected by waiting for a core.`);

@@ -22,7 +22,8 @@ import type { DatabaseConfig } from "../lib/env.ts";
 const n = Number(process.argv[2] ?? 100_000);
 const memoryOnly = process.argv.includes("--memory");
 const skipPg = process.argv.includes("--skip-pg") || memoryOnly;
-const outDir = path.resolve(import.meta.dirname, "out");
+// Generated data lives outside the repository.
+const outDir = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
 fs.mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `native-${n}.jsonl`);
 const MB = 1024 * 1024;

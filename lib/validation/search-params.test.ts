@@ -31,6 +31,19 @@ describe("strict API schema", () => {
     expect(trajectoryListQuerySchema.parse({ steps: "12" }).steps).toEqual({ min: 12, max: 12 });
   });
 
+  it("takes the documented sort form (column.direction) as well as sort + dir, and they mean the same", () => {
+    const inline = trajectoryListQuerySchema.parse({ sort: "stepCount.desc,reward.asc" });
+    expect(inline.sort).toEqual([{ id: "stepCount", desc: true }, { id: "reward", desc: false }]);
+    expect(trajectoryListQuerySchema.parse({ sort: "stepCount,reward", dir: "desc,asc" }).sort).toEqual(inline.sort);
+    expect(trajectoryListQuerySchema.parse({ sort: "reward.asc,stepCount" }).sort).toEqual([{ id: "reward", desc: false }, { id: "stepCount", desc: true }]);
+    expect(trajectoryListQuerySchema.parse({ dir: "asc" }).sort).toEqual([{ id: "importedAt", desc: false }]);
+    // Page links keep their canonical sort + dir form.
+    expect(trajectoryQueryToParams(inline).toString()).toBe("sort=stepCount%2Creward&dir=desc%2Casc");
+    expect(messages(() => trajectoryListQuerySchema.parse({ sort: "stepCount.down" }))).toEqual([expect.stringMatching(/^sort: unknown column "stepCount\.down" .*e\.g\. stepCount\.desc,reward\.asc/)]);
+    expect(messages(() => trajectoryListQuerySchema.parse({ sort: "stepCount.desc", dir: "asc" }))).toEqual([expect.stringMatching(/^dir: cannot be combined with directions in sort/)]);
+    expect(messages(() => trajectoryListQuerySchema.parse({ sort: "reward.asc,reward.desc" }))).toEqual(["sort: names a column twice"]);
+  });
+
   it("rejects an unknown column, a bad range and a huge page size with messages naming the parameter", () => {
     expect(messages(() => trajectoryListQuerySchema.parse({ sort: "secret" }))).toEqual([expect.stringMatching(/^sort: unknown column "secret" \(sortable: task, run, /)]);
     expect(messages(() => trajectoryListQuerySchema.parse({ cols: "task,password" }))).toEqual([expect.stringMatching(/^cols: unknown column "password"/)]);

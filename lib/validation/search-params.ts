@@ -147,22 +147,28 @@ const directionList = z.string().max(200).transform((raw, ctx) => {
   return dirs.map((d) => d === "desc");
 });
 
-const sortList = z.string().max(200).transform((raw, ctx) => {
-  const ids = raw.split(",").map((s) => s.trim());
-  const unknown = ids.find((id) => !(TRAJECTORY_SORTS as readonly string[]).includes(id));
-  if (unknown !== undefined) {
-    ctx.addIssue({ code: "custom", message: `unknown column "${unknown.slice(0, 40)}" (sortable: ${TRAJECTORY_SORTS.join(", ")})` });
+/**
+ * `sort`: comma-separated columns, each optionally with its direction — `stepCount.desc,reward.asc` (the documented
+ * form), or bare ids with the directions in `dir` (`sort=stepCount,reward&dir=desc,asc`, the form page URLs use).
+ */
+const sortList = z.string().max(200).transform((raw, ctx): { id: TrajectorySortId; desc?: boolean }[] => {
+  const parts = raw.split(",").map((s) => s.trim());
+  const fail = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
     return z.NEVER;
+  };
+  const out: { id: TrajectorySortId; desc?: boolean }[] = [];
+  for (const part of parts) {
+    const m = /^([A-Za-z]+)(?:\.(asc|desc))?$/.exec(part);
+    const id = m?.[1];
+    if (!m || !id || !(TRAJECTORY_SORTS as readonly string[]).includes(id)) {
+      return fail(`unknown column "${(id ?? part).slice(0, 40)}" (sortable: ${TRAJECTORY_SORTS.join(", ")}; optionally with .asc or .desc, e.g. stepCount.desc,reward.asc)`);
+    }
+    out.push({ id: id as TrajectorySortId, desc: m[2] === undefined ? undefined : m[2] === "desc" });
   }
-  if (ids.length > MAX_SORT_KEYS) {
-    ctx.addIssue({ code: "custom", message: `sorts on at most ${MAX_SORT_KEYS} columns` });
-    return z.NEVER;
-  }
-  if (new Set(ids).size !== ids.length) {
-    ctx.addIssue({ code: "custom", message: "names a column twice" });
-    return z.NEVER;
-  }
-  return TRAJECTORY_SORTS.filter((s) => ids.includes(s)).sort((a, b) => ids.indexOf(a) - ids.indexOf(b));
+  if (out.length > MAX_SORT_KEYS) return fail(`sorts on at most ${MAX_SORT_KEYS} columns`);
+  if (new Set(out.map((s) => s.id)).size !== out.length) return fail("names a column twice");
+  return out;
 });
 
 /** Field definitions shared by both schemas. */
@@ -232,10 +238,14 @@ function cursorFits(c: PageCursor, sort: SortPart[]): boolean {
 }
 
 function finish(raw: RawQuery, ctx: z.RefinementCtx | null): TrajectoryListQuery {
-  const ids = raw.sort ?? DEFAULT_SORT.map((s) => s.id);
+  const parts = raw.sort ?? DEFAULT_SORT;
   const dirs = raw.dir ?? [];
-  if (dirs.length > ids.length) ctx?.addIssue({ code: "custom", path: ["dir"], message: `gives ${dirs.length} directions for ${ids.length} sort column(s)` });
-  const sort = ids.map((id, i) => ({ id, desc: dirs[i] ?? (raw.sort ? true : DEFAULT_SORT[i]?.desc ?? true) }));
+  if (dirs.length > parts.length) ctx?.addIssue({ code: "custom", path: ["dir"], message: `gives ${dirs.length} directions for ${parts.length} sort column(s)` });
+  if (dirs.length && raw.sort?.some((s) => s.desc !== undefined)) {
+    ctx?.addIssue({ code: "custom", path: ["dir"], message: "cannot be combined with directions in sort (use sort=stepCount.desc,reward.asc or sort=stepCount,reward&dir=desc,asc)" });
+  }
+  // A column without a direction sorts descending (largest, newest first), like a first click on its header.
+  const sort = parts.map((s, i) => ({ id: s.id, desc: raw.sort ? (s.desc ?? dirs[i] ?? true) : (dirs[i] ?? s.desc ?? true) }));
   let cursor = raw.cursor;
   if (cursor && !cursorFits(cursor, sort)) {
     ctx?.addIssue({ code: "custom", path: ["cursor"], message: "does not match the sort (it was made for another sort order)" });

@@ -1,5 +1,7 @@
 // GET /api/v1/trajectories and /api/v1/search through their route handlers (SQLite: the handlers are provider-
 // neutral; the queries behind them run on both databases in browser.test.ts and browser-search.test.ts).
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { z } from "zod";
@@ -53,7 +55,27 @@ describe("GET /api/v1/trajectories", () => {
     expect(withFacets.facets.outcome.find((o) => o.value === "failed")?.count).toBe(generated.filter((g) => g.outcome === "failed").length);
   });
 
+  it("answers every GET example in docs/api.md, in the order it documents", async () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/api.md"), "utf8");
+    const examples = [...doc.matchAll(/curl -sS "http:\/\/localhost:3000\/api\/v1\/trajectories\?([^"]+)"/g)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    expect(examples).toContain("sort=stepCount.desc,reward.asc&steps=10..40&perPage=10");
+    for (const query of examples) {
+      const { status, body } = await get(trajectories, query);
+      expect(status, `${query}: ${JSON.stringify(body).slice(0, 200)}`).toBe(200);
+    }
+    const row = z.object({ stepCount: z.number(), reward: z.number().nullable() });
+    const inline = z.object({ rows: z.array(row) }).parse((await get(trajectories, "sort=stepCount.desc,reward.asc&perPage=100")).body).rows;
+    const expected = generated.map((g) => ({ stepCount: g.steps.length, reward: g.reward ?? null }));
+    expected.sort((a, b) => b.stepCount - a.stepCount || (a.reward === null ? 1 : b.reward === null ? -1 : a.reward - b.reward));
+    expect(inline.map((r) => [r.stepCount, r.reward])).toEqual(expected.map((r) => [r.stepCount, r.reward]));
+    const withDir = z.object({ rows: z.array(row) }).parse((await get(trajectories, "sort=stepCount,reward&dir=desc,asc&perPage=100")).body).rows;
+    expect(withDir).toEqual(inline);
+  });
+
   it.each([
+    ["sort=stepCount.desc&dir=asc", /^dir: cannot be combined with directions in sort/],
+    ["sort=stepCount.up", /^sort: unknown column "stepCount\.up"/],
     ["sort=password", /^sort: unknown column "password"/],
     ["cols=task,secret", /^cols: unknown column "secret"/],
     ["reward=1..0", /^reward: bad range: min 1 is greater than max 0/],

@@ -6,7 +6,7 @@ import { seedDemo } from "../../lib/services/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse-trajectories.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
-import { findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 
 const SEED = { count: 90, seed: 11 };
@@ -151,6 +151,11 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
     // In list order.
     const listed = await allPages(t.ctx, { outcome: "failed" }, 25);
     expect(sel.ids).toEqual(listed.map((r) => r.id));
+    // Past the limit: the first `limit` ids in list order, and the true total (counted only in this case).
+    const capped = await findMatchingTrajectoryIds(t.db, q({ outcome: "failed" }), t.ctx.actor.id, null, 7);
+    expect(capped).toEqual({ ids: sel.ids.slice(0, 7), total: want.length });
+    const exact = await findMatchingTrajectoryIds(t.db, q({ outcome: "failed" }), t.ctx.actor.id, null, want.length);
+    expect(exact).toEqual({ ids: sel.ids, total: want.length });
   });
 
   it.skipIf(skip)("ignores a page beyond the end instead of failing", async () => {

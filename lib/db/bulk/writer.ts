@@ -23,13 +23,13 @@ export interface BulkWriter {
 }
 
 /**
- * `threaded`: run SQLite writes on a worker thread (CLI and benchmarks, where tsx can load the worker); the Next.js
+ * `threaded`: run the writer (error detection, encoding, the driver) on a worker thread (CLI and benchmarks, where tsx can load the worker); the Next.js
  * server writes in-process.
  */
 export async function openBulkWriter(config: DatabaseConfig, opts: { threaded?: boolean } = {}): Promise<BulkWriter> {
-  if (config.provider === "sqlite" && opts.threaded) {
-    const { ThreadedSqliteWriter } = await import("./threaded-writer.ts");
-    return new ThreadedSqliteWriter(config.file);
+  if (opts.threaded) {
+    const { ThreadedWriter } = await import("./threaded-writer.ts");
+    return new ThreadedWriter(config);
   }
   if (config.provider === "sqlite") {
     const { SqliteBulkWriter } = await import("./sqlite-writer.ts");

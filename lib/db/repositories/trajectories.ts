@@ -220,6 +220,8 @@ const needsJoins = (sort: SortPart[]) => sort.some((s) => s.id === "task" || s.i
 /**
  * A page as a deferred join: the inner query orders and limits bare ids (an index walk that stops after one page),
  * the outer one fetches the page's columns. Ordering the joined, fully computed rows would sort all of them.
+ * CROSS JOIN fixes SQLite's join order (its documented override): the page drives, each of its ids is one primary-key
+ * lookup. Left free, SQLite walks the whole table in the order's index to skip the final sort of 25 rows.
  */
 function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[], reverse: boolean, take: number, skip: number): Prisma.Sql {
   const order = orderBySql(orderKeys(sort, reverse));
@@ -227,7 +229,7 @@ function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[],
   return sql`SELECT t."id", t."taskId", k."name" AS "taskName", k."category" AS "taskCategory", t."runId", r."name" AS "runName", r."model", r."checkpoint",
     t."outcome", t."reward", t."stepCount", t."durationMs", t."firstErrorCategory", t."firstErrorStep", t."forkPointCount", t."attemptCount",
     t."recoveryRate", t."annotationCount", ${annotationExists(scope.actorId)} AS "mine", t."parentId", t."attemptIndex", t."importedAt", t."warningCount"
-    FROM (${inner}) p JOIN "Trajectory" t ON t."id" = p."id"${JOINS} ORDER BY ${order}`;
+    FROM (${inner}) p CROSS JOIN "Trajectory" t${JOINS} WHERE t."id" = p."id" ORDER BY ${order}`;
 }
 
 /** From this offset on, a page without a cursor is counted from the nearer end of the result. */
@@ -281,15 +283,22 @@ export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, actor
   });
 }
 
-/** Ids of every matching trajectory in the list's order (up to `limit`), with the total. */
+/**
+ * Ids of every matching trajectory in the list's order (up to `limit`), with the total. The ids are read once, one
+ * past the limit: the usual case (everything fits) needs no separate COUNT over the same rows; only a truncated
+ * selection counts the rest.
+ */
 export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, actorId: string, search: ParsedSearch | null, limit: number): Promise<{ ids: string[]; total: number }> {
   const scope: FilterScope = { dialect: dialectOf(db), actorId, search };
   const from = needsJoins(q.sort) ? sql`"Trajectory" t${JOINS}` : sql`"Trajectory" t`;
-  const [count, rows] = await db.$transaction([
-    db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereSql(q, scope)}`,
-    db.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${whereSql(q, scope)} ORDER BY ${orderBySql(orderKeys(q.sort, false))} LIMIT ${limit}`,
-  ]);
-  return { ids: z.array(z.object({ id: z.string() })).parse(rows).map((r) => r.id), total: countSchema.parse(count)[0]!.c };
+  const where = whereSql(q, scope);
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(orderKeys(q.sort, false))} LIMIT ${limit + 1}`;
+    const ids = z.array(z.object({ id: z.string() })).parse(rows).map((r) => r.id);
+    if (ids.length <= limit) return { ids, total: ids.length };
+    const total = countSchema.parse(await tx.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+    return { ids: ids.slice(0, limit), total };
+  });
 }
 
 /** Task, run and outcome of a few trajectories (labels for search hits). */

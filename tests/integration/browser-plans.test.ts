@@ -1,0 +1,76 @@
+// Query plans of the browser's queries, on both databases: none of them may read the whole Trajectory table where an
+// index can serve (facet counts, filtered and multi-sorted pages, deep keyset pages, counts, "select all"). At this
+// size the planner would often pick a scan anyway, so PostgreSQL is asked with sequential scans discouraged: the test
+// proves an index plan exists; bench/browser.ts --explain shows the plans chosen at 10^5 rows.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../../lib/db/diagnostics/query-plans.ts";
+import type { Db } from "../../lib/db/client.ts";
+import type { ServiceContext } from "../../lib/services/context.ts";
+
+const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
+
+describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  let logged: { db: Db; log: LoggedStatement[] };
+  let ctx: ServiceContext;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    await seedDemo(t.ctx, { count: 120, seed: 5 });
+    // VACUUM sets PostgreSQL's visibility map, without which no index-only scan is planned (autovacuum does it in use).
+    await t.db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
+    logged = createLoggedDb(t.config);
+    ctx = { db: logged.db, actor: t.ctx.actor };
+  });
+  afterAll(async () => {
+    await logged?.db.$disconnect();
+    await t?.drop();
+  });
+
+  async function plansOf(call: () => Promise<unknown>): Promise<{ sql: string; plan: string[] }[]> {
+    logged.log.length = 0;
+    await call();
+    const statements = readStatements(logged.log).filter((s) => /"Trajectory"/.test(s.sql));
+    expect(statements.length).toBeGreaterThan(0);
+    return Promise.all(statements.map(async (s) => ({ sql: s.sql, plan: await explain(t.db, s, { discourageSeqScan: true }) })));
+  }
+
+  const scenarios: [string, (c: ServiceContext) => Promise<unknown>][] = [
+    ["first page", (c) => listTrajectories(c, q({}))],
+    ["filtered + multi-sorted page", (c) => listTrajectories(c, q({ outcome: "failed", steps: "5..40", sort: "reward.desc,stepCount.asc" }))],
+    ["facet counts, no filter", (c) => getTrajectoryFacets(c, q({}))],
+    ["facet counts, outcome=failed", (c) => getTrajectoryFacets(c, q({ outcome: "failed", forks: "no" }))],
+    ["select all matching", (c) => selectMatchingTrajectories(c, q({ outcome: "failed" }))],
+  ];
+
+  it.skipIf(skip).each(scenarios)("%s: no full scan of the Trajectory table", async (_name, call) => {
+    for (const { sql, plan } of await plansOf(() => call(ctx))) {
+      if (process.env.PLAN_DEBUG) console.log(`${provider} ${_name}\n${sql.slice(0, 200)}\n${plan.join("\n")}\n`);
+      expect(fullTableScans(plan, sql), `${sql.slice(0, 300)}\n${plan.join("\n")}`).toEqual([]);
+    }
+  });
+
+  it.skipIf(skip)("flags a full scan when one happens (the check can fail)", async () => {
+    const sql = `SELECT COUNT(*) FROM "Trajectory" t WHERE t."verifierOutput" LIKE '%x%'`;
+    expect(fullTableScans(await explain(t.db, { sql, params: [] }, { discourageSeqScan: true }), sql)).toHaveLength(1);
+    // The same statement the facet counts send, without the index that serves it.
+    const facetSql = `SELECT t."outcome", t."firstErrorCategory", COUNT(*) AS "c", MAX(t."durationMs") FROM "Trajectory" t GROUP BY 1, 2`;
+    expect(fullTableScans(await explain(t.db, { sql: facetSql, params: [] }, { discourageSeqScan: true }), facetSql)).toEqual([]);
+    await t.db.$executeRawUnsafe(`DROP INDEX "Trajectory_browse_idx"`);
+    try {
+      expect(fullTableScans(await explain(t.db, { sql: facetSql, params: [] }, { discourageSeqScan: true }), facetSql)).toHaveLength(1);
+    } finally {
+      await t.db.$executeRawUnsafe(`CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "id")`);
+    }
+  });
+
+  it.skipIf(skip)("a deep page by keyset walks an index, whatever the depth", async () => {
+    const first = await listTrajectories(ctx, q({ perPage: 10 }));
+    const plans = await plansOf(() => listTrajectories(ctx, q({ perPage: 10, page: 2, cursor: first.nextCursor })));
+    for (const { sql, plan } of plans) expect(fullTableScans(plan, sql), plan.join("\n")).toEqual([]);
+  });
+});
