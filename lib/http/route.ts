@@ -1,10 +1,10 @@
-// One wrapper for every route handler: refuses cross-site writes (csrf.ts), resolves the acting user, runs the handler, and maps errors to JSON
+// One wrapper for every route handler: refuses foreign hosts and cross-site writes (request-guard.ts, the same rules
+// proxy.ts applies to pages and server actions), resolves the acting user, runs the handler, and maps errors to JSON
 // responses ({ error: { code, message, details } }). AppError codes map through lib/errors.ts; zod errors are 400.
 import { NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors.ts";
 import { resolveRequestContext } from "../services/authenticate.ts";
-import { assertSameOrigin } from "./csrf.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { getEnv } from "../env.ts";
 import { checkRequest, guardHeaders } from "./request-guard.ts";
@@ -40,7 +40,6 @@ export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx
     const refused = guardRequest(req);
     if (refused) return refused;
     try {
-      assertSameOrigin(req.method, req.headers, req.url);
       const ctx = await resolveRequestContext(req.headers);
       return await handler(req, ctx, await routeCtx.params);
     } catch (e) {

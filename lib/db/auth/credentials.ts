@@ -31,7 +31,7 @@ export async function findSessionActor(db: Db, headers: Headers): Promise<Actor 
 
 /**
  * What better-auth gets to see of a request: the session cookie and what it records with a session. Not Origin:
- * server actions are already checked by Next.js (Origin vs Host) and route handlers by lib/http/csrf.ts, and
+ * server actions are already checked by Next.js (Origin vs Host) and route handlers by lib/http/request-guard.ts, and
  * better-auth's own origin check would compare against one configured base URL, which a shared server reached under
  * several names cannot give.
  */
