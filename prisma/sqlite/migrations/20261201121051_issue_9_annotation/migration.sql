@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "AnnotationEvent" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "annotationId" TEXT NOT NULL,
     "trajectoryId" TEXT NOT NULL,
     "schemaId" TEXT NOT NULL,
@@ -12,14 +12,12 @@ CREATE TABLE "AnnotationEvent" (
     "oldComment" TEXT,
     "newComment" TEXT,
     "version" INTEGER NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "AnnotationEvent_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
 CREATE TABLE "GoldLabel" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "schemaId" TEXT NOT NULL,
     "targetKey" TEXT NOT NULL,
     "targetType" TEXT NOT NULL,
@@ -30,15 +28,14 @@ CREATE TABLE "GoldLabel" (
     "comment" TEXT,
     "adjudicatorId" TEXT NOT NULL,
     "version" INTEGER NOT NULL DEFAULT 1,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "GoldLabel_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "GoldLabel_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "AnnotationQueue" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "name" TEXT NOT NULL,
     "description" TEXT,
     "filter" TEXT NOT NULL,
@@ -48,19 +45,18 @@ CREATE TABLE "AnnotationQueue" (
     "reservationMinutes" INTEGER NOT NULL DEFAULT 30,
     "itemCount" INTEGER NOT NULL DEFAULT 0,
     "createdById" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "AnnotationQueue_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
 CREATE TABLE "QueueItem" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "queueId" TEXT NOT NULL,
     "position" INTEGER NOT NULL,
     "trajectoryId" TEXT NOT NULL,
-
-    CONSTRAINT "QueueItem_pkey" PRIMARY KEY ("id")
+    "doneCount" INTEGER NOT NULL DEFAULT 0,
+    CONSTRAINT "QueueItem_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "QueueItem_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -68,23 +64,26 @@ CREATE TABLE "QueueAssignee" (
     "queueId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
 
-    CONSTRAINT "QueueAssignee_pkey" PRIMARY KEY ("queueId","userId")
+    PRIMARY KEY ("queueId", "userId"),
+    CONSTRAINT "QueueAssignee_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "QueueAssignee_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "QueueSlot" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "queueId" TEXT NOT NULL,
     "itemId" TEXT NOT NULL,
     "slot" INTEGER,
     "annotatorId" TEXT NOT NULL,
     "status" TEXT NOT NULL,
-    "expiresAt" TIMESTAMP(3),
+    "expiresAt" DATETIME,
     "skipReason" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "QueueSlot_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "QueueSlot_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "QueueSlot_itemId_fkey" FOREIGN KEY ("itemId") REFERENCES "QueueItem" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "QueueSlot_annotatorId_fkey" FOREIGN KEY ("annotatorId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
@@ -101,6 +100,12 @@ CREATE UNIQUE INDEX "GoldLabel_schemaId_targetKey_key" ON "GoldLabel"("schemaId"
 
 -- CreateIndex
 CREATE UNIQUE INDEX "AnnotationQueue_name_key" ON "AnnotationQueue"("name");
+
+-- CreateIndex
+CREATE INDEX "QueueItem_queueId_doneCount_position_idx" ON "QueueItem"("queueId", "doneCount", "position");
+
+-- CreateIndex
+CREATE INDEX "QueueItem_trajectoryId_idx" ON "QueueItem"("trajectoryId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "QueueItem_queueId_trajectoryId_key" ON "QueueItem"("queueId", "trajectoryId");
@@ -122,27 +127,3 @@ CREATE UNIQUE INDEX "QueueSlot_itemId_slot_key" ON "QueueSlot"("itemId", "slot")
 
 -- CreateIndex
 CREATE UNIQUE INDEX "QueueSlot_itemId_annotatorId_key" ON "QueueSlot"("itemId", "annotatorId");
-
--- AddForeignKey
-ALTER TABLE "GoldLabel" ADD CONSTRAINT "GoldLabel_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueItem" ADD CONSTRAINT "QueueItem_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueItem" ADD CONSTRAINT "QueueItem_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueAssignee" ADD CONSTRAINT "QueueAssignee_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueAssignee" ADD CONSTRAINT "QueueAssignee_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueSlot" ADD CONSTRAINT "QueueSlot_queueId_fkey" FOREIGN KEY ("queueId") REFERENCES "AnnotationQueue"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueSlot" ADD CONSTRAINT "QueueSlot_itemId_fkey" FOREIGN KEY ("itemId") REFERENCES "QueueItem"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "QueueSlot" ADD CONSTRAINT "QueueSlot_annotatorId_fkey" FOREIGN KEY ("annotatorId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
