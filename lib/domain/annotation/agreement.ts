@@ -27,7 +27,11 @@ export function pairable(items: readonly RatedItem[]): RatedItem[] {
 function orderValues(order: readonly string[], seen: Iterable<string>): string[] {
   const out = [...order];
   const known = new Set(order);
-  for (const v of seen) if (!known.has(v)) (known.add(v), out.push(v));
+  for (const v of seen) {
+    if (known.has(v)) continue;
+    known.add(v);
+    out.push(v);
+  }
   return out;
 }
 
@@ -73,7 +77,10 @@ export function fleissKappaFromCounts(table: readonly (readonly number[])[]): nu
   const colTotals = new Array<number>(k).fill(0);
   for (const row of table) {
     let sq = 0;
-    row.forEach((x, j) => ((sq += x * x), (colTotals[j]! += x)));
+    row.forEach((x, j) => {
+      sq += x * x;
+      colTotals[j]! += x;
+    });
     pBar += (sq - n) / (n * (n - 1));
   }
   pBar /= N;
