@@ -21,8 +21,8 @@ export const labelOptionSchema = z.object({
 });
 export type LabelOptionDef = z.infer<typeof labelOptionSchema>;
 
-// Keys the UI binds for navigation and submission; schema hotkeys must not take them.
-const RESERVED_KEYS = new Set(["j", "k", "u"]);
+// Keys the labelling panel binds (j/k steps, u undo, s next schema); schema hotkeys must not take them.
+const RESERVED_KEYS = new Set(["j", "k", "u", "s"]);
 
 export const labelSchemaInputSchema = z
   .object({

@@ -50,3 +50,14 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
     .sort((a, b) => a.targetKey.localeCompare(b.targetKey));
   return { schema: schema.key, ...report, disagreements };
 }
+
+/** Agreement for each schema of a queue that agreement applies to (categorical, ordinal, boolean). */
+export async function computeQueueAgreement(ctx: ServiceContext, queue: { name: string; schemaKeys: string[] }): Promise<SchemaAgreement[]> {
+  authorize(ctx, "annotation:adjudicate");
+  const out: SchemaAgreement[] = [];
+  for (const key of queue.schemaKeys) {
+    const s = await findLabelSchema(ctx.db, key);
+    if (s && s.kind !== "text" && s.kind !== "ranking") out.push(await computeAgreement(ctx, { schema: key, queue: queue.name }));
+  }
+  return out;
+}

@@ -63,3 +63,4 @@ export async function getLabelHistory(ctx: ServiceContext, trajectory: string): 
   const visible = new Set([...own, ...mineDeleted.map((e) => e.annotationId)]);
   return events.filter((e) => visible.has(e.annotationId));
 }
+export type { LabelEventView, LabelView };

@@ -82,3 +82,23 @@ export async function getQueueOverview(ctx: ServiceContext, idOrName: string): P
   }
   return { queue, progress, skips: await listSkips(ctx.db, queue.id) };
 }
+
+export interface QueueSummary {
+  queue: QueueView;
+  progress: QueueProgress;
+}
+
+/** Queues the actor may work on, each with its progress (the annotation page). */
+export async function listQueueSummaries(ctx: ServiceContext): Promise<QueueSummary[]> {
+  const queues = await listQueues(ctx);
+  const now = new Date();
+  const manager = can(ctx.actor, "queue:manage");
+  return Promise.all(
+    queues.map(async (queue) => {
+      const progress = await queueProgress(ctx.db, queue.id, now);
+      // Blind: an annotator's overview carries no one else's counts.
+      if (!manager) progress.perAnnotator = progress.perAnnotator.filter((p) => p.annotatorId === ctx.actor.id);
+      return { queue, progress };
+    }),
+  );
+}
