@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
 import { createQueue } from "@/lib/services/annotation/manage-queues";
 import { completeQueueItem, nextQueueItem, skipQueueItem } from "@/lib/services/annotation/work-queue";
+import { recordGoldLabel } from "@/lib/services/annotation/adjudicate";
 import { isAppError } from "@/lib/errors";
 
 export type ActionResult = { ok: true; href: string } | { ok: false; error: string };
@@ -80,4 +81,14 @@ export async function createQueueAction(_prev: ActionResult | null, form: FormDa
     return fail(e);
   }
   redirect(`/annotation/queues/${id}`);
+}
+
+export async function recordGoldAction(input: { trajectory: string; schema: string; value: string; target?: unknown; comment?: string | null; version: number }): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:adjudicate");
+    await recordGoldLabel(ctx, input);
+    return { ok: true, href: `/annotation/adjudicate/${encodeURIComponent(input.trajectory)}` };
+  } catch (e) {
+    return fail(e);
+  }
 }
