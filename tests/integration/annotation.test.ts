@@ -11,6 +11,8 @@ import { createQueue, getQueueOverview, listQueues } from "../../lib/services/an
 import { completeQueueItem, nextQueueItem, skipQueueItem } from "../../lib/services/annotation/work-queue.ts";
 import { computeAgreement } from "../../lib/services/annotation/compute-agreement.ts";
 import { isAppError } from "../../lib/errors.ts";
+import { getAdjudication, recordGoldLabel } from "../../lib/services/annotation/adjudicate.ts";
+import { exportSchemas, importSchemas, saveSchema } from "../../lib/services/annotation/manage-schemas.ts";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -228,5 +230,38 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     const mine = r.disagreements.filter((d) => ids.includes(d.trajectoryId));
     expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:0-0`, trajectoryId: ids[2], labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
     expect(await codeOf(computeAgreement(alice, { schema: "error-category" }))).toBe("FORBIDDEN");
+  });
+
+  it.skipIf(skip)("adjudication: every label side by side, the final label is versioned (409 for a stale save)", async () => {
+    const traj = roots[3]!; // alice: hang, bob: timeout on the whole trajectory (blind-mode test)
+    const adj = await getAdjudication(rita, traj.id);
+    const target = adj.targets.find((x) => x.targetKey === `traj:${traj.id}` && x.schemaKey === "error-category")!;
+    expect(target.agreed).toBe(false);
+    expect(target.labels.map((l) => l.annotatorName).sort()).toEqual(["alice", "bob"]);
+    const gold = await recordGoldLabel(rita, { trajectory: traj.id, schema: "error-category", value: "timeout", version: 0 });
+    expect(gold.version).toBe(1);
+    const other = await t.as("otto", "researcher");
+    expect(await messageOf(recordGoldLabel(other, { trajectory: traj.id, schema: "error-category", value: "hang", version: 0 }))).toMatch(/recorded by rita/);
+    expect((await recordGoldLabel(other, { trajectory: traj.id, schema: "error-category", value: "hang", version: 1 })).version).toBe(2);
+    expect((await getAdjudication(rita, traj.id)).targets.find((x) => x.targetKey === `traj:${traj.id}`)!.gold!.value).toBe("hang");
+    expect(await codeOf(getAdjudication(alice, traj.id))).toBe("FORBIDDEN");
+  });
+
+  it.skipIf(skip)("schemas: admins edit; a dropped option is retired (old labels stay readable), export/import round-trips", async () => {
+    const created = await saveSchema(t.ctx, { key: `tone-${provider}`, name: "Tone", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm", hotkey: "1" }, { value: "rushed", label: "Rushed", hotkey: "2" }] });
+    const traj = roots[7]!;
+    await createLabel(alice, { trajectory: traj.id, schema: created.key, value: "rushed" });
+    const edited = await saveSchema(t.ctx, { key: created.key, name: "Tone", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm", hotkey: "1" }] }, created.updatedAt);
+    expect(edited.options.find((o) => o.value === "rushed")).toMatchObject({ retired: true });
+    expect((await listLabels(t.ctx, { trajectory: traj.id, schema: created.key })).labels[0]!.value).toBe("rushed");
+    expect(await messageOf(createLabel(bob, { trajectory: traj.id, schema: created.key, value: "rushed" }))).toMatch(/retired/);
+    expect(await messageOf(saveSchema(t.ctx, { key: created.key, name: "X", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm" }] }, created.updatedAt))).toMatch(/changed by someone else/);
+    expect(await codeOf(saveSchema(rita, { key: "nope", name: "N", kind: "text", targets: ["trajectory"] }))).toBe("FORBIDDEN");
+    expect(await messageOf(saveSchema(t.ctx, { key: "bad", name: "B", kind: "categorical", targets: ["trajectory"], options: [{ value: "a", label: "A", hotkey: "j" }] }))).toMatch(/reserved/);
+    const json = await exportSchemas(t.ctx);
+    const r = await importSchemas(t.ctx, json);
+    expect(r.created).toEqual([]);
+    expect(r.updated).toContain("error-category");
+    expect(JSON.parse(await exportSchemas(t.ctx))).toEqual(JSON.parse(json));
   });
 });
