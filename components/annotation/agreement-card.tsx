@@ -5,8 +5,18 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 
 const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 
+/** "steps:<id>:1-2" → "steps 1–2" (the key format is defined in lib/domain/annotation/targets.ts). */
+function targetText(key: string): string {
+  const [kind, , rest] = key.split(":");
+  if (kind === "steps" && rest) return `steps ${rest.replace("-", "–")}`;
+  if (kind === "fork") return `fork point at step ${rest}`;
+  return kind === "attempt" ? "attempt" : "whole trajectory";
+}
+
 export function AgreementCard({ a }: { a: SchemaAgreement }) {
   const cell = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+  // Only the values someone used: a 15-option taxonomy would otherwise be mostly empty rows.
+  const used = a.matrix.values.map((_, i) => i).filter((i) => a.matrix.counts[i]!.some((x) => x) || a.matrix.counts.some((r) => r[i]));
   return (
     <Card data-testid={`agreement-${a.schema}`}>
       <CardHeader>
@@ -24,13 +34,16 @@ export function AgreementCard({ a }: { a: SchemaAgreement }) {
             <p className="mb-1 text-xs text-muted-foreground">{a.matrixKind === "confusion" ? "Confusion matrix (rows: first annotator, columns: second)" : "Coincidence matrix"}</p>
             <table className="text-xs tabular-nums">
               <thead>
-                <tr><th />{a.matrix.values.map((v) => <th key={v} className="px-2 py-1 font-medium text-muted-foreground">{v}</th>)}</tr>
+                <tr><th />{used.map((j) => <th key={j} className="px-2 py-1 font-medium text-muted-foreground">{a.matrix.values[j]}</th>)}</tr>
               </thead>
               <tbody>
-                {a.matrix.values.map((v, i) => (
-                  <tr key={v}>
-                    <th className="px-2 py-1 text-left font-medium text-muted-foreground">{v}</th>
-                    {a.matrix.counts[i]!.map((x, j) => <td key={j} className={`px-2 py-1 text-center ${i === j && x ? "bg-success/15" : x ? "bg-destructive/10" : ""}`}>{x ? cell(x) : "·"}</td>)}
+                {used.map((i) => (
+                  <tr key={i}>
+                    <th className="px-2 py-1 text-left font-medium text-muted-foreground">{a.matrix.values[i]}</th>
+                    {used.map((j) => {
+                      const x = a.matrix.counts[i]![j]!;
+                      return <td key={j} className={`px-2 py-1 text-center ${i === j && x ? "bg-success/15" : x ? "bg-destructive/10" : ""}`}>{x ? cell(x) : "·"}</td>;
+                    })}
                   </tr>
                 ))}
               </tbody>
@@ -43,7 +56,7 @@ export function AgreementCard({ a }: { a: SchemaAgreement }) {
             <ul className="flex max-h-64 flex-col gap-1 overflow-auto text-sm" data-testid="disagreements">
               {a.disagreements.slice(0, 200).map((d) => (
                 <li key={d.targetKey} className="flex flex-wrap gap-2">
-                  <Link className="font-mono text-xs text-primary hover:underline" href={`/annotation/adjudicate/${d.trajectoryId}`}>{d.targetKey.replace(`:${d.trajectoryId}`, ` ${d.trajectoryId.slice(0, 8)}…`)}</Link>
+                  <Link className="text-primary hover:underline" href={`/annotation/adjudicate/${d.trajectoryId}`}>{targetText(d.targetKey)} of <span className="font-mono text-xs">{d.trajectoryId.slice(0, 10)}…</span></Link>
                   <span className="text-muted-foreground">{d.labels.map((l) => `${l.annotator}: ${l.value}`).join(" · ")}</span>
                 </li>
               ))}

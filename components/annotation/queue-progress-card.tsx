@@ -15,7 +15,8 @@ export function QueueProgressCard({ overview }: { overview: QueueOverview }) {
         <div className="flex flex-col gap-2">
           <div className="h-2 overflow-hidden rounded bg-muted" aria-hidden><div className="h-full bg-primary" style={{ width: `${pct}%` }} /></div>
           <p className="text-sm tabular-nums" data-testid="queue-progress">{p.done} of {p.places} label places done ({pct}%) · {p.reserved} reserved · {p.skipped} skipped</p>
-          <table className="text-sm">
+          {p.perAnnotator.length === 0 ? <p className="text-sm text-muted-foreground">Nobody has started yet.</p> : null}
+          <table className={p.perAnnotator.length ? "text-sm" : "hidden"}>
             <thead><tr className="text-left text-xs text-muted-foreground"><th className="py-1">Annotator</th><th>Done</th><th>Reserved</th><th>Skipped</th></tr></thead>
             <tbody>
               {p.perAnnotator.map((a) => (
