@@ -9,6 +9,7 @@ import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { E2E_SEED } from "./helpers/seed.ts";
+import { seedAnnotationE2E } from "./helpers/annotation-seed.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-e2e-"));
@@ -19,6 +20,7 @@ await setupDatabase(config);
 const db = createDb(config);
 const actor = await ensureUser(db, "local-admin", "admin");
 await seedDemo({ db, actor }, { count: E2E_SEED.count, seed: E2E_SEED.seed });
+await seedAnnotationE2E(db, actor); // issue 9
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");

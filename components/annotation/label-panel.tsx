@@ -2,7 +2,7 @@
 // Labelling next to the replay: pick a target (step range, fork point, the whole trajectory or attempt), a value
 // from the schema (hotkeys), an optional rationale, and submit. Keyboard-first (see the ? overlay); in a queue,
 // Enter after the last schema finishes the item and opens the next one.
-import { useMemo, useState, useTransition } from "react";
+import { useMemo, useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Keyboard } from "lucide-react";
 import type { LabellingView } from "@/lib/services/annotation/labelling-view";
@@ -35,6 +35,8 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const [keys, setKeys] = useState(view.queue !== null);
   const [busy, startTransition] = useTransition();
   const schema = view.schemas[schemaIdx];
+  // True once hydrated (keys work from then on); tests and the "keys on" badge rely on it.
+  const hydrated = useSyncExternalStore(noopSubscribe, () => true, () => false);
 
   // The chosen target when the schema allows it; otherwise steps for step-level schemas, else the whole trajectory/attempt.
   const effectiveMode: Mode = useMemo(() => {
@@ -160,7 +162,7 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
 
   if (!view.schemas.length) return null;
   return (
-    <Card aria-label="Labelling">
+    <Card aria-label="Labelling" data-hydrated={hydrated ? "true" : "false"}>
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
         <div className="flex flex-col gap-0.5">
           <CardTitle>Labels{view.blind ? " (blind: only yours are shown)" : ""}</CardTitle>
@@ -243,6 +245,8 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
     </Card>
   );
 }
+
+const noopSubscribe = () => () => undefined;
 
 function optionLabel(options: { value: string; label: string }[], value: string): string {
   return options.find((o) => o.value === value)?.label ?? value;

@@ -126,6 +126,8 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     expect((await getLabelHistory(bob, traj.id)).every((e) => e.actorName === "bob")).toBe(true);
     const bobs = (await listLabels(rita, { trajectory: traj.id, annotator: "bob" })).labels[0]!;
     expect(await codeOf(updateLabel(alice, { id: bobs.id, version: 1, value: "hang" }))).toBe("NOT_FOUND");
+    // Naming bob does not get around blind mode.
+    expect((await listLabels(alice, { trajectory: traj.id, annotator: "bob" })).labels).toEqual([]);
   });
 
   it.skipIf(skip)("imports JSONL labels: checks every line first, creates annotators, re-import changes nothing", async () => {

@@ -94,8 +94,8 @@ export async function listLabels(db: Db, f: LabelFilter): Promise<LabelView[]> {
       ...(f.trajectoryId ? { trajectoryId: f.trajectoryId } : {}),
       ...(f.trajectoryIds ? { trajectoryId: { in: f.trajectoryIds } } : {}),
       ...(f.schemaId ? { schemaId: f.schemaId } : {}),
-      ...(f.annotatorId ? { annotatorId: f.annotatorId } : {}),
-      ...(f.annotatorIds ? { annotatorId: { in: f.annotatorIds } } : {}),
+      // Both may be given (blind mode restricts whatever was asked for): AND them, never let one replace the other.
+      AND: [...(f.annotatorId ? [{ annotatorId: f.annotatorId }] : []), ...(f.annotatorIds ? [{ annotatorId: { in: f.annotatorIds } }] : [])],
     },
     orderBy: [{ trajectoryId: "asc" }, { stepStart: "asc" }, { createdAt: "asc" }, { id: "asc" }],
     take: f.limit,
