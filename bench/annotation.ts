@@ -5,7 +5,7 @@
 //  2. "next item" (reserve) p95 on a queue of 10^5 items created from a table filter, with the first half done,
 //     as the 50 annotators take and finish items.
 // Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
-// Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--skip-pg] [--skip-sqlite]
+// Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite]
 import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
@@ -18,7 +18,7 @@ import type { ServiceContext } from "../lib/services/context.ts";
 const args = process.argv.slice(2);
 const SECONDS = Number(args[args.indexOf("--seconds") + 1] || process.env.BENCH_SECONDS || 60) || 60;
 const ANNOTATORS = 50;
-const QUEUE_ITEMS = 100_000;
+const QUEUE_ITEMS = Number(args[args.indexOf("--queue-items") + 1] || 0) || 100_000;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -30,6 +30,9 @@ async function bench(provider: Provider): Promise<void> {
   const t = await createTestDatabase(provider);
   try {
     await seedDemo(t.ctx, { count: 40, seed: 11 });
+    // --sync-normal: what the figures are with SQLite's synchronous=NORMAL (WAL), i.e. without an fsync per commit.
+    if (provider === "sqlite" && args.includes("--sync-normal")) await t.db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+    if (provider === "sqlite") console.log(`  (sqlite journal_mode ${JSON.stringify(await t.db.$queryRawUnsafe("PRAGMA journal_mode"))}, synchronous ${String(Object.values(((await t.db.$queryRawUnsafe("PRAGMA synchronous")) as Record<string, unknown>[])[0] ?? {})[0])})`);
     const trajs = await t.db.trajectory.findMany({ where: { parentId: null, stepCount: { gte: 4 } }, select: { id: true, stepCount: true } });
     const people: ServiceContext[] = [];
     for (let i = 0; i < ANNOTATORS; i++) people.push(await t.as(`bench-${i}`, "annotator"));
@@ -122,6 +125,16 @@ async function bench(provider: Provider): Promise<void> {
         }),
       );
     }
+    // One annotator alone: the cost of "next" itself on the big queue, without 49 others queued on the same database.
+    const solo: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const s = performance.now();
+      const slot = await nextQueueItem(people[0]!, queue.id);
+      solo.push(performance.now() - s);
+      await createLabel(people[0]!, { trajectory: slot!.trajectoryId, schema: "error-category", value: "hang" });
+      await completeQueueItem(people[0]!, slot!.slotId);
+    }
+    console.log(`  "next item" alone (100 calls): p50 ${ms(pct(solo, 50))}, p95 ${ms(pct(solo, 95))} (${(pct(solo, 95) / b50).toFixed(1)}× baseline)`);
     console.log(`  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" (50 concurrent, ${nextLat.length} calls, first half done) p50 ${ms(pct(nextLat, 50))}, p95 ${ms(pct(nextLat, 95))} (${(pct(nextLat, 95) / b50).toFixed(1)}× baseline)`);
   } finally {
     await t.drop();

@@ -68,10 +68,10 @@ test("a concurrent edit is refused with a message saying who changed the label",
   }
   await a.getByRole("radio", { name: /Timeout/ }).click();
   await a.getByRole("button", { name: /Change label/ }).click();
-  await expect(a.getByRole("status")).toContainText("Saved Error category: Timeout on steps 1–2");
+  await expect(a.locator('[aria-label="Labelling"]').getByRole("status")).toContainText("Saved Error category: Timeout on steps 1–2");
   await b.getByRole("radio", { name: /Command error/ }).click();
   await b.getByRole("button", { name: /Change label/ }).click();
-  await expect(b.getByRole("alert")).toContainText(/this label was changed by local-admin at .* \(version 2, you edited version 1\)/);
+  await expect(b.locator('[aria-label="Labelling"]').getByRole("alert")).toContainText(/this label was changed by local-admin at .* \(version 2, you edited version 1\)/);
   // Nothing was overwritten: the stored value is tab A's.
   const after = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${mine.trajectoryId}&annotator=local-admin`)).json()).labels[0]!;
   expect(after).toMatchObject({ value: "timeout", version: 2 });
