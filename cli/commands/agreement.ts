@@ -11,7 +11,7 @@ const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
 
 export async function agreementCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, { schema: { type: "string" }, queue: { type: "string" }, json: { type: "boolean" } }, z.object({
-    schema: z.string().trim().min(1, "is required"),
+    schema: z.string({ message: "is required (a label schema key, e.g. error-category)" }).trim().min(1, "is required"),
     queue: z.string().trim().min(1).optional(),
     json: z.boolean().default(false),
   }));

@@ -7,7 +7,7 @@ import { setupDatabase } from "../../lib/services/setup-database.ts";
 import { getLocalContext } from "../../lib/services/context.ts";
 import { importLabels } from "../../lib/services/annotation/import-labels.ts";
 
-export const LABELS_HELP = `labels import FILE [--json]   import human labels (JSONL: trajectory, schema, value, annotator, target?, comment?);
+export const LABELS_HELP = `labels import FILE [--json]  import human labels (JSONL: trajectory, schema, value, annotator, target?, comment?);
                                all lines are checked before anything is written; re-importing changes nothing`;
 
 const MAX_BYTES = 256 * 1024 * 1024;
