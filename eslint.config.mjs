@@ -71,6 +71,16 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
   {
+    // issue 9: CLI commands call services, never the db layer (cli/reterm.ts and start.ts still open and close the client).
+    files: ["cli/commands/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
+  },
+  {
+    // issue 9: annotation services reach the database only through lib/db/repositories/annotation and users.
+    files: ["lib/services/annotation/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns] }] },
+  },
+  {
     files: ["lib/domain/**"],
     rules: {
       "no-restricted-imports": [

@@ -16,6 +16,8 @@ import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
+import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
+import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
 
@@ -33,6 +35,8 @@ Commands:
   ${USER_HELP}
   ${TOKEN_HELP}
   ${REINDEX_HELP}
+  ${LABELS_HELP}
+  ${AGREEMENT_HELP}
   help                         this text
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
@@ -84,6 +88,8 @@ const commands: Record<string, Command> = {
   token: tokenCommand,
   user: userCommand,
   "reindex-search": reindexCommand,
+  labels: labelsCommand,
+  agreement: agreementCommand,
 
   async help() {
     console.log(HELP);

@@ -11,6 +11,7 @@ import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { E2E_SEED } from "./helpers/seed.ts";
 import { ROLES } from "../lib/domain/authz.ts";
+import { seedAnnotationE2E } from "./helpers/annotation-seed.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const team = process.env.E2E_AUTH === "team";
@@ -30,6 +31,7 @@ if (team) {
   for (const role of ROLES) users[role] = await createUser({ db, actor }, { name: `e2e-${role}`, role });
   fs.writeFileSync(process.env.E2E_USERS_FILE ?? path.join(os.tmpdir(), `reterm-e2e-users-${port}.json`), JSON.stringify(users), { mode: 0o600 });
 }
+await seedAnnotationE2E(db, actor); // issue 9
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -62,6 +62,18 @@ export const DEFAULT_LABEL_SCHEMAS: LabelSchemaDefinition[] = [
     targets: ["attempt"],
     options: [...RECOVERY_QUALITY],
   },
+  // issue 9: whether a recovery attempt may become SFT data (the rationale goes in the label's comment).
+  {
+    key: "sft-usable",
+    name: "Usable as SFT demonstration",
+    description: "Would you train on this attempt as a demonstration of recovering from the error?",
+    kind: "boolean",
+    targets: ["attempt"],
+    options: [
+      { value: "true", label: "Yes", hotkey: "y" },
+      { value: "false", label: "No", hotkey: "n" },
+    ],
+  },
 ];
 
 export function errorCategoryLabel(value: string | null | undefined): string {

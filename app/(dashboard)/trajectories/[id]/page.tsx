@@ -21,10 +21,11 @@ import { ReplayErrorBoundary } from "@/components/replay/replay-error-boundary";
 import { ForkTree } from "@/components/replay/fork-tree";
 import { VerifierPanel } from "@/components/replay/verifier-panel";
 import { Transcript, TRANSCRIPT_PAGE } from "@/components/steps/transcript";
+import { LabellingSection } from "@/components/annotation/labelling-section";
 
 export const metadata: Metadata = { title: "Trajectory" };
 
-const pageSchema = z.object({ from: z.coerce.number().int().nonnegative().optional().catch(undefined) });
+const pageSchema = z.object({ from: z.coerce.number().int().nonnegative().optional().catch(undefined), slot: z.string().max(100).optional().catch(undefined) });
 
 export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id: requested } = await params;
@@ -63,6 +64,9 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
           <ReplayView key={id} manifest={manifest} facts={facts} link={link} />
         </Suspense>
       </ReplayErrorBoundary>
+      <Suspense fallback={<ReplaySkeleton compact />}>
+        <LabellingSection ctx={ctx} trajectoryId={id} stepCount={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} slotId={pageSchema.parse(query).slot} />
+      </Suspense>
       <div className="grid gap-4 lg:grid-cols-2">
         <Suspense fallback={<ReplaySkeleton compact />}>
           <VerifierPanel report={tests} trajectoryId={id} />

@@ -1,0 +1,94 @@
+"use server";
+// Server actions of the labelling workflow: create a queue, take the next item, finish or skip it. Each gets its
+// acting user from getPageContext and validates its input with zod (inside the services).
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getPageContext } from "@/lib/services/page-context";
+import { createQueue } from "@/lib/services/annotation/manage-queues";
+import { completeQueueItem, nextQueueItem, skipQueueItem } from "@/lib/services/annotation/work-queue";
+import { recordGoldLabel } from "@/lib/services/annotation/adjudicate";
+import { isAppError } from "@/lib/errors";
+
+export type ActionResult = { ok: true; href: string } | { ok: false; error: string };
+
+const idSchema = z.string().min(1).max(200);
+
+function fail(e: unknown): ActionResult {
+  if (isAppError(e)) return { ok: false, error: e.message };
+  if (e instanceof z.ZodError) return { ok: false, error: e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ") };
+  throw e;
+}
+
+/** Where the annotator goes next: the next reserved item, or the queue page when nothing is left for them. */
+async function nextHref(queueId: string): Promise<string> {
+  const ctx = await getPageContext("annotation:write");
+  const slot = await nextQueueItem(ctx, queueId);
+  return slot ? `/trajectories/${slot.trajectoryId}?slot=${slot.slotId}` : `/annotation/queues/${queueId}?finished=1`;
+}
+
+export async function startQueueAction(queueId: string): Promise<ActionResult> {
+  try {
+    return { ok: true, href: await nextHref(idSchema.parse(queueId)) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export async function completeItemAction(queueId: string, slotId: string): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:write");
+    await completeQueueItem(ctx, idSchema.parse(slotId));
+    return { ok: true, href: await nextHref(idSchema.parse(queueId)) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export async function skipItemAction(queueId: string, slotId: string, reason: string): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:write");
+    await skipQueueItem(ctx, idSchema.parse(slotId), { reason });
+    return { ok: true, href: await nextHref(idSchema.parse(queueId)) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+const createFormSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  filter: z.string().default(""),
+  schemas: z.array(z.string()).min(1, "choose at least one schema"),
+  labelsPerItem: z.coerce.number(),
+  assignees: z.string().default(""),
+  blind: z.string().optional(),
+});
+
+export async function createQueueAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
+  let id: string;
+  try {
+    const ctx = await getPageContext("queue:manage");
+    const f = createFormSchema.parse({
+      name: form.get("name"), description: form.get("description") || undefined, filter: form.get("filter") ?? "", schemas: form.getAll("schemas"),
+      labelsPerItem: form.get("labelsPerItem"), assignees: form.get("assignees") ?? "", blind: form.get("blind") ?? undefined,
+    });
+    const q = await createQueue(ctx, {
+      name: f.name, description: f.description, filter: f.filter, schemas: f.schemas, labelsPerItem: f.labelsPerItem,
+      assignees: f.assignees.split(/[\s,]+/).filter(Boolean), blind: f.blind === "on",
+    });
+    id = q.id;
+  } catch (e) {
+    return fail(e);
+  }
+  redirect(`/annotation/queues/${id}`);
+}
+
+export async function recordGoldAction(input: { trajectory: string; schema: string; value: string; target?: unknown; comment?: string | null; version: number }): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:adjudicate");
+    await recordGoldLabel(ctx, input);
+    return { ok: true, href: `/annotation/adjudicate/${encodeURIComponent(input.trajectory)}` };
+  } catch (e) {
+    return fail(e);
+  }
+}

@@ -1,0 +1,31 @@
+// /api/v1/annotations — human labels. GET lists (blind mode applies), POST creates one as the caller, PATCH changes
+// one at the version the caller read (409 when it moved on), DELETE removes one at a version.
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { queryObject, route } from "@/lib/http/route";
+import { listLabels } from "@/lib/services/annotation/list-labels";
+import { createLabel, deleteLabel, updateLabel } from "@/lib/services/annotation/save-label";
+import { AppError } from "@/lib/errors";
+
+/** The body as JSON; malformed JSON is the client's error (400), not ours. */
+async function body(req: Request): Promise<unknown> {
+  try {
+    return await req.json();
+  } catch {
+    throw new AppError("INVALID_INPUT", "request body is not valid JSON");
+  }
+}
+
+export const GET = route(async (req, ctx) => NextResponse.json(await listLabels(ctx, queryObject(req))));
+
+export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await body(req)), { status: 201 }));
+
+export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await body(req))));
+
+const deleteQuerySchema = z.object({ id: z.string().min(1).max(100), version: z.coerce.number().int().positive() });
+
+export const DELETE = route(async (req, ctx) => {
+  const { id, version } = deleteQuerySchema.parse(queryObject(req));
+  await deleteLabel(ctx, id, version);
+  return new NextResponse(null, { status: 204 });
+});

@@ -1,0 +1,148 @@
+// Annotation under load, on SQLite and PostgreSQL (fresh databases, dropped afterwards):
+//  1. 50 simulated annotators submit labels for BENCH_SECONDS (default 60) through the label services — create, or
+//     change at the version they read — and we check labels submitted vs stored (0 lost, 0 duplicated), history rows
+//     and Trajectory.annotationCount; p50/p95 submit latency.
+//  2. "next item" (reserve) p95 on a queue of 10^5 items created from a table filter, with the first half done,
+//     as the 50 annotators take and finish items.
+// Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
+// Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite]
+import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
+import { seedDemo } from "../lib/services/seed-demo.ts";
+import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
+import { createQueue } from "../lib/services/annotation/manage-queues.ts";
+import { completeQueueItem, nextQueueItem } from "../lib/services/annotation/work-queue.ts";
+import { findLabel } from "../lib/db/repositories/annotation/labels.ts";
+import { isAppError } from "../lib/errors.ts";
+import type { ServiceContext } from "../lib/services/context.ts";
+
+const args = process.argv.slice(2);
+const SECONDS = Number(args[args.indexOf("--seconds") + 1] || process.env.BENCH_SECONDS || 60) || 60;
+const ANNOTATORS = 50;
+const QUEUE_ITEMS = Number(args[args.indexOf("--queue-items") + 1] || 0) || 100_000;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+async function bench(provider: Provider): Promise<void> {
+  const t = await createTestDatabase(provider);
+  try {
+    await seedDemo(t.ctx, { count: 40, seed: 11 });
+    // --sync-normal: what the figures are with SQLite's synchronous=NORMAL (WAL), i.e. without an fsync per commit.
+    if (provider === "sqlite" && args.includes("--sync-normal")) await t.db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+    if (provider === "sqlite") console.log(`  (sqlite journal_mode ${JSON.stringify(await t.db.$queryRawUnsafe("PRAGMA journal_mode"))}, synchronous ${String(Object.values(((await t.db.$queryRawUnsafe("PRAGMA synchronous")) as Record<string, unknown>[])[0] ?? {})[0])})`);
+    const trajs = await t.db.trajectory.findMany({ where: { parentId: null, stepCount: { gte: 4 } }, select: { id: true, stepCount: true } });
+    const people: ServiceContext[] = [];
+    for (let i = 0; i < ANNOTATORS; i++) people.push(await t.as(`bench-${i}`, "annotator"));
+
+    // --- 1. concurrent submissions ---
+    const values = ["command-error", "hang", "timeout", "test-failure", "runtime-exception"];
+    const latencies: number[] = [];
+    let created = 0;
+    let updated = 0;
+    let conflicts = 0;
+    const deadline = Date.now() + SECONDS * 1000;
+    let seed = 1;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    await Promise.all(
+      people.map(async (ctx) => {
+        const mine = new Map<string, { id: string; version: number }>();
+        while (Date.now() < deadline) {
+          const tr = trajs[rand(trajs.length)]!;
+          const a = rand(Math.min(tr.stepCount, 6));
+          const key = `${tr.id}:${a}`;
+          const value = values[rand(values.length)]!;
+          const start = performance.now();
+          try {
+            const have = mine.get(key);
+            if (have) {
+              const l = await updateLabel(ctx, { id: have.id, version: have.version, value });
+              mine.set(key, { id: l.id, version: l.version });
+              updated++;
+            } else {
+              const l = await createLabel(ctx, { trajectory: tr.id, schema: "error-category", value, target: { steps: [a, a] } });
+              mine.set(key, { id: l.id, version: l.version });
+              created++;
+            }
+            latencies.push(performance.now() - start);
+          } catch (e) {
+            if (isAppError(e) && e.code === "CONFLICT") conflicts++;
+            else throw e;
+          }
+        }
+      }),
+    );
+    const stored = await t.db.annotation.count();
+    const events = await t.db.annotationEvent.count();
+    const countSum = (await t.db.trajectory.aggregate({ _sum: { annotationCount: true } }))._sum.annotationCount ?? 0;
+    const distinct = (await t.db.annotation.groupBy({ by: ["schemaId", "annotatorId", "targetKey"] })).length;
+
+    // Baseline: a primary-key read of one label, the cheapest thing the database does for us.
+    const anyLabel = (await t.db.annotation.findFirstOrThrow({ select: { id: true } })).id;
+    const base: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const s = performance.now();
+      await findLabel(t.db, anyLabel);
+      base.push(performance.now() - s);
+    }
+    const b50 = pct(base, 50);
+    console.log(`\n[${provider}] ${ANNOTATORS} annotators × ${SECONDS} s`);
+    console.log(`  submitted ${created + updated} (created ${created}, changed ${updated}), refused ${conflicts}; stored labels ${stored} (distinct targets ${distinct}), history rows ${events}, Σ annotationCount ${countSum}`);
+    console.log(`  lost ${created - stored}, duplicated ${stored - distinct}; history complete: ${events === created + updated}; counts agree: ${countSum === stored}`);
+    console.log(`  submit latency p50 ${ms(pct(latencies, 50))} (${(pct(latencies, 50) / b50).toFixed(1)}× baseline), p95 ${ms(pct(latencies, 95))} (${(pct(latencies, 95) / b50).toFixed(1)}×); throughput ${((created + updated) / SECONDS).toFixed(0)} labels/s; baseline PK read p50 ${ms(b50)}`);
+
+    // --- 2. next item on a 10^5-item queue ---
+    const run = await t.db.run.create({ data: { name: "bench-queue-run" } });
+    const task = await t.db.task.create({ data: { benchmark: "bench", externalId: "bench-queue", name: "bench queue task" } });
+    for (let i = 0; i < QUEUE_ITEMS; i += 5000) {
+      await t.db.trajectory.createMany({ data: Array.from({ length: Math.min(5000, QUEUE_ITEMS - i) }, (_, j) => ({ contentHash: `bench-q-${i + j}`, taskId: task.id, runId: run.id, sourceFormat: "bench", outcome: "failed" })) });
+    }
+    const qStart = performance.now();
+    const queue = await createQueue(t.ctx, { name: "bench-queue", filter: `runId=${run.id}`, schemas: ["error-category"], labelsPerItem: 1, assignees: people.map((p) => p.actor.name) });
+    const createMs = performance.now() - qStart;
+    // The first half is finished already: "next" must find the first open item without walking past them.
+    await t.db.queueItem.updateMany({ where: { queueId: queue.id, position: { lt: QUEUE_ITEMS / 2 } }, data: { doneCount: 1 } });
+    const nextLat: number[] = [];
+    const rounds = 10;
+    for (let r = 0; r < rounds; r++) {
+      const slots = await Promise.all(
+        people.map(async (ctx) => {
+          const s = performance.now();
+          const slot = await nextQueueItem(ctx, queue.id);
+          nextLat.push(performance.now() - s);
+          return { ctx, slot };
+        }),
+      );
+      const itemIds = slots.map((x) => x.slot?.itemId);
+      if (new Set(itemIds).size !== itemIds.length) throw new Error("two annotators got the same item");
+      // Finish them (each needs a label first) so the next round reserves fresh items.
+      await Promise.all(
+        slots.map(async ({ ctx, slot }) => {
+          await createLabel(ctx, { trajectory: slot!.trajectoryId, schema: "error-category", value: "timeout" });
+          await completeQueueItem(ctx, slot!.slotId);
+        }),
+      );
+    }
+    // One annotator alone: the cost of "next" itself on the big queue, without 49 others queued on the same database.
+    const solo: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const s = performance.now();
+      const slot = await nextQueueItem(people[0]!, queue.id);
+      solo.push(performance.now() - s);
+      await createLabel(people[0]!, { trajectory: slot!.trajectoryId, schema: "error-category", value: "hang" });
+      await completeQueueItem(people[0]!, slot!.slotId);
+    }
+    console.log(`  "next item" alone (100 calls): p50 ${ms(pct(solo, 50))}, p95 ${ms(pct(solo, 95))} (${(pct(solo, 95) / b50).toFixed(1)}× baseline)`);
+    console.log(`  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" (50 concurrent, ${nextLat.length} calls, first half done) p50 ${ms(pct(nextLat, 50))}, p95 ${ms(pct(nextLat, 95))} (${(pct(nextLat, 95) / b50).toFixed(1)}× baseline)`);
+  } finally {
+    await t.drop();
+  }
+}
+
+if (!args.includes("--skip-sqlite")) await bench("sqlite");
+if (!args.includes("--skip-pg")) {
+  if (postgres.available) await bench("postgresql");
+  else console.log(`[postgresql] skipped: ${postgres.reason}`);
+}

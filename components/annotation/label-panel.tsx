@@ -1,0 +1,277 @@
+"use client";
+// Labelling next to the replay: pick a target (step range, fork point, the whole trajectory or attempt), a value
+// from the schema (hotkeys), an optional rationale, and submit. Keyboard-first (see the ? overlay); in a queue,
+// Enter after the last schema finishes the item and opens the next one.
+import { useMemo, useState, useSyncExternalStore, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { Keyboard } from "lucide-react";
+import type { LabellingView } from "@/lib/services/annotation/labelling-view";
+import { resolveTarget, describeTarget, type TargetInput } from "@/lib/domain/annotation/targets";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { completeItemAction, skipItemAction } from "@/app/(dashboard)/annotation/actions";
+import { labelApi, type LabelView } from "./label-api";
+import { useLabelKeys } from "./use-label-keys";
+import { LabelList } from "./label-list";
+import { ShortcutHelp } from "./shortcut-help";
+import { cn } from "@/lib/utils";
+
+type Mode = "range" | "fork" | "whole";
+type Undo = { kind: "created"; label: LabelView } | { kind: "updated"; label: LabelView; previous: { value: string; comment: string | null } };
+
+export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { trajectoryId: string; stepCount: number; forkSteps: number[]; view: LabellingView }) {
+  const router = useRouter();
+  const [labels, setLabels] = useState<LabelView[]>(view.labels);
+  const [schemaIdx, setSchemaIdx] = useState(0);
+  const [cursor, setCursor] = useState(0);
+  const [range, setRange] = useState<[number, number]>([0, 0]);
+  const [mode, setMode] = useState<Mode | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+  const [comment, setComment] = useState("");
+  const [undoStack, setUndoStack] = useState<Undo[]>([]);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [help, setHelp] = useState(false);
+  const [keys, setKeys] = useState(view.queue !== null);
+  const [busy, startTransition] = useTransition();
+  const schema = view.schemas[schemaIdx];
+  // True once hydrated (keys work from then on); tests and the "keys on" badge rely on it.
+  const hydrated = useSyncExternalStore(noopSubscribe, () => true, () => false);
+
+  // The chosen target when the schema allows it; otherwise steps for step-level schemas, else the whole trajectory/attempt.
+  const effectiveMode: Mode = useMemo(() => {
+    if (!schema) return "whole";
+    if (mode === "range" && schema.targets.includes("step_range")) return "range";
+    if (mode === "fork" && schema.targets.includes("fork_point")) return "fork";
+    if (mode === "whole" && (schema.targets.includes("trajectory") || (view.isAttempt && schema.targets.includes("attempt")))) return "whole";
+    return schema.targets.includes("step_range") && !(view.isAttempt && schema.targets.includes("attempt")) ? "range" : "whole";
+  }, [mode, schema, view.isAttempt]);
+
+  const targetInput: TargetInput | undefined = effectiveMode === "range" ? { steps: range } : effectiveMode === "fork" ? { forkStep: cursor } : undefined;
+  const target = schema ? resolveTarget(targetInput, { trajectoryId, stepCount, isAttempt: view.isAttempt }, schema.targets) : null;
+  const mine = (schemaId: string, key: string) => labels.find((l) => l.annotatorId === view.actorId && l.schemaId === schemaId && l.targetKey === key);
+  const current = schema && target?.ok ? mine(schema.id, target.target.key) : undefined;
+
+  const refresh = async () => setLabels((await labelApi.list(trajectoryId)).labels);
+  const say = (text: string, error = false) => setMessage({ text, error });
+
+  const queueComplete = (list: LabelView[]) => view.queue !== null && view.queue.schemaKeys.every((k) => list.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
+
+  const finishItem = () => {
+    if (!view.queue) return;
+    const q = view.queue;
+    startTransition(async () => {
+      const r = await completeItemAction(q.queueId, q.slotId);
+      if (r.ok) router.push(r.href);
+      else say(r.error, true);
+    });
+  };
+
+  const submit = () => {
+    if (!schema || busy) return;
+    if (pending === null) {
+      if (queueComplete(labels)) return finishItem();
+      return say(`Choose a ${schema.name.toLowerCase()} first (press its key).`, true);
+    }
+    if (!target?.ok) return say(target?.message ?? "no target", true);
+    const value = pending;
+    const note = comment.trim() || null;
+    startTransition(async () => {
+      try {
+        let saved: LabelView;
+        if (current) {
+          saved = await labelApi.update({ id: current.id, version: current.version, value, comment: note });
+          setUndoStack((u) => [...u, { kind: "updated", label: saved, previous: { value: current.value, comment: current.comment } }]);
+        } else {
+          saved = await labelApi.create({ trajectory: trajectoryId, schema: schema.key, value, target: targetInput, comment: note });
+          setUndoStack((u) => [...u, { kind: "created", label: saved }]);
+        }
+        const next = [...labels.filter((l) => l.id !== saved.id), saved];
+        setLabels(next);
+        setPending(null);
+        setComment("");
+        say(`Saved ${schema.name}: ${optionLabel(schema.options, value)} on ${describeTarget(saved)}.`);
+        if (view.queue && queueComplete(next)) {
+          const r = await completeItemAction(view.queue.queueId, view.queue.slotId);
+          if (r.ok) router.push(r.href);
+          else say(r.error, true);
+        } else if (view.queue) {
+          const missing = view.queue.schemaKeys.find((k) => !next.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
+          const idx = view.schemas.findIndex((s) => s.key === missing);
+          if (idx >= 0) setSchemaIdx(idx);
+        }
+      } catch (e) {
+        say((e as Error).message, true);
+        await refresh().catch(() => undefined);
+      }
+    });
+  };
+
+  const undo = () => {
+    const last = undoStack.at(-1);
+    if (!last || busy) return say("Nothing to undo.", true);
+    startTransition(async () => {
+      try {
+        const live = labels.find((l) => l.id === last.label.id);
+        if (!live) throw new Error("that label is gone already");
+        if (last.kind === "created") {
+          await labelApi.remove(live.id, live.version);
+          setLabels((ls) => ls.filter((l) => l.id !== live.id));
+        } else {
+          const back = await labelApi.update({ id: live.id, version: live.version, value: last.previous.value, comment: last.previous.comment });
+          setLabels((ls) => ls.map((l) => (l.id === back.id ? back : l)));
+        }
+        setUndoStack((u) => u.slice(0, -1));
+        say("Undone.");
+      } catch (e) {
+        say((e as Error).message, true);
+        await refresh().catch(() => undefined);
+      }
+    });
+  };
+
+  const clamp = (n: number) => Math.max(0, Math.min(stepCount - 1, n));
+  useLabelKeys(keys && view.canLabel, {
+    move: (d) => setCursor((c) => clamp(c + d)),
+    rangeStart: () => {
+      setRange(([, e]) => [cursor, Math.max(cursor, e)]);
+      setMode("range");
+    },
+    rangeEnd: () => {
+      setRange(([s]) => [Math.min(s, cursor), cursor]);
+      setMode("range");
+    },
+    nextSchema: () => {
+      setSchemaIdx((i) => (i + 1) % Math.max(1, view.schemas.length));
+      setPending(null);
+    },
+    pick: (k) => {
+      const opt = schema?.options.find((o) => o.hotkey === k && !o.retired);
+      if (!opt) return false;
+      setPending(opt.value);
+      return true;
+    },
+    submit,
+    undo,
+    toggleHelp: () => setHelp((h) => !h),
+    escape: () => {
+      setHelp(false);
+      setPending(null);
+    },
+  });
+
+  if (!view.schemas.length) return null;
+  return (
+    <Card aria-label="Labelling" data-hydrated={hydrated ? "true" : "false"}>
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
+        <div className="flex flex-col gap-0.5">
+          <CardTitle>Labels{view.blind ? " (blind: only yours are shown)" : ""}</CardTitle>
+          {view.queue ? (
+            <p className="text-xs text-muted-foreground" data-testid="queue-bar">
+              Queue <span className="font-medium text-foreground">{view.queue.queueName}</span> · item {view.queue.position + 1} of {view.queue.itemCount}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex items-center gap-2">
+          {view.queue ? <SkipButton queueId={view.queue.queueId} slotId={view.queue.slotId} onError={(t) => say(t, true)} /> : null}
+          {view.canLabel ? (
+            <Button variant={keys ? "secondary" : "outline"} size="sm" aria-pressed={keys} onClick={() => setKeys((k) => !k)} title="Labelling keys take j/k, [ ], digits and letters from the replay while on">
+              <Keyboard aria-hidden /> Keyboard labelling {keys ? "on" : "off"}
+            </Button>
+          ) : null}
+          <Button variant="ghost" size="sm" onClick={() => setHelp((h) => !h)} aria-expanded={help}>?</Button>
+        </div>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        {help ? <ShortcutHelp schema={schema} /> : null}
+        {view.canLabel && schema ? (
+          <div className="flex flex-col gap-3" data-testid="label-form">
+            <div className="flex flex-wrap items-center gap-2 text-sm">
+              <label className="flex items-center gap-1">
+                <span className="text-muted-foreground">Schema</span>
+                <select className="h-8 rounded-md border bg-background px-2" value={schemaIdx} onChange={(e) => (setSchemaIdx(Number(e.target.value)), setPending(null))}>
+                  {view.schemas.map((s, i) => (
+                    <option key={s.id} value={i}>{s.name}{view.queue?.schemaKeys.includes(s.key) ? " (queue)" : ""}</option>
+                  ))}
+                </select>
+              </label>
+              <label className="flex items-center gap-1">
+                <span className="text-muted-foreground">Target</span>
+                <select className="h-8 rounded-md border bg-background px-2" value={effectiveMode} onChange={(e) => setMode(e.target.value as Mode)}>
+                  {schema.targets.includes("step_range") ? <option value="range">Steps {range[0]}–{range[1]}</option> : null}
+                  {schema.targets.includes("fork_point") && forkSteps.includes(cursor) ? <option value="fork">Fork point at step {cursor}</option> : null}
+                  {schema.targets.includes("trajectory") || (view.isAttempt && schema.targets.includes("attempt")) ? <option value="whole">{view.isAttempt && schema.targets.includes("attempt") ? "This attempt" : "Whole trajectory"}</option> : null}
+                </select>
+              </label>
+              {schema.targets.includes("step_range") ? (
+                <span className="flex items-center gap-1 text-muted-foreground">
+                  cursor <Badge variant="outline" data-testid="step-cursor">step {cursor}</Badge>
+                  <input aria-label="Range start" type="number" min={0} max={stepCount - 1} value={range[0]} onChange={(e) => (setRange([clamp(Number(e.target.value)), Math.max(range[1], clamp(Number(e.target.value)))]), setMode("range"))} className="h-8 w-16 rounded-md border bg-background px-2" />
+                  –
+                  <input aria-label="Range end" type="number" min={0} max={stepCount - 1} value={range[1]} onChange={(e) => (setRange([Math.min(range[0], clamp(Number(e.target.value))), clamp(Number(e.target.value))]), setMode("range"))} className="h-8 w-16 rounded-md border bg-background px-2" />
+                </span>
+              ) : null}
+            </div>
+            {schema.description ? <p className="text-xs text-muted-foreground">{schema.description}</p> : null}
+            <div className="flex flex-wrap gap-1.5" role="radiogroup" aria-label={schema.name}>
+              {schema.options.filter((o) => !o.retired).map((o) => (
+                <button
+                  key={o.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={pending === o.value}
+                  title={o.description}
+                  onClick={() => setPending(o.value)}
+                  className={cn("inline-flex items-center gap-1.5 rounded-md border px-2 py-1 text-xs", pending === o.value ? "border-primary bg-primary/15 text-foreground" : current?.value === o.value ? "border-primary/50" : "hover:bg-accent")}
+                >
+                  {o.hotkey ? <kbd className="rounded border bg-muted px-1 font-mono text-[10px]">{o.hotkey}</kbd> : null}
+                  {o.label}
+                </button>
+              ))}
+            </div>
+            <div className="flex flex-wrap items-end gap-2">
+              <textarea aria-label="Rationale" placeholder="Rationale (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={1} className="min-h-8 flex-1 rounded-md border bg-background px-2 py-1 text-sm" />
+              <Button size="sm" onClick={submit} disabled={busy}>{current ? "Change label" : "Save label"} <kbd className="font-mono text-[10px] opacity-70">Enter</kbd></Button>
+              <Button size="sm" variant="outline" onClick={undo} disabled={busy || undoStack.length === 0}>Undo <kbd className="font-mono text-[10px] opacity-70">u</kbd></Button>
+            </div>
+            {target && !target.ok ? <p className="text-xs text-destructive">{target.message}</p> : null}
+          </div>
+        ) : null}
+        {message ? (
+          <p role={message.error ? "alert" : "status"} className={cn("text-sm", message.error ? "text-destructive" : "text-muted-foreground")}>{message.text}</p>
+        ) : null}
+        <LabelList labels={labels} schemas={view.schemas} history={view.history} />
+      </CardContent>
+    </Card>
+  );
+}
+
+const noopSubscribe = () => () => undefined;
+
+function optionLabel(options: { value: string; label: string }[], value: string): string {
+  return options.find((o) => o.value === value)?.label ?? value;
+}
+
+function SkipButton({ queueId, slotId, onError }: { queueId: string; slotId: string; onError: (t: string) => void }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [busy, start] = useTransition();
+  if (!open) return <Button size="sm" variant="outline" onClick={() => setOpen(true)}>Skip…</Button>;
+  return (
+    <form
+      className="flex items-center gap-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start(async () => {
+          const r = await skipItemAction(queueId, slotId, reason);
+          if (r.ok) router.push(r.href);
+          else onError(r.error);
+        });
+      }}
+    >
+      <input autoFocus aria-label="Skip reason" placeholder="Why skip?" value={reason} onChange={(e) => setReason(e.target.value)} className="h-8 w-48 rounded-md border bg-background px-2 text-sm" />
+      <Button size="sm" type="submit" disabled={busy || !reason.trim()}>Skip</Button>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+// What the labelling panel next to the replay needs: the schemas that apply to this trajectory, the labels the actor
+// may see (blind mode), the history, and — when opened from a queue — the actor's reservation.
+import { authorize, type ServiceContext } from "../context.ts";
+import { AppError } from "../../errors.ts";
+import { can } from "../../domain/authz.ts";
+import type { LabelSchemaView } from "../../domain/annotation/label-schema.ts";
+import { listLabelSchemas } from "../../db/repositories/annotation/schemas.ts";
+import { findTargetFacts, listLabels, type LabelEventView, type LabelView } from "../../db/repositories/annotation/labels.ts";
+import { findSlot } from "../../db/repositories/annotation/queues.ts";
+import { getLabelHistory, visibleAnnotators } from "./list-labels.ts";
+import { openQueue } from "./manage-queues.ts";
+
+export interface QueueContext {
+  queueId: string;
+  queueName: string;
+  slotId: string;
+  schemaKeys: string[];
+  position: number;
+  itemCount: number;
+  expiresAt: string | null;
+}
+
+export interface LabellingView {
+  canLabel: boolean;
+  actorId: string;
+  isAttempt: boolean;
+  schemas: LabelSchemaView[];
+  labels: LabelView[];
+  history: LabelEventView[];
+  blind: boolean;
+  queue: QueueContext | null;
+}
+
+export async function getLabellingView(ctx: ServiceContext, trajectory: string, opts: { slotId?: string } = {}): Promise<LabellingView> {
+  authorize(ctx, "trajectory:read");
+  const facts = await findTargetFacts(ctx.db, trajectory);
+  if (!facts) throw new AppError("NOT_FOUND", `no trajectory "${trajectory}"`);
+  const ids = await visibleAnnotators(ctx, facts.id);
+  const kinds = facts.isAttempt ? ["attempt", "step_range", "fork_point"] : ["trajectory", "step_range", "fork_point"];
+  const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter((s) => s.targets.some((t) => kinds.includes(t)));
+  let queue: QueueContext | null = null;
+  if (opts.slotId && can(ctx.actor, "annotation:write")) {
+    const slot = await findSlot(ctx.db, opts.slotId);
+    if (slot && slot.annotatorId === ctx.actor.id && slot.trajectoryId === facts.id && slot.status === "reserved") {
+      const q = await openQueue(ctx, slot.queueId);
+      queue = { queueId: q.id, queueName: q.name, slotId: slot.slotId, schemaKeys: q.schemaKeys, position: slot.position, itemCount: q.itemCount, expiresAt: slot.expiresAt };
+    }
+  }
+  return {
+    canLabel: can(ctx.actor, "annotation:write"),
+    actorId: ctx.actor.id,
+    isAttempt: facts.isAttempt,
+    schemas: queue ? [...schemas].sort((a, b) => Number(queue!.schemaKeys.includes(b.key)) - Number(queue!.schemaKeys.includes(a.key))) : schemas,
+    labels: await listLabels(ctx.db, { trajectoryId: facts.id, annotatorIds: ids, limit: 1000 }),
+    history: (await getLabelHistory(ctx, facts.id)).slice(0, 50),
+    blind: ids !== undefined,
+    queue,
+  };
+}

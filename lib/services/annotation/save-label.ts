@@ -1,0 +1,70 @@
+// Create, change and delete one human label. Saving over a label that moved on since it was read is refused (409)
+// with who changed it; labels belong to their annotator (reviewers with annotation:adjudicate may correct others').
+import { authorize, type ServiceContext } from "../context.ts";
+import { AppError } from "../../errors.ts";
+import { can } from "../../domain/authz.ts";
+import { checkLabelValue } from "../../domain/annotation/label-schema.ts";
+import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
+import {
+  deleteLabelIfVersion, findLabel, findLabelByTarget, insertLabel, isUniqueViolation, listLabelEvents, updateLabelIfVersion, type LabelView,
+} from "../../db/repositories/annotation/labels.ts";
+import { labelChangeSchema, labelInputSchema } from "./label-input.ts";
+import { resolveOrThrow } from "./resolve-label.ts";
+
+/** Label a target as the acting user. 409 when this user already labelled it (edit that label instead). */
+export async function createLabel(ctx: ServiceContext, raw: unknown): Promise<LabelView> {
+  authorize(ctx, "annotation:write");
+  const input = labelInputSchema.parse(raw);
+  const { label } = await resolveOrThrow(ctx.db, input);
+  try {
+    return await insertLabel(ctx.db, { ...label, annotatorId: ctx.actor.id }, ctx.actor.id);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    const existing = await findLabelByTarget(ctx.db, label.schemaId, ctx.actor.id, label.targetKey);
+    throw new AppError("CONFLICT", `you already labelled this target (version ${existing?.version ?? "?"}); change that label instead`, { current: existing });
+  }
+}
+
+async function conflict(ctx: ServiceContext, id: string, expected: number): Promise<never> {
+  const current = await findLabel(ctx.db, id);
+  if (!current) throw new AppError("CONFLICT", "this label was deleted meanwhile", { current: null });
+  const [last] = await listLabelEvents(ctx.db, { annotationId: id }, 1);
+  const who = last ? `${last.actorName} at ${last.createdAt}` : "someone";
+  throw new AppError("CONFLICT", `this label was changed by ${who} (version ${current.version}, you edited version ${expected}); reload to see the change before saving`, { current });
+}
+
+async function ownedLabel(ctx: ServiceContext, id: string): Promise<LabelView> {
+  const label = await findLabel(ctx.db, id);
+  if (!label) throw new AppError("NOT_FOUND", `no label ${id}`);
+  if (label.annotatorId !== ctx.actor.id && !can(ctx.actor, "annotation:adjudicate")) {
+    // Annotators cannot see others' labels either, so this is "not found" rather than "forbidden".
+    throw new AppError("NOT_FOUND", `no label ${id}`);
+  }
+  return label;
+}
+
+export async function updateLabel(ctx: ServiceContext, raw: unknown): Promise<LabelView> {
+  authorize(ctx, "annotation:write");
+  const change = labelChangeSchema.parse(raw);
+  const label = await ownedLabel(ctx, change.id);
+  if (label.version !== change.version) await conflict(ctx, change.id, change.version);
+  let value = label.value;
+  if (change.value !== undefined) {
+    const schema = await findLabelSchema(ctx.db, label.schemaId);
+    if (!schema) throw new AppError("NOT_FOUND", `schema of label ${label.id} is gone`);
+    // A label may keep a retired value it already had; choosing one anew is refused.
+    const v = checkLabelValue(schema, change.value, { allowRetired: change.value === label.value });
+    if (!v.ok) throw new AppError("INVALID_INPUT", `value: ${v.message}`);
+    value = v.value;
+  }
+  const comment = change.comment === undefined ? label.comment : change.comment?.trim() ? change.comment.trim() : null;
+  const saved = await updateLabelIfVersion(ctx.db, change.id, change.version, { value, comment }, ctx.actor.id);
+  return saved ?? conflict(ctx, change.id, change.version);
+}
+
+export async function deleteLabel(ctx: ServiceContext, id: string, version: number): Promise<void> {
+  authorize(ctx, "annotation:write");
+  const label = await ownedLabel(ctx, id);
+  if (label.version !== version) await conflict(ctx, id, version);
+  if (!(await deleteLabelIfVersion(ctx.db, id, version, ctx.actor.id))) await conflict(ctx, id, version);
+}
