@@ -1,0 +1,99 @@
+// Read trajectories back in native form (lossless: steps, recording, fork link, labels) for export, in batches.
+import type { Db, Prisma } from "../../client.ts";
+import type { ExportLabel, StoredTrajectory } from "../../../domain/curation/types.ts";
+import type { RecordingEvent, TrajectoryInput } from "../../../domain/trajectory.ts";
+import { recordingEventSchema, toolCallSchema } from "../../../domain/trajectory.ts";
+import { z } from "zod";
+
+const chunkEventsSchema = z.array(z.tuple([z.number(), z.enum(["o", "i", "m", "r", "x"]), z.string()]));
+const toolCallsSchema = z.array(toolCallSchema);
+const jsonObject = z.record(z.string(), z.unknown());
+
+const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+function parseJson<T>(text: string | null, schema: z.ZodType<T>, what: string): T | undefined {
+  if (text === null) return undefined;
+  const r = schema.safeParse(JSON.parse(text));
+  if (!r.success) throw new Error(`stored ${what} is malformed: ${r.error.issues[0]?.message}`);
+  return r.data;
+}
+
+const INCLUDE = {
+  task: true,
+  run: true,
+  parent: { select: { id: true, externalId: true } },
+  forkPoint: { select: { errorCategory: true } },
+  steps: { orderBy: { index: "asc" } },
+  recording: { include: { chunks: { orderBy: { seq: "asc" } } } },
+  annotations: { include: { schema: { select: { key: true } }, annotator: { select: { name: true } }, forkPoint: { select: { stepIndex: true } } }, orderBy: { id: "asc" } },
+} satisfies Prisma.TrajectoryInclude;
+
+type Row = Awaited<ReturnType<typeof load>>[number];
+const load = (db: Db, ids: string[]) => db.trajectory.findMany({ where: { id: { in: ids } }, include: INCLUDE });
+
+function toLabels(r: Row): ExportLabel[] {
+  return r.annotations.map((a) => ({
+    schema: a.schema.key, annotator: a.annotator.name, targetType: a.targetType, stepStart: a.stepStart, stepEnd: a.stepEnd,
+    forkStepIndex: a.forkPoint?.stepIndex ?? null, value: a.value, comment: a.comment, createdAt: a.createdAt.toISOString(), updatedAt: a.updatedAt.toISOString(),
+  }));
+}
+
+function toStored(r: Row): StoredTrajectory {
+  const meta = parseJson(r.metadata, jsonObject, `metadata of ${r.id}`);
+  // The importer keeps the source's fork reference inside metadata; it is emitted as `fork` instead.
+  const { fork: _fork, ...metadata } = meta ?? {};
+  let recording: TrajectoryInput["recording"];
+  if (r.recording) {
+    const events: RecordingEvent[] = [];
+    for (const ch of r.recording.chunks) for (const [ms, code, data] of parseJson(ch.events, chunkEventsSchema, `recording chunk of ${r.id}`)!) events.push(recordingEventSchema.parse([ms / 1000, code, data]));
+    recording = {
+      format: r.recording.format as NonNullable<TrajectoryInput["recording"]>["format"], width: r.recording.width, height: r.recording.height,
+      ...(r.recording.header ? { header: parseJson(r.recording.header, jsonObject, `recording header of ${r.id}`) } : {}), events,
+    };
+  }
+  const labels = toLabels(r);
+  const trajectory: TrajectoryInput = {
+    format: "reterm.trajectory.v1",
+    id: r.externalId ?? r.id,
+    task: { benchmark: r.task.benchmark, id: r.task.externalId, name: r.task.name, instruction: opt(r.task.instruction), category: opt(r.task.category), difficulty: opt(r.task.difficulty) },
+    run: { name: r.run.name, model: opt(r.run.model), agent: opt(r.run.agent), checkpoint: opt(r.run.checkpoint), trainingMethod: opt(r.run.trainingMethod) as TrajectoryInput["run"]["trainingMethod"], source: opt(r.run.source) },
+    outcome: r.outcome as TrajectoryInput["outcome"],
+    reward: opt(r.reward),
+    verifierOutput: opt(r.verifierOutput),
+    failureMode: opt(r.failureMode),
+    startedAt: iso(r.startedAt),
+    endedAt: iso(r.endedAt),
+    inputTokens: opt(r.inputTokens),
+    outputTokens: opt(r.outputTokens),
+    steps: r.steps.map((s) => ({
+      source: s.source as TrajectoryInput["steps"][number]["source"], timestamp: iso(s.timestamp), offsetMs: opt(s.offsetMs), message: opt(s.message), reasoning: opt(s.reasoning),
+      action: opt(s.action), toolCalls: parseJson(s.toolCalls, toolCallsSchema, `tool calls of ${r.id}#${s.index}`), observation: opt(s.observation), exitCode: opt(s.exitCode),
+      promptTokens: opt(s.promptTokens), completionTokens: opt(s.completionTokens), isCopiedContext: s.isCopiedContext || undefined,
+    })),
+    recording,
+    fork: r.parent && r.forkStepIndex !== null
+      ? { parentId: r.parent.externalId ?? r.parent.id, stepIndex: r.forkStepIndex, attemptIndex: opt(r.attemptIndex), errorCategory: opt(r.forkPoint?.errorCategory ?? null) }
+      : undefined,
+    metadata: Object.keys(metadata).length ? metadata : undefined,
+    labels: labels.length
+      ? labels.map((l) => ({
+          schema: l.schema, annotator: l.annotator, target: l.targetType as "trajectory", stepStart: opt(l.stepStart), stepEnd: opt(l.stepEnd),
+          forkStepIndex: opt(l.forkStepIndex), value: l.value, comment: opt(l.comment), createdAt: l.createdAt, updatedAt: l.updatedAt,
+        }))
+      : undefined,
+  };
+  return { dbId: r.id, trajectory: dropUndefined(trajectory), parentDbId: r.parentId, labels };
+}
+
+/** JSON.stringify drops undefined keys anyway; dropping them here keeps objects comparable in tests. */
+function dropUndefined<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+/** Trajectories by database id, in native form. Missing ids are absent from the map. */
+export async function findStoredTrajectories(db: Db, ids: string[]): Promise<Map<string, StoredTrajectory>> {
+  if (!ids.length) return new Map();
+  const rows = await load(db, [...new Set(ids)]);
+  return new Map(rows.map((r) => [r.id, toStored(r)]));
+}
