@@ -57,6 +57,8 @@ export const envSchema = z.object({
   RETERM_MAX_UPLOAD_MB: z.coerce.number().positive().max(100_000).default(512),
   /** Name of the acting user until accounts exist (issue: users/roles). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
+  /** Folder for finished background exports (issue 10); default: reterm-exports in the OS temp folder. */
+  RETERM_EXPORT_DIR: z.string().trim().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -43,7 +43,7 @@ function stepTurns(s: StepInput, index: number, train: boolean, lastCallId: stri
 }
 
 /** The whole conversation of an item: task instruction first when the steps do not already open with the user. */
-export function itemTurns(e: ExportItem): Turn[] {
+export function itemTurns(e: Pick<ExportItem, "item" | "parent">): Turn[] {
   const t = e.item.trajectory;
   const { context, target } = itemSteps(e.item, e.parent);
   const turns: Turn[] = [];

@@ -8,6 +8,7 @@ import { prepareTrajectory, type PreparedTrajectory } from "../db/bulk/rows.ts";
 import { createImportJob, deleteImportedTrajectories, finishImportJob } from "../db/repositories/import-jobs.ts";
 import { findPendingAttempts, type ForkLink } from "../db/repositories/forks.ts";
 import type { LinkRequest } from "../db/bulk/fork-links.ts";
+import { attachImportedLabels, type ImportedLabels } from "../db/repositories/datasets/imported-labels.ts";
 import { indexMissingTrajectories } from "../db/repositories/search.ts";
 import { warmReplayLayouts } from "./replay-session.ts";
 import type { NormalizedTrajectory } from "../domain/trajectory.ts";
@@ -67,6 +68,7 @@ interface SentRecord {
   outputChars: number;
   externalId: string | null;
   fork: NormalizedTrajectory["trajectory"]["fork"];
+  labels: NormalizedTrajectory["trajectory"]["labels"];
 }
 
 const BATCH_TRAJECTORIES = 256;
@@ -98,6 +100,8 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
   const report = emptyReport(jobId);
   const writer = opts.dryRun ? null : await openBulkWriter(configOf(ctx.db), { threaded: opts.threaded });
   const forks: ForkLink[] = [];
+  /** Labels carried by native trajectories (issue 10): attached as annotations once fork points exist. */
+  const labelled: ImportedLabels[] = [];
   /** Client ids of the trajectories written now: attempts imported earlier may be waiting for them. */
   const newExternalIds: string[] = [];
   /** Trajectories with so much output that laying out their replay on first view would delay its first frame. */
@@ -141,6 +145,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         if (rec.outputChars >= REPLAY_WARM_CHARS && bigOutput.length < MAX_IDS) bigOutput.push(o.id);
         const f = rec.fork;
         if (f) forks.push({ attemptId: o.id, parentExternalId: f.parentId, stepIndex: f.stepIndex, attemptIndex: f.attemptIndex, errorCategory: f.errorCategory });
+        if (rec.labels?.length) labelled.push({ trajectoryId: o.id, labels: rec.labels });
       } else if (o.status === "duplicate") report.duplicates++;
       else {
         report.failed++;
@@ -173,7 +178,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
       }
       const prepared = prepareTrajectory(rec.value, writer!.codec, jobId);
       batch.push(prepared);
-      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, externalId: prepared.externalId, fork: rec.value.trajectory.fork });
+      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, externalId: prepared.externalId, fork: rec.value.trajectory.fork, labels: rec.value.trajectory.labels });
       batchSteps += prepared.stepCount;
       if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS) await flush();
     }
@@ -199,6 +204,9 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
     }
   } finally {
     await writer?.close();
+  }
+  if (jobId && !report.rolledBack && labelled.length) {
+    for (const problem of await attachImportedLabels(ctx.db, labelled)) if (report.warnings.length < MAX_ERRORS) report.warnings.push({ file: "(labels)", message: problem, severity: "warning" });
   }
 
   if (jobId && !report.rolledBack && report.imported > 0 && opts.indexSearch !== false) {

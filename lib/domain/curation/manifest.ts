@@ -1,5 +1,6 @@
 // The manifest of a frozen version (counts by task, run, error category, outcome; token totals; leakage override)
 // and its content hash: SHA-256 over the canonical item list and label values, so equal content gives equal hashes.
+import { z } from "zod";
 import { sha256 } from "../hash.ts";
 import type { ItemKind } from "./types.ts";
 
@@ -68,3 +69,12 @@ export function buildManifest(items: ManifestItem[], tokenizer: string, leakageO
 export function versionContentHash(items: Pick<ManifestItem, "trajectoryId" | "kind" | "labels">[]): string {
   return sha256(items.map((it) => `${it.kind}:${it.trajectoryId}:${it.labels.join("|")}`).join("\n"));
 }
+
+const counts = z.record(z.string(), z.number());
+/** Stored manifests are read back through this schema. */
+export const manifestSchema: z.ZodType<Manifest> = z.object({
+  items: z.number(), kinds: counts, byTask: counts, byRun: counts, byErrorCategory: counts, byOutcome: counts,
+  tokens: z.object({ total: z.number(), max: z.number(), mean: z.number(), tokenizer: z.string() }),
+  labelValues: counts,
+  leakageOverride: z.object({ by: z.string(), at: z.string(), reason: z.string(), tasks: z.array(z.string()) }).nullable(),
+});

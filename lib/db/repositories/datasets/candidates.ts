@@ -89,3 +89,20 @@ export async function removeHeldOut(db: Db, list: HeldOut[]): Promise<number> {
   for (const h of list) removed += (await db.heldOutTask.deleteMany({ where: h })).count;
   return removed;
 }
+
+/** Run ids named by id or name (CLI users type names); unknown names are returned separately. */
+export async function resolveRunIds(db: Db, refs: string[]): Promise<{ ids: string[]; unknown: string[] }> {
+  const rows = await db.run.findMany({ where: { OR: [{ id: { in: refs } }, { name: { in: refs } }] }, select: { id: true, name: true } });
+  return { ids: rows.map((r) => r.id), unknown: refs.filter((x) => !rows.some((r) => r.id === x || r.name === x)) };
+}
+
+/** Task ids named by id, external id or name. */
+export async function resolveTaskIds(db: Db, refs: string[]): Promise<{ ids: string[]; unknown: string[] }> {
+  const rows = await db.task.findMany({ where: { OR: [{ id: { in: refs } }, { externalId: { in: refs } }, { name: { in: refs } }] }, select: { id: true, externalId: true, name: true } });
+  return { ids: rows.map((r) => r.id), unknown: refs.filter((x) => !rows.some((r) => r.id === x || r.externalId === x || r.name === x)) };
+}
+
+export async function findParentIds(db: Db, attemptIds: string[]): Promise<string[]> {
+  const rows = await chunked(attemptIds, (part) => db.trajectory.findMany({ where: { id: { in: part }, parentId: { not: null } }, select: { parentId: true } }));
+  return [...new Set(rows.map((r) => r.parentId!))];
+}

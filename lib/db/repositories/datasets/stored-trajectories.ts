@@ -1,6 +1,6 @@
 // Read trajectories back in native form (lossless: steps, recording, fork link, labels) for export, in batches.
 import type { Db, Prisma } from "../../client.ts";
-import type { ExportLabel, StoredTrajectory } from "../../../domain/curation/types.ts";
+import { labelRefOf, type ExportLabel, type StoredTrajectory } from "../../../domain/curation/types.ts";
 import type { RecordingEvent, TrajectoryInput } from "../../../domain/trajectory.ts";
 import { recordingEventSchema, toolCallSchema } from "../../../domain/trajectory.ts";
 import { z } from "zod";
@@ -76,14 +76,9 @@ function toStored(r: Row): StoredTrajectory {
       ? { parentId: r.parent.externalId ?? r.parent.id, stepIndex: r.forkStepIndex, attemptIndex: opt(r.attemptIndex), errorCategory: opt(r.forkPoint?.errorCategory ?? null) }
       : undefined,
     metadata: Object.keys(metadata).length ? metadata : undefined,
-    labels: labels.length
-      ? labels.map((l) => ({
-          schema: l.schema, annotator: l.annotator, target: l.targetType as "trajectory", stepStart: opt(l.stepStart), stepEnd: opt(l.stepEnd),
-          forkStepIndex: opt(l.forkStepIndex), value: l.value, comment: opt(l.comment), createdAt: l.createdAt, updatedAt: l.updatedAt,
-        }))
-      : undefined,
+    labels: labels.length ? labels.map(labelRefOf) : undefined,
   };
-  return { dbId: r.id, trajectory: dropUndefined(trajectory), parentDbId: r.parentId, labels };
+  return { dbId: r.id, trajectory: dropUndefined(trajectory), parentDbId: r.parentId, errorCategory: r.firstErrorCategory, labels };
 }
 
 /** JSON.stringify drops undefined keys anyway; dropping them here keeps objects comparable in tests. */
