@@ -16,6 +16,8 @@ import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
+import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
+import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
 
@@ -31,6 +33,8 @@ Commands:
   ${SCHEMA_HELP}
   ${TOKEN_HELP}
   ${REINDEX_HELP}
+  ${DATASET_HELP}
+  ${EXPORT_HELP}
   help                         this text
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...).`;
@@ -80,6 +84,8 @@ const commands: Record<string, Command> = {
   schema: schemaCommand,
   token: tokenCommand,
   "reindex-search": reindexCommand,
+  dataset: datasetCommand,
+  export: exportCommand,
 
   async help() {
     console.log(HELP);

@@ -110,6 +110,8 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
 
 /** Write the data to `out` and the card to README.md beside it. Returns bytes written. */
 export async function writeExportFiles(opened: OpenedExport, out: string, onRows?: (done: number) => void): Promise<{ bytes: number; cardPath: string }> {
+  const dir = path.dirname(path.resolve(out));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError("INVALID_INPUT", `--out: folder ${dir} does not exist`);
   const stream = fs.createWriteStream(out);
   let bytes = 0;
   try {

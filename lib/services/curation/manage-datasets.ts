@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { editDraftItems, findDatasetByName, insertDataset, type DatasetSummary } from "../../db/repositories/datasets/datasets.ts";
-import { findExistingTrajectoryIds, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
+import { findExistingTrajectoryIds, findPassedAttempts, resolveRunIds, resolveTaskIds } from "../../db/repositories/datasets/candidates.ts";
 import { AppError } from "../../errors.ts";
 import { buildItems, type BuiltItems } from "./build-items.ts";
 import { DATASET_NAME, datasetRulesSchema, parseStoredRules } from "./rules.ts";
@@ -65,4 +65,22 @@ export async function editDatasetItems(ctx: ServiceContext, input: z.input<typeo
   }
   const revision = await editDraftItems(ctx.db, { datasetId: d.id, expectedRevision: e.expectedRevision, actorId: ctx.actor.id, add: e.add.map((trajectoryId) => ({ trajectoryId, kind })), remove: e.remove });
   return { revision, added: e.add.length, removed: e.remove.length };
+}
+
+/** The trajectories-table filter (query string) for CLI options; runs and tasks may be named instead of by id. */
+export async function tableFilterFor(ctx: ServiceContext, o: { outcome?: string[]; runs?: string[]; tasks?: string[] }): Promise<string> {
+  authorize(ctx, "trajectory:read");
+  const p = new URLSearchParams();
+  for (const v of o.outcome ?? []) p.append("outcome", v);
+  if (o.runs?.length) {
+    const r = await resolveRunIds(ctx.db, o.runs);
+    if (r.unknown.length) throw new AppError("INVALID_INPUT", `--run: no run named ${r.unknown.map((x) => `"${x}"`).join(", ")}`);
+    for (const id of r.ids) p.append("runId", id);
+  }
+  if (o.tasks?.length) {
+    const t = await resolveTaskIds(ctx.db, o.tasks);
+    if (t.unknown.length) throw new AppError("INVALID_INPUT", `--task: no task named ${t.unknown.map((x) => `"${x}"`).join(", ")}`);
+    for (const id of t.ids) p.append("taskId", id);
+  }
+  return p.toString();
 }
