@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { qualityRulesSchema } from "../../domain/curation/quality.ts";
 import { ITEM_KINDS } from "../../domain/curation/types.ts";
+import { trajectoryQueryToParams, type TrajectoryListQuery } from "../../validation/search-params.ts";
 
 export const labelRuleSchema = z.object({
   schema: z.string().min(1, "must name a label schema key"),
@@ -28,4 +29,12 @@ export function parseStoredRules(text: string | null): DatasetRules | null {
   if (!text) return null;
   const r = datasetRulesSchema.safeParse(JSON.parse(text));
   return r.success ? r.data : null;
+}
+
+/** The table filter a dataset keeps: the view's filters, search and order, without paging or column choices. */
+export function datasetFilterOf(q: TrajectoryListQuery): string {
+  const p = trajectoryQueryToParams({ ...q, page: 1, cursor: undefined, cols: undefined });
+  p.delete("perPage");
+  p.delete("page");
+  return p.toString();
 }
