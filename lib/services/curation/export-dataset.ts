@@ -14,7 +14,7 @@ import { datasetCard } from "../../exporters/card.ts";
 import { createWriter } from "../../exporters/registry.ts";
 import { AppError } from "../../errors.ts";
 import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
-import { loadVersionItems, type VersionRef } from "./items.ts";
+import { loadVersionItems, READ_BATCH, type VersionRef } from "./items.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_NAME, parseStoredRules } from "./rules.ts";
 import { summarizeItem } from "./summarize.ts";
@@ -84,7 +84,9 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
     async *pieces(onRows) {
       let buf = writer.header ?? "";
       let done = 0;
-      for await (const batch of loadVersionItems(ctx.db, ref)) {
+      // Only the native format carries recordings; label formats need no steps (unless a draft's manifest counts tokens).
+      const depth = { steps: e.format !== "labels-csv" && e.format !== "labels-jsonl" ? true : !stored, recording: e.format === "native" };
+      for await (const batch of loadVersionItems(ctx.db, ref, READ_BATCH, depth)) {
         for (const it of batch) {
           for (const line of writer.lines(it)) buf += line;
           if (!stored) {

@@ -7,7 +7,7 @@ import { buildManifest, versionContentHash, type ManifestItem } from "../../doma
 import { TOKENIZER_NAME } from "../../domain/curation/tokens.ts";
 import { AppError } from "../../errors.ts";
 import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
-import { loadVersionItems } from "./items.ts";
+import { loadVersionItems, READ_BATCH } from "./items.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_NAME } from "./rules.ts";
 import { summarizeItem } from "./summarize.ts";
@@ -34,7 +34,7 @@ export async function freezeDataset(ctx: ServiceContext, input: z.input<typeof f
 
   const manifestItems: ManifestItem[] = [];
   const itemLabels = new Map<number, string>();
-  for await (const batch of loadVersionItems(ctx.db, { dataset: d.name, versionId: draft.id, version: null, contentHash: null, frozen: false })) {
+  for await (const batch of loadVersionItems(ctx.db, { dataset: d.name, versionId: draft.id, version: null, contentHash: null, frozen: false }, READ_BATCH, { steps: true, recording: false })) {
     for (const it of batch) {
       const t = it.item.trajectory;
       // A segment is about recovering from its parent's failure: count it under the parent's error.

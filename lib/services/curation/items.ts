@@ -2,7 +2,7 @@
 // exports and freezing stream instead of holding the dataset in memory.
 import type { Db } from "../../db/client.ts";
 import { findVersionItems } from "../../db/repositories/datasets/datasets.ts";
-import { findStoredTrajectories } from "../../db/repositories/datasets/stored-trajectories.ts";
+import { findStoredTrajectories, type ReadDepth } from "../../db/repositories/datasets/stored-trajectories.ts";
 import { capturedLabelsSchema, withLabels, type ExportLabel, type ItemKind, type Provenance, type StoredTrajectory } from "../../domain/curation/types.ts";
 import type { ExportItem } from "../../exporters/types.ts";
 import { AppError } from "../../errors.ts";
@@ -34,15 +34,15 @@ function provenance(ref: VersionRef, kind: ItemKind, t: StoredTrajectory, labels
 }
 
 /** Items of a version in position order. A frozen version's items carry the labels captured when it was frozen. */
-export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH): AsyncGenerator<LoadedItem[]> {
+export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
   let after = -1;
   for (;;) {
     const items = await findVersionItems(db, ref.versionId, after, batch);
     if (!items.length) return;
     after = items.at(-1)!.position;
-    const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId));
+    const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId), depth);
     const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
-    const parents = await findStoredTrajectories(db, parentIds);
+    const parents = await findStoredTrajectories(db, parentIds, depth);
     yield items.map((it) => {
       const t = stored.get(it.trajectoryId);
       if (!t) throw new AppError("CONFLICT", `trajectory ${it.trajectoryId} of this dataset no longer exists`);

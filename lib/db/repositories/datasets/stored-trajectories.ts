@@ -2,10 +2,19 @@
 import type { Db, Prisma } from "../../client.ts";
 import { labelRefOf, type ExportLabel, type StoredTrajectory } from "../../../domain/curation/types.ts";
 import type { RecordingEvent, TrajectoryInput } from "../../../domain/trajectory.ts";
-import { recordingEventSchema, toolCallSchema } from "../../../domain/trajectory.ts";
+import { toolCallSchema } from "../../../domain/trajectory.ts";
 import { z } from "zod";
 
-const chunkEventsSchema = z.array(z.tuple([z.number(), z.enum(["o", "i", "m", "r", "x"]), z.string()]));
+const EVENT_CODES = new Set(["o", "i", "m", "r", "x"]);
+/** Chunks are written by our own importer; a cheap structural check per event (zod per event costs more than the export). */
+function chunkEvents(text: string, what: string): RecordingEvent[] {
+  const raw: unknown = JSON.parse(text);
+  if (!Array.isArray(raw)) throw new Error(`stored ${what} is malformed: not an array`);
+  return raw.map((e: unknown) => {
+    if (!Array.isArray(e) || typeof e[0] !== "number" || !EVENT_CODES.has(e[1] as string) || typeof e[2] !== "string") throw new Error(`stored ${what} is malformed: bad event`);
+    return [e[0] / 1000, e[1] as RecordingEvent[1], e[2]];
+  });
+}
 const toolCallsSchema = z.array(toolCallSchema);
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -29,8 +38,17 @@ const INCLUDE = {
   annotations: { include: { schema: { select: { key: true } }, annotator: { select: { name: true } }, forkPoint: { select: { stepIndex: true } } }, orderBy: { id: "asc" } },
 } satisfies Prisma.TrajectoryInclude;
 
-type Row = Awaited<ReturnType<typeof load>>[number];
-const load = (db: Db, ids: string[]) => db.trajectory.findMany({ where: { id: { in: ids } }, include: INCLUDE });
+/** What an export needs: chat formats skip recordings, label formats skip steps too. */
+export interface ReadDepth {
+  steps: boolean;
+  recording: boolean;
+}
+const FULL: ReadDepth = { steps: true, recording: true };
+
+type Row = Awaited<ReturnType<typeof loadFull>>[number];
+const loadFull = (db: Db, ids: string[]) => db.trajectory.findMany({ where: { id: { in: ids } }, include: INCLUDE });
+const load = (db: Db, ids: string[], depth: ReadDepth) =>
+  db.trajectory.findMany({ where: { id: { in: ids } }, include: { ...INCLUDE, steps: depth.steps ? INCLUDE.steps : false, recording: depth.recording ? INCLUDE.recording : false } }) as ReturnType<typeof loadFull>;
 
 function toLabels(r: Row): ExportLabel[] {
   return r.annotations.map((a) => ({
@@ -46,7 +64,7 @@ function toStored(r: Row): StoredTrajectory {
   let recording: TrajectoryInput["recording"];
   if (r.recording) {
     const events: RecordingEvent[] = [];
-    for (const ch of r.recording.chunks) for (const [ms, code, data] of parseJson(ch.events, chunkEventsSchema, `recording chunk of ${r.id}`)!) events.push(recordingEventSchema.parse([ms / 1000, code, data]));
+    for (const ch of r.recording.chunks) for (const e of chunkEvents(ch.events, `recording chunk of ${r.id}`)) events.push(e);
     recording = {
       format: r.recording.format as NonNullable<TrajectoryInput["recording"]>["format"], width: r.recording.width, height: r.recording.height,
       ...(r.recording.header ? { header: parseJson(r.recording.header, jsonObject, `recording header of ${r.id}`) } : {}), events,
@@ -66,7 +84,7 @@ function toStored(r: Row): StoredTrajectory {
     endedAt: iso(r.endedAt),
     inputTokens: opt(r.inputTokens),
     outputTokens: opt(r.outputTokens),
-    steps: r.steps.map((s) => ({
+    steps: (r.steps ?? []).map((s) => ({
       source: s.source as TrajectoryInput["steps"][number]["source"], timestamp: iso(s.timestamp), offsetMs: opt(s.offsetMs), message: opt(s.message), reasoning: opt(s.reasoning),
       action: opt(s.action), toolCalls: parseJson(s.toolCalls, toolCallsSchema, `tool calls of ${r.id}#${s.index}`), observation: opt(s.observation), exitCode: opt(s.exitCode),
       promptTokens: opt(s.promptTokens), completionTokens: opt(s.completionTokens), isCopiedContext: s.isCopiedContext || undefined,
@@ -87,8 +105,8 @@ function dropUndefined<T>(v: T): T {
 }
 
 /** Trajectories by database id, in native form. Missing ids are absent from the map. */
-export async function findStoredTrajectories(db: Db, ids: string[]): Promise<Map<string, StoredTrajectory>> {
+export async function findStoredTrajectories(db: Db, ids: string[], depth: ReadDepth = FULL): Promise<Map<string, StoredTrajectory>> {
   if (!ids.length) return new Map();
-  const rows = await load(db, [...new Set(ids)]);
+  const rows = await load(db, [...new Set(ids)], depth);
   return new Map(rows.map((r) => [r.id, toStored(r)]));
 }
