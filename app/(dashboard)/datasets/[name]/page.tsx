@@ -42,7 +42,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
         description={`${dataset.itemKind === "segment" ? "Recovery segments (failed parent up to the fork → passed attempt)" : "Whole trajectories"} · ${dataset.description ?? "no description"}`}
         actions={can(ctx.actor, "dataset:write") ? <FreezePanel name={dataset.name} revision={dataset.revision} hasChanges={!!draft} /> : null}
       />
-      <div className="mb-5 grid gap-5 lg:grid-cols-2">
+      <div className="mb-5 flex flex-col gap-5">
         <Card>
           <CardHeader><CardTitle>Versions</CardTitle></CardHeader>
           <VersionsList versions={versions} diffs={diffs} />
