@@ -45,10 +45,10 @@ export interface ReadDepth {
 }
 const FULL: ReadDepth = { steps: true, recording: true };
 
-type Row = Awaited<ReturnType<typeof loadFull>>[number];
-const loadFull = (db: Db, ids: string[]) => db.trajectory.findMany({ where: { id: { in: ids } }, include: INCLUDE });
+// Typed as the full include; a lighter read leaves `steps` / `recording` out, which toStored() treats as empty.
+type Row = Prisma.TrajectoryGetPayload<{ include: typeof INCLUDE }>;
 const load = (db: Db, ids: string[], depth: ReadDepth) =>
-  db.trajectory.findMany({ where: { id: { in: ids } }, include: { ...INCLUDE, steps: depth.steps ? INCLUDE.steps : false, recording: depth.recording ? INCLUDE.recording : false } }) as ReturnType<typeof loadFull>;
+  db.trajectory.findMany({ where: { id: { in: ids } }, include: { ...INCLUDE, steps: depth.steps ? INCLUDE.steps : false, recording: depth.recording ? INCLUDE.recording : false } }) as Promise<Row[]>;
 
 function toLabels(r: Row): ExportLabel[] {
   return r.annotations.map((a) => ({
