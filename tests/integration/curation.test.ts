@@ -12,6 +12,7 @@ import { createDataset, editDatasetItems, rebuildDataset } from "../../lib/servi
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
 import { markHeldOut } from "../../lib/services/curation/held-out.ts";
+import { getExportJob, openExportFile, startExportJob } from "../../lib/services/curation/export-jobs.ts";
 import { compareWithPrevious, getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { openAiRowSchema } from "../../lib/exporters/openai.ts";
 import { shareGptRowSchema } from "../../lib/exporters/sharegpt.ts";
@@ -234,6 +235,23 @@ for (const p of PROVIDERS) {
       expect(a.labels).toBe(16);
       expect(b).toEqual(a);
     }, 120_000);
+
+    it("runs a background export job to a finished, downloadable file identical to the streamed export", async () => {
+      const job = await startExportJob(t.ctx, { name: "passed", format: "sharegpt" });
+      expect(job).toMatchObject({ status: "running", rowsTotal: expect.any(Number) });
+      let now = job;
+      for (let i = 0; i < 200 && now.status === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        now = await getExportJob(t.ctx, job.id);
+      }
+      expect(now).toMatchObject({ status: "succeeded", ready: true, rowsWritten: job.rowsTotal });
+      const file = await openExportFile(t.ctx, job.id, "data");
+      expect(fs.readFileSync(file.path, "utf8")).toBe((await exportText(t.ctx, { name: "passed", format: "sharegpt" })).text);
+      expect(fs.readFileSync((await openExportFile(t.ctx, job.id, "card")).path, "utf8")).toContain("ShareGPT");
+      fs.rmSync(path.dirname(file.path), { recursive: true, force: true });
+      const viewer = await t.as("viewer-1", "viewer");
+      await expect(startExportJob(viewer, { name: "passed", format: "openai" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    });
 
     it("rebuilds a dataset from its stored rules", async () => {
       const d = (await getDatasetDetail(t.ctx, "recovery")).dataset;
