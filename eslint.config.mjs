@@ -70,6 +70,27 @@ export default defineConfig([
     files: ["lib/http/**", "proxy.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
+  // --- issue 10: exporters are pure writers over domain types; the CLI goes through services (it may only open and
+  // close the client and run migrations, which is process lifecycle, not data access).
+  {
+    files: ["lib/exporters/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, { group: ["react", "react-dom", "next", "next/*", "../services/*", "../services/**"], message: "lib/exporters are pure writers over lib/domain types." }] },
+      ],
+    },
+  },
+  {
+    files: ["cli/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/**", "!**/lib/db/client.ts", "!**/lib/db/schema-engine.ts"], message: "The CLI calls lib/services, never lib/db repositories." }] },
+      ],
+    },
+  },
+  // --- end issue 10 ---
   {
     // issue 9: CLI commands call services, never the db layer (cli/reterm.ts and start.ts still open and close the client).
     files: ["cli/commands/**"],

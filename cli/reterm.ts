@@ -18,6 +18,8 @@ import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
 import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
+import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
+import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
 
@@ -37,6 +39,8 @@ Commands:
   ${REINDEX_HELP}
   ${LABELS_HELP}
   ${AGREEMENT_HELP}
+  ${DATASET_HELP}
+  ${EXPORT_HELP}
   help                         this text
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
@@ -90,6 +94,8 @@ const commands: Record<string, Command> = {
   "reindex-search": reindexCommand,
   labels: labelsCommand,
   agreement: agreementCommand,
+  dataset: datasetCommand,
+  export: exportCommand,
 
   async help() {
     console.log(HELP);

@@ -89,6 +89,8 @@ export const envSchema = z.object({
   RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public URL of the dashboard, e.g. https://reterm.lab.example; https makes session cookies Secure. */
   RETERM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Folder for finished background exports (issue 10); default: reterm-exports in the OS temp folder. */
+  RETERM_EXPORT_DIR: z.string().trim().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,7 +1,7 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
-import { functionalUpdate, getCoreRowModel, useReactTable, type RowSelectionState, type VisibilityState } from "@tanstack/react-table";
+import type { VisibilityState } from "@tanstack/react-table";
 import { z } from "zod";
 import { Copy, Info, SearchX } from "lucide-react";
 import type { TrajectoryFacets, TrajectoryList } from "@/lib/services/browse-trajectories";
@@ -18,6 +18,7 @@ import { useUrlState } from "@/components/data-table/use-url-state";
 import { usePersistedState } from "@/components/data-table/use-persisted-state";
 import { useRowSelection } from "@/components/data-table/use-row-selection";
 import { useTableHotkeys } from "@/components/data-table/use-table-hotkeys";
+import { useServerTable } from "@/components/data-table/use-server-table";
 import { StepSnippet } from "@/components/search/step-snippet";
 import { Button } from "@/components/ui/button";
 import { DEFAULT_HIDDEN_COLUMNS, trajectoryColumns } from "./trajectories-table-columns";
@@ -25,11 +26,9 @@ import { SEARCH_INPUT_ID, TrajectoriesTableToolbar } from "./trajectories-table-
 
 const parseUrl = (p: RawParams) => trajectoryListUrlSchema.parse(p);
 const DEFAULT_VISIBLE = TRAJECTORY_COLUMN_IDS.filter((c) => !DEFAULT_HIDDEN_COLUMNS.includes(c));
-const widthsSchema = z.record(z.string(), z.number().min(40).max(2000));
 const columnsSchema = z.array(z.enum(TRAJECTORY_COLUMN_IDS));
 const idsResponseSchema = z.object({ total: z.number(), ids: z.array(z.string()), truncated: z.boolean() });
 const errorResponseSchema = z.object({ error: z.object({ message: z.string() }) });
-const NO_WIDTHS: Record<string, number> = {};
 const NO_COLUMNS: TrajectoryColumnId[] = [];
 
 interface Props {
@@ -52,7 +51,6 @@ function nextSort(sort: TrajectoryListQuery["sort"], id: TrajectoryColumnId, mul
 export function TrajectoriesTable({ list, facets, locked = {} }: Props) {
   const router = useRouter();
   const { state: query, isPending, hrefFor, go } = useUrlState(parseUrl, trajectoryQueryToParams);
-  const [widths, setWidths] = usePersistedState("reterm:trajectories:widths", widthsSchema, NO_WIDTHS);
   const [remembered, setRemembered] = usePersistedState("reterm:trajectories:columns", columnsSchema, NO_COLUMNS);
   const { selection, setMany, selectAll, clear } = useRowSelection("trajectories");
   const [active, setActive] = useState(-1);
@@ -66,41 +64,23 @@ export function TrajectoriesTable({ list, facets, locked = {} }: Props) {
 
   const visibleCols = query.cols ?? DEFAULT_VISIBLE;
   const columnVisibility: VisibilityState = Object.fromEntries(TRAJECTORY_COLUMN_IDS.map((c) => [c, c === "task" || visibleCols.includes(c)]));
-  const rowSelection: RowSelectionState = Object.fromEntries(list.rows.filter((r) => selection.ids.has(r.id)).map((r) => [r.id, true]));
 
-  // TanStack Table returns fresh functions each render; the React Compiler skips memoizing this component, which is fine here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
-    data: list.rows,
+  const { table, resetWidths } = useServerTable({
+    storageKey: "reterm:trajectories",
+    rows: list.rows,
     columns: trajectoryColumns,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (r) => r.id,
-    manualPagination: true,
-    manualSorting: true,
-    manualFiltering: true,
+    page: list.page,
+    perPage: list.perPage,
     pageCount: list.pageCount,
-    enableRowSelection: true,
-    enableColumnResizing: true,
-    columnResizeMode: "onChange",
-    state: {
-      pagination: { pageIndex: list.page - 1, pageSize: list.perPage },
-      sorting: query.sort.map((s) => ({ id: s.id, desc: s.desc })),
-      columnVisibility,
-      columnSizing: widths,
-      rowSelection,
-    },
-    onColumnSizingChange: (u) => setWidths(functionalUpdate(u, widths)),
-    onColumnVisibilityChange: (u) => {
-      const next = functionalUpdate(u, columnVisibility);
+    sort: query.sort,
+    columnVisibility,
+    onColumnVisibilityChange: (next) => {
       const cols = TRAJECTORY_COLUMN_IDS.filter((c) => c === "task" || next[c]);
       setRemembered(cols);
       go(updateQuery(query, { cols: cols.join() === DEFAULT_VISIBLE.join() ? undefined : cols }), "replace");
     },
-    onRowSelectionChange: (u) => {
-      const next = functionalUpdate(u, rowSelection);
-      setMany(list.rows.filter((r) => next[r.id]).map((r) => r.id), true);
-      setMany(list.rows.filter((r) => !next[r.id]).map((r) => r.id), false);
-    },
+    selectedIds: selection.ids,
+    onSelect: setMany,
   });
 
   const openRow = useCallback(
@@ -157,7 +137,7 @@ export function TrajectoriesTable({ list, facets, locked = {} }: Props) {
         onFilter={setFilter}
         onSearch={(q, mode) => go(updateQuery(query, { q: q || undefined }), mode)}
         onReset={() => go(updateQuery(parseUrl({}), { sort: query.sort, cols: query.cols, perPage: query.perPage }))}
-        end={<DataTableViewOptions table={table} onReset={() => { setWidths(null); setRemembered(null); go(updateQuery(query, { cols: undefined }), "replace"); }} />}
+        end={<DataTableViewOptions table={table} onReset={() => { resetWidths(); setRemembered(null); go(updateQuery(query, { cols: undefined }), "replace"); }} />}
       />
       <DataTableSelectionBar
         count={selection.ids.size}

@@ -85,6 +85,22 @@ export const forkRefSchema = z.object({
   errorCategory: z.string().optional(),
 });
 
+/** A person's label on this trajectory, portable across databases (schema by key, annotator by name). Issue 10. */
+export const labelRefSchema = z.object({
+  schema: z.string().min(1).describe("LabelSchema key, e.g. error-category."),
+  annotator: z.string().min(1).describe("User name of the annotator (created as annotator on import when missing)."),
+  target: z.enum(["trajectory", "step_range", "fork_point", "attempt"]),
+  stepStart: z.number().int().nonnegative().optional(),
+  stepEnd: z.number().int().nonnegative().optional(),
+  /** For fork_point labels: the step index of the fork point on this trajectory. */
+  forkStepIndex: z.number().int().nonnegative().optional(),
+  value: z.string(),
+  comment: z.string().optional(),
+  createdAt: isoDate.optional(),
+  updatedAt: isoDate.optional(),
+});
+export type LabelRef = z.infer<typeof labelRefSchema>;
+
 export const NATIVE_FORMAT = "reterm.trajectory.v1";
 
 export const trajectorySchema = z.object({
@@ -105,6 +121,7 @@ export const trajectorySchema = z.object({
   recording: recordingSchema.optional().describe("Terminal recording (asciicast-style events, seconds since start) for replay."),
   fork: forkRefSchema.optional().describe("Present when this trajectory is a recovery attempt forked from another one."),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  labels: z.array(labelRefSchema).optional().describe("People's labels on this trajectory (exported datasets carry them; imported as annotations)."),
 });
 
 /** A trajectory as parsed (defaults applied). */

@@ -11,6 +11,7 @@ import { settleImport } from "./import-integrity/settle-import.ts";
 import type { ImportWarning, NormalizedTrajectory } from "../domain/trajectory.ts";
 import type { InferredLink } from "../domain/fork-inference.ts";
 import { recordAudit } from "./audit/record-audit.ts";
+import { attachImportedLabels, type ImportedLabels } from "../db/repositories/datasets/imported-labels.ts";
 
 /** Where a problem is: "file:line: field: message". */
 export interface ImportIssue {
@@ -77,6 +78,7 @@ interface SentRecord {
   line?: number;
   stepCount: number;
   outputChars: number;
+  labels: NormalizedTrajectory["trajectory"]["labels"];
 }
 
 const BATCH_TRAJECTORIES = 256;
@@ -108,6 +110,12 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
   const jobId = opts.dryRun ? null : await createImportJob(ctx.db, opts.origin, ctx.actor.id, currentOwner());
   const report = emptyReport(jobId);
   const writer = opts.dryRun ? null : await openBulkWriter(configOf(ctx.db), { threaded: opts.threaded });
+  /**
+   * Labels carried by native trajectories (exported datasets carry them): attached as annotations once fork points
+   * exist. Kept for duplicates too, so a re-run after a killed import attaches what the killed run did not (attaching
+   * only creates missing labels, never changes existing ones).
+   */
+  const labelled: ImportedLabels[] = [];
   /** Trajectories with so much output that laying out their replay on first view would delay its first frame. */
   const bigOutput: string[] = [];
   let batch: PreparedTrajectory[] = [];
@@ -149,8 +157,11 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         report.steps += rec.stepCount;
         if (report.trajectoryIds.length < MAX_IDS) report.trajectoryIds.push(o.id);
         if (rec.outputChars >= REPLAY_WARM_CHARS && bigOutput.length < MAX_IDS) bigOutput.push(o.id);
-      } else if (o.status === "duplicate") report.duplicates++;
-      else {
+        if (rec.labels?.length) labelled.push({ trajectoryId: o.id, labels: rec.labels });
+      } else if (o.status === "duplicate") {
+        report.duplicates++;
+        if (rec.labels?.length) labelled.push({ trajectoryId: o.id, labels: rec.labels });
+      } else {
         report.failed++;
         pushError({ file: rec.file, line: rec.line, message: `database write failed: ${o.error}` });
       }
@@ -191,7 +202,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         continue;
       }
       batch.push(prepared);
-      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars });
+      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, labels: rec.value.trajectory.labels });
       batchSteps += prepared.stepCount;
       if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS) await flush();
     }
@@ -220,6 +231,8 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
     report.inferredLinks = settled.inferredLinks;
     pushWarnings(settled.warnings);
     report.resumedJobs = resumed;
+    // After the settle phase: fork-point labels need their fork points.
+    if (labelled.length) for (const problem of await attachImportedLabels(ctx.db, labelled)) if (report.warnings.length < MAX_ERRORS) report.warnings.push({ file: "(labels)", message: problem, severity: "warning" });
   }
   if (jobId) {
     const status = report.failed === 0 ? "succeeded" : report.imported + report.duplicates > 0 && !report.rolledBack ? "partial" : "failed";

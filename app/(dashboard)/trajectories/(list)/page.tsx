@@ -4,6 +4,9 @@ import { getPageContext } from "@/lib/services/page-context";
 import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
 import { hasFilters, trajectoryListUrlSchema } from "@/lib/validation/search-params";
 import { TrajectoriesTable } from "@/components/trajectories/trajectories-table";
+import { CreateDatasetForm } from "@/components/datasets/create-dataset-form";
+import { datasetFilterOf } from "@/lib/services/curation/rules";
+import { can } from "@/lib/domain/authz";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Code } from "@/components/ui/code";
@@ -29,7 +32,10 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
           Import some with <Code>npm run reterm -- import path/to/runs</Code> or load demo data with <Code>npm run reterm -- seed-demo</Code>.
         </EmptyState>
       ) : (
-        <TrajectoriesTable list={list} facets={facets} />
+        <>
+          {can(ctx.actor, "dataset:write") ? <div className="mb-3 flex justify-end"><CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} /></div> : null}
+          <TrajectoriesTable list={list} facets={facets} />
+        </>
       )}
     </>
   );

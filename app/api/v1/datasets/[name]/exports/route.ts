@@ -1,0 +1,20 @@
+// POST /api/v1/datasets/:name/exports — start a background export ({format, version?, override?: {reason}}) → the job (202)
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { route } from "@/lib/http/route";
+import { listDatasetExports, startExportJob } from "@/lib/services/curation/export-jobs";
+import { EXPORT_FORMATS } from "@/lib/domain/curation/types";
+
+const bodySchema = z.strictObject({
+  format: z.enum(EXPORT_FORMATS),
+  version: z.number().int().positive().optional(),
+  override: z.object({ reason: z.string() }).optional(),
+});
+
+export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
+  const body = bodySchema.parse(await req.json());
+  return NextResponse.json(await startExportJob(ctx, { ...body, name }), { status: 202 });
+});
+
+// GET /api/v1/datasets/:name/exports — the dataset's recent exports
+export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json({ exports: await listDatasetExports(ctx, name) }));

@@ -1,0 +1,103 @@
+// Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
+// exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
+// memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
+// Usage: tsx bench/export.ts [trajectories=100000]   (the database is built once and kept in bench/out)
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { generateTrajectories } from "../lib/generator/generate.ts";
+import { normalized } from "../lib/importers/util.ts";
+import { setupDatabase } from "../lib/services/setup-database.ts";
+import { createDb } from "../lib/db/client.ts";
+import { ensureUser } from "../lib/db/repositories/users.ts";
+import { importTrajectories } from "../lib/services/import-trajectories.ts";
+import { importFiles } from "../lib/services/import-files.ts";
+import { createDataset } from "../lib/services/curation/manage-datasets.ts";
+import { freezeDataset } from "../lib/services/curation/freeze-dataset.ts";
+import { openExport, writeExportFiles } from "../lib/services/curation/export-dataset.ts";
+import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
+
+const MB = 1024 * 1024;
+const outDir = path.resolve(import.meta.dirname, "out");
+fs.mkdirSync(outDir, { recursive: true });
+const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
+
+const one = process.argv.indexOf("--one");
+if (one >= 0) {
+  // Child: export one format, then write the same bytes again from memory with the same stream code.
+  const [format, dbFile, name] = process.argv.slice(one + 1) as [ExportFormat, string, string];
+  const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
+  const db = createDb(config);
+  const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
+  const out = path.join(outDir, `export-${name}.${format}`);
+  const t0 = performance.now();
+  const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
+  const exportS = (performance.now() - t0) / 1000;
+  const rssExport = peakRssMb();
+  const data = fs.readFileSync(out, "utf8");
+  const pieces: string[] = [];
+  for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(data.slice(i, i + 256 * 1024));
+  const fromMemory = { ...(await openExport(ctx, { name, format })), async *pieces() { yield* pieces; } };
+  const t1 = performance.now();
+  await writeExportFiles(fromMemory, `${out}.mem`);
+  const memS = (performance.now() - t1) / 1000;
+  fs.rmSync(`${out}.mem`);
+  fs.rmSync(out);
+  console.log(JSON.stringify({ format, bytes, exportS, memS, rssExport }));
+  await db.$disconnect();
+  process.exit(0);
+}
+
+const n = Number(process.argv[2] ?? 100_000);
+const dbFile = path.join(outDir, `export-${n}.db`);
+const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
+const fresh = !fs.existsSync(dbFile);
+await setupDatabase(config);
+const db = createDb(config);
+const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
+if (fresh) {
+  const t = performance.now();
+  const records = (function* () {
+    let i = 0;
+    for (const tr of generateTrajectories({ count: n, seed: 7 })) yield normalized(tr, "native", "bench", ++i);
+  })();
+  const r = await importTrajectories(ctx, records, { origin: "cli", indexSearch: false });
+  console.log(`setup: imported ${r.imported} generated trajectories in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  const shared = path.resolve(import.meta.dirname, "../../shared/fixtures");
+  if (fs.existsSync(shared)) {
+    const s = await importFiles(ctx, [shared], { origin: "cli", runName: "shared-fixtures" });
+    console.log(`setup: imported ${s.report.imported} trajectories from the shared fixtures`);
+  } else console.log(`setup: ${shared} absent — generated data only`);
+}
+for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] as const) {
+  if (await findDatasetByName(db, name)) continue;
+  let f: string = filter;
+  if (name === "bench-fixtures") {
+    const run = await db.run.findUnique({ where: { name: "shared-fixtures" } });
+    if (!run) continue;
+    f = `runId=${run.id}`;
+  }
+  const t = performance.now();
+  const { built } = await createDataset(ctx, { name, rules: { source: "filter", filter: f } });
+  const t2 = performance.now();
+  await freezeDataset(ctx, { name });
+  console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+}
+await db.$disconnect();
+
+for (const name of ["bench-all", "bench-fixtures"]) {
+  console.log(`\n${name}`);
+  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB");
+  for (const format of EXPORT_FORMATS) {
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--max-old-space-size=512", import.meta.filename, "--one", format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
+    const line = child.stdout.trim().split("\n").at(-1) ?? "";
+    if (child.status !== 0 || !line.startsWith("{")) {
+      console.log(`${format}: failed ${child.stderr.slice(-500)}`);
+      continue;
+    }
+    const r = JSON.parse(line) as { format: string; bytes: number; exportS: number; memS: number; rssExport: number };
+    const mb = r.bytes / MB;
+    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}`);
+  }
+}

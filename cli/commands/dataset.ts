@@ -1,0 +1,105 @@
+// `reterm dataset …`: create a dataset from table-style filters (or label values), freeze it, list and show datasets,
+// and mark tasks held out. Arguments are validated with zod; the work is done by lib/services/curation.
+import { z } from "zod";
+import { parseCommandArgs, UsageError } from "../args.ts";
+import { getLocalContext } from "../../lib/services/context.ts";
+import { createDataset, tableFilterFor } from "../../lib/services/curation/manage-datasets.ts";
+import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
+import { getDatasetDetail, listAllDatasets } from "../../lib/services/curation/view-datasets.ts";
+import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
+import type { DatasetRulesInput } from "../../lib/services/curation/rules.ts";
+
+export const DATASET_HELP = `dataset create NAME [--outcome passed|failed] [--run R]… [--task T]… [--segments recovery]
+                               [--label SCHEMA=V1,V2 | --label SCHEMA>=N] [--min-steps N] [--max-steps N]
+                               [--max-tokens N] [--min-reward X] [--dedupe] [--dedupe-prefix] [--description TEXT]
+                               build a dataset from the table's filters (all matching rows) or from label values
+  dataset freeze NAME [--override-held-out REASON] [--note TEXT]
+                               freeze the current items as a new version (prints version and hash)
+  dataset list | dataset show NAME
+  dataset held-out add|remove TASK… [--reason TEXT] | dataset held-out list
+                               TASK is benchmark/id, or a bare id for any benchmark`;
+
+const num = z.coerce.number({ message: "must be a number" });
+const createSchema = z.object({
+  outcome: z.array(z.enum(["passed", "failed", "unknown"], { message: "must be passed, failed or unknown" })).default([]),
+  run: z.array(z.string().min(1)).default([]),
+  task: z.array(z.string().min(1)).default([]),
+  segments: z.enum(["recovery"], { message: 'must be "recovery"' }).optional(),
+  label: z.string().regex(/^[\w.-]+(=[^=]+|>=-?\d+(\.\d+)?)$/, "must look like SCHEMA=V1,V2 or SCHEMA>=N").optional(),
+  "min-steps": num.int().nonnegative().optional(),
+  "max-steps": num.int().positive().optional(),
+  "max-tokens": num.int().positive().optional(),
+  "min-reward": num.optional(),
+  dedupe: z.boolean().default(false),
+  "dedupe-prefix": z.boolean().default(false),
+  description: z.string().max(2000).optional(),
+});
+
+function labelRule(spec: string) {
+  const ge = spec.indexOf(">=");
+  if (ge > 0) return { schema: spec.slice(0, ge), min: Number(spec.slice(ge + 2)) };
+  const eq = spec.indexOf("=");
+  return { schema: spec.slice(0, eq), values: spec.slice(eq + 1).split(",").map((v) => v.trim()).filter(Boolean) };
+}
+
+async function create(argv: string[]) {
+  const { values: v, positionals } = parseCommandArgs(argv, {
+    outcome: { type: "string", multiple: true }, run: { type: "string", multiple: true }, task: { type: "string", multiple: true }, segments: { type: "string" },
+    label: { type: "string" }, "min-steps": { type: "string" }, "max-steps": { type: "string" }, "max-tokens": { type: "string" }, "min-reward": { type: "string" },
+    dedupe: { type: "boolean" }, "dedupe-prefix": { type: "boolean" }, description: { type: "string" },
+  }, createSchema);
+  const [name, ...extra] = positionals;
+  if (!name || extra.length) throw new UsageError("usage: dataset create NAME [options]");
+  if (v.label && (v.outcome.length || v.run.length || v.task.length)) throw new UsageError("--label selects by labels; it cannot be combined with --outcome/--run/--task");
+  const ctx = await getLocalContext();
+  const quality = { dedupeExact: v.dedupe, dedupePrefix: v["dedupe-prefix"], minSteps: v["min-steps"], maxSteps: v["max-steps"], maxTokens: v["max-tokens"], minReward: v["min-reward"] };
+  const source: DatasetRulesInput = v.label
+    ? { source: "labels", labels: labelRule(v.label) }
+    : { source: "filter", filter: await tableFilterFor(ctx, { outcome: v.outcome, runs: v.run, tasks: v.task }) };
+  const { dataset, built } = await createDataset(ctx, { name, description: v.description, rules: { ...source, kind: v.segments ? "segment" : "trajectory", quality } });
+  const dropped = Object.entries(built.rejected).map(([k, n]) => `${n} ${k}`).join(", ");
+  console.log(`Dataset "${dataset.name}": ${built.items.length} ${v.segments ? "recovery segments" : "trajectories"} from ${built.matched} matching${dropped ? ` (dropped: ${dropped})` : ""}. Draft version ${dataset.latest?.version ?? 1}.`);
+}
+
+async function freeze(argv: string[]) {
+  const { values, positionals } = parseCommandArgs(argv, { "override-held-out": { type: "string" }, note: { type: "string" } }, z.object({ "override-held-out": z.string().min(3, "must give a reason").optional(), note: z.string().max(500).optional() }));
+  const [name] = positionals;
+  if (!name || positionals.length > 1) throw new UsageError("usage: dataset freeze NAME");
+  const override = values["override-held-out"] ? { reason: values["override-held-out"] } : undefined;
+  const r = await freezeDataset(await getLocalContext(), { name, note: values.note, override });
+  console.log(`Froze "${name}" version ${r.version} (${r.itemCount} items), hash ${r.contentHash}`);
+}
+
+async function heldOut(argv: string[]) {
+  const { values, positionals } = parseCommandArgs(argv, { reason: { type: "string" } }, z.object({ reason: z.string().max(500).optional() }));
+  const [sub, ...tasks] = positionals;
+  const ctx = await getLocalContext();
+  if (sub === "list") {
+    for (const h of await listHeldOutTasks(ctx)) console.log(`${h.benchmark === "*" ? "" : `${h.benchmark}/`}${h.externalId}${h.reason ? `\t${h.reason}` : ""}`);
+    return;
+  }
+  if (sub === "add") return void console.log(`Marked ${await markHeldOut(ctx, { tasks, reason: values.reason })} task(s) held out.`);
+  if (sub === "remove") return void console.log(`Released ${await unmarkHeldOut(ctx, { tasks })} task(s).`);
+  throw new UsageError("usage: dataset held-out add|remove TASK… | dataset held-out list");
+}
+
+export async function datasetCommand(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === "create") return create(rest);
+  if (sub === "freeze") return freeze(rest);
+  if (sub === "held-out") return heldOut(rest);
+  if (sub === "list") {
+    for (const d of await listAllDatasets(await getLocalContext())) {
+      console.log(`${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`);
+    }
+    return;
+  }
+  if (sub === "show") {
+    const [name] = rest;
+    if (!name) throw new UsageError("usage: dataset show NAME");
+    const d = await getDatasetDetail(await getLocalContext(), name);
+    console.log(JSON.stringify({ ...d.dataset, rules: d.rules, versions: d.versions }, null, 2));
+    return;
+  }
+  throw new UsageError(`usage: ${DATASET_HELP}`);
+}

@@ -1,0 +1,62 @@
+"use client";
+import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { DatabaseZap } from "lucide-react";
+import { createDatasetFromFilterAction } from "@/lib/actions/datasets";
+import { formatCount } from "@/lib/format";
+import { Button } from "@/components/ui/button";
+import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
+
+/** "Create a dataset from this filter": every trajectory the table's current filters match (not only this page). */
+export function CreateDatasetForm({ filter, matching }: { filter: string; matching: number }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+
+  if (!open) {
+    return (
+      <Button variant="outline" size="sm" onClick={() => setOpen(true)} data-testid="create-dataset">
+        <DatabaseZap aria-hidden /> Create dataset from filter
+      </Button>
+    );
+  }
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 rounded-lg border bg-card p-3"
+      aria-label="Create dataset"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        const name = String(data.get("name") ?? "");
+        const kind = data.get("kind") === "segment" ? "segment" : "trajectory";
+        start(async () => {
+          const r = await createDatasetFromFilterAction({ name, kind, filter, description: String(data.get("description") ?? "") || undefined });
+          if (!r.ok) return setError(r.error);
+          router.push(`/datasets/${encodeURIComponent(r.data.name)}`);
+        });
+      }}
+    >
+      <FieldLabel>
+        Name
+        <Input name="name" required pattern="[\w.\-]+" maxLength={100} placeholder="recovery-sft-v1" autoFocus aria-invalid={!!error} className="w-56" />
+      </FieldLabel>
+      <FieldLabel>
+        Items
+        <NativeSelect name="kind" defaultValue="trajectory">
+          <option value="trajectory">Whole trajectories</option>
+          <option value="segment">Recovery segments (passed attempts)</option>
+        </NativeSelect>
+      </FieldLabel>
+      <FieldLabel className="min-w-56 flex-1">
+        Description
+        <Input name="description" maxLength={2000} placeholder="optional" />
+      </FieldLabel>
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={pending}>{pending ? "Creating…" : `Create from ${formatCount(matching)} matching`}</Button>
+        <Button type="button" variant="ghost" size="sm" onClick={() => { setOpen(false); setError(null); }}>Cancel</Button>
+      </div>
+      {error ? <p role="alert" className="basis-full text-sm text-destructive">{error}</p> : null}
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+// Writers over hand-built items: row schemas, terminal commands as tool calls, CSV quoting, the card's escaping.
+import { describe, expect, it } from "vitest";
+import type { StoredTrajectory, Provenance } from "../domain/curation/types.ts";
+import { openAiRowSchema, toOpenAiRow } from "./openai.ts";
+import { shareGptRowSchema, toShareGptRow } from "./sharegpt.ts";
+import { createNativeWriter, nativeRowSchema } from "./native.ts";
+import { csvField, labelsCsvWriter } from "./labels.ts";
+import { datasetCard } from "./card.ts";
+import { buildManifest } from "../domain/curation/manifest.ts";
+
+const parent: StoredTrajectory = {
+  dbId: "p1", parentDbId: null, errorCategory: "command-error", labels: [],
+  trajectory: {
+    format: "reterm.trajectory.v1", id: "p1", task: { benchmark: "tb2", id: "fix-csv", instruction: "Fix the parser" }, run: { name: "r1" }, outcome: "failed",
+    steps: [
+      { source: "user", message: "Fix the parser" },
+      { source: "agent", reasoning: "run tests", action: "pytest -q", observation: "1 failed", exitCode: 1 },
+      { source: "agent", reasoning: "give up", action: "echo done", observation: "done" },
+    ],
+  },
+};
+const attempt: StoredTrajectory = {
+  dbId: "a1", parentDbId: "p1", errorCategory: null,
+  labels: [{ schema: "recovery-quality", annotator: "ann", targetType: "attempt", stepStart: null, stepEnd: null, forkStepIndex: null, value: "3", comment: 'a, "b"', createdAt: "2026-10-01T00:00:00.000Z", updatedAt: "2026-10-01T00:00:00.000Z" }],
+  trajectory: {
+    format: "reterm.trajectory.v1", id: "a1", task: { benchmark: "tb2", id: "fix-csv" }, run: { name: "r1" }, outcome: "passed", reward: 1,
+    fork: { parentId: "p1", stepIndex: 1, attemptIndex: 0 },
+    steps: [
+      { source: "user", message: "Fix the parser", isCopiedContext: true },
+      { source: "agent", reasoning: "run tests", action: "pytest -q", observation: "1 failed", exitCode: 1, isCopiedContext: true },
+      { source: "agent", reasoning: "use csv module", action: "sed -i s/split/csv/ parse.py && pytest -q", observation: "6 passed", exitCode: 0 },
+    ],
+  },
+};
+const provenance: Provenance = {
+  trajectoryId: "a1", externalId: null, task: "fix-csv", benchmark: "tb2", run: "r1", kind: "segment", parentTrajectoryId: "p1", forkStep: 1, attemptIndex: 0,
+  outcome: "passed", reward: 1, labels: [], dataset: "d", version: 1, datasetHash: "h",
+};
+
+describe("chat writers", () => {
+  it("writes a recovery segment as context (weight 0) then the recovery (weight 1), commands as terminal tool calls", () => {
+    const row = openAiRowSchema.parse(toOpenAiRow({ item: attempt, parent, provenance }));
+    expect(row.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
+    const [, ctx, ctxOut, rec, recOut] = row.messages;
+    expect(ctx).toMatchObject({ role: "assistant", weight: 0, tool_calls: [{ function: { name: "terminal", arguments: JSON.stringify({ keystrokes: "pytest -q" }) } }] });
+    expect(ctxOut).toMatchObject({ role: "tool", content: "1 failed" });
+    expect(rec).toMatchObject({ role: "assistant", content: "use csv module", weight: 1 });
+    expect(recOut).toMatchObject({ content: "6 passed" });
+    expect(row.tools[0]?.function.name).toBe("terminal");
+    expect(row.metadata.provenance).toEqual(provenance);
+  });
+
+  it("writes ShareGPT with LLaMA-Factory's tags", () => {
+    const row = shareGptRowSchema.parse(toShareGptRow({ item: attempt, parent, provenance }));
+    expect(row.conversations.map((c) => c.from)).toEqual(["human", "gpt", "function_call", "observation", "gpt", "function_call", "observation"]);
+  });
+});
+
+describe("native writer", () => {
+  it("writes a segment's parent once, before its first attempt, and rows validate against the native schema", () => {
+    const w = createNativeWriter();
+    const lines = [...w.lines({ item: attempt, parent, provenance }), ...w.lines({ item: attempt, parent, provenance })];
+    expect(lines).toHaveLength(2);
+    const rows = lines.map((l) => nativeRowSchema.parse(JSON.parse(l)));
+    expect(rows.map((r) => [r.id, r.provenance.role])).toEqual([["p1", "context"], ["a1", "item"]]);
+  });
+});
+
+describe("labels writer", () => {
+  it("quotes CSV fields per RFC 4180", () => {
+    expect(csvField('a, "b"')).toBe('"a, ""b"""');
+    expect(csvField("x\ny")).toBe('"x\ny"');
+    expect(csvField(null)).toBe("");
+    const [line] = labelsCsvWriter.lines({ item: attempt, parent, provenance });
+    expect(line).toContain('"a, ""b"""');
+    expect(line!.endsWith("\r\n")).toBe(true);
+  });
+});
+
+describe("dataset card", () => {
+  it("renders untrusted names as inline code and keeps the manifest deterministic", () => {
+    const manifest = buildManifest([{ trajectoryId: "a1", kind: "segment", task: "tb2/<script>`x`|", run: "r1", errorCategory: null, outcome: "passed", tokens: 10, labels: [] }], "tok", null);
+    const card = datasetCard({ dataset: "d", description: "<b>hi</b>", version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null });
+    // Inside a code span CommonMark shows HTML as text; backticks and pipes that could end the span or the cell are gone.
+    expect(card).toContain("| `tb2/<script> x  ` | 1 |");
+    expect(card).not.toContain("<b>");
+    expect(datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null })).toBe(
+      datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null }),
+    );
+  });
+});

@@ -1,0 +1,134 @@
+// Export a dataset version in one format, streamed: items are read a batch at a time and written as lines, so memory
+// stays flat whatever the size. Output is deterministic (position order, stable ids, no timestamps of the export
+// itself), so the same version exported twice is byte-identical. The dataset card is built beside the data.
+import fs from "node:fs";
+import path from "node:path";
+import { once } from "node:events";
+import { z } from "zod";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { buildManifest, manifestSchema, type Manifest, type ManifestItem } from "../../domain/curation/manifest.ts";
+import { TOKENIZER_NAME } from "../../domain/curation/tokens.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
+import { datasetCard } from "../../exporters/card.ts";
+import { createWriter } from "../../exporters/registry.ts";
+import { AppError } from "../../errors.ts";
+import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
+import { loadVersionItems, READ_BATCH, type VersionRef } from "./items.ts";
+import { requireDataset } from "./manage-datasets.ts";
+import { DATASET_NAME, parseStoredRules } from "./rules.ts";
+import { summarizeItem } from "./summarize.ts";
+
+export const exportInputSchema = z.object({
+  name: DATASET_NAME,
+  /** A version number; omitted → the latest frozen version, or the current draft when none is frozen. */
+  version: z.number().int().positive().optional(),
+  format: z.enum(EXPORT_FORMATS, { message: `must be one of ${EXPORT_FORMATS.join(", ")}` }),
+  override: overrideSchema.optional(),
+});
+export type ExportInput = z.input<typeof exportInputSchema>;
+
+/** Flush lines to the consumer in pieces of about this size (fewer, larger writes). */
+const PIECE = 256 * 1024;
+
+export interface OpenedExport {
+  dataset: DatasetSummary;
+  version: VersionSummary;
+  format: ExportFormat;
+  filename: string;
+  contentType: string;
+  total: number;
+  /** The data, in pieces; `onRows` reports progress (items done). */
+  pieces(onRows?: (done: number) => void): AsyncGenerator<string>;
+  /** The dataset card; for a draft it needs the manifest gathered while `pieces` ran, so call it afterwards. */
+  card(): string;
+}
+
+async function resolveVersion(ctx: ServiceContext, d: DatasetSummary, version: number | undefined): Promise<VersionSummary> {
+  if (version !== undefined) {
+    const v = await findVersion(ctx.db, d.id, version);
+    if (!v) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no version ${version}`);
+    return v;
+  }
+  if (!d.latest) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no items`);
+  if (d.latest.frozenAt || d.frozenCount === 0) return d.latest;
+  // The draft has changes; without a version number the latest frozen one is exported.
+  for (let n = d.latest.version - 1; n >= 1; n--) {
+    const v = await findVersion(ctx.db, d.id, n);
+    if (v?.frozenAt) return v;
+  }
+  return d.latest;
+}
+
+const slug = (s: string) => s.replace(/[^\w.-]+/g, "_");
+
+export async function openExport(ctx: ServiceContext, input: ExportInput): Promise<OpenedExport> {
+  authorize(ctx, "dataset:export");
+  const e = exportInputSchema.parse(input);
+  const d = await requireDataset(ctx, e.name);
+  const v = await resolveVersion(ctx, d, e.version);
+  const stored: Manifest | null = v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null;
+  // An override recorded when the version was frozen covers the tasks it named; anything held out since needs a new one.
+  const recorded = stored?.leakageOverride ?? null;
+  const override = await guardLeakage(ctx, v.id, "export", e.override ?? (recorded ? { reason: recorded.reason } : undefined));
+  if (override && recorded && !e.override && override.tasks.some((t) => !recorded.tasks.includes(t))) {
+    throw new AppError("CONFLICT", `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`);
+  }
+  const writer = createWriter(e.format);
+  const ref: VersionRef = { dataset: d.name, versionId: v.id, version: v.frozenAt ? v.version : null, contentHash: v.contentHash, frozen: v.frozenAt !== null };
+  const filename = `${slug(d.name)}-${v.frozenAt ? `v${v.version}` : "draft"}.${e.format}.${writer.extension}`;
+  const gathered: ManifestItem[] = [];
+
+  return {
+    dataset: d, version: v, format: e.format, filename, contentType: writer.contentType, total: v.itemCount,
+    async *pieces(onRows) {
+      let buf = writer.header ?? "";
+      let done = 0;
+      // Only the native format carries recordings; label formats need no steps (unless a draft's manifest counts tokens).
+      const depth = { steps: e.format !== "labels-csv" && e.format !== "labels-jsonl" ? true : !stored, recording: e.format === "native" };
+      for await (const batch of loadVersionItems(ctx.db, ref, READ_BATCH, depth)) {
+        for (const it of batch) {
+          for (const line of writer.lines(it)) buf += line;
+          if (!stored) {
+            const t = it.item.trajectory;
+            gathered.push({ trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: it.item.errorCategory, outcome: t.outcome, tokens: summarizeItem(it).tokens, labels: [] });
+          }
+          if (buf.length >= PIECE) {
+            yield buf;
+            buf = "";
+          }
+        }
+        done += batch.length;
+        onRows?.(done);
+      }
+      if (buf) yield buf;
+    },
+    card() {
+      const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
+      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format: e.format, dataFile: filename, manifest, rules: parseStoredRules(d.rules) });
+    },
+  };
+}
+
+/** Write the data to `out` and the card to README.md beside it. Returns bytes written. */
+export async function writeExportFiles(opened: OpenedExport, out: string, onRows?: (done: number) => void): Promise<{ bytes: number; cardPath: string }> {
+  const dir = path.dirname(path.resolve(out));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError("INVALID_INPUT", `--out: folder ${dir} does not exist`);
+  const stream = fs.createWriteStream(out);
+  let bytes = 0;
+  try {
+    for await (const piece of opened.pieces(onRows)) {
+      bytes += Buffer.byteLength(piece);
+      if (!stream.write(piece)) await once(stream, "drain");
+    }
+    stream.end();
+    await once(stream, "finish");
+  } catch (e) {
+    stream.destroy();
+    fs.rmSync(out, { force: true });
+    throw e;
+  }
+  const cardPath = path.join(path.dirname(out), "README.md");
+  fs.writeFileSync(cardPath, opened.card());
+  return { bytes, cardPath };
+}

@@ -1,0 +1,74 @@
+// Background exports for the UI: the job row records progress while the server writes the file into the export
+// folder; the browser polls the job and downloads the file (and its card) when ready.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findExportJob, insertExportJob, listExportJobs, updateExportJob, type ExportJobView } from "../../db/repositories/datasets/export-jobs.ts";
+import { AppError } from "../../errors.ts";
+import { getEnv } from "../../env.ts";
+import { openExport, writeExportFiles, type ExportInput } from "./export-dataset.ts";
+import { requireDataset } from "./manage-datasets.ts";
+
+export type ExportJob = Omit<ExportJobView, "filePath"> & { ready: boolean; filename: string | null };
+
+/** Where finished exports are kept: RETERM_EXPORT_DIR, else a folder in the OS temp dir. */
+export function exportDir(): string {
+  const dir = getEnv().RETERM_EXPORT_DIR ?? path.join(os.tmpdir(), "reterm-exports");
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const PROGRESS_EVERY = 2_000;
+const toPublic = (j: ExportJobView): ExportJob => {
+  const { filePath, ...rest } = j;
+  return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null };
+};
+
+/** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
+export async function startExportJob(ctx: ServiceContext, input: ExportInput): Promise<ExportJob> {
+  const opened = await openExport(ctx, input);
+  const job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
+  const folder = path.join(exportDir(), job.id);
+  fs.mkdirSync(folder, { recursive: true });
+  const out = path.join(folder, opened.filename);
+  void (async () => {
+    let last = 0;
+    try {
+      const { bytes } = await writeExportFiles(opened, out, (done) => {
+        if (done - last < PROGRESS_EVERY) return;
+        last = done;
+        void updateExportJob(ctx.db, job.id, { rowsWritten: done }).catch(() => undefined);
+      });
+      await updateExportJob(ctx.db, job.id, { status: "succeeded", rowsWritten: opened.total, bytesWritten: bytes, filePath: out, finished: true });
+    } catch (e) {
+      fs.rmSync(folder, { recursive: true, force: true });
+      await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
+    }
+  })();
+  return toPublic(job);
+}
+
+export async function getExportJob(ctx: ServiceContext, id: string): Promise<ExportJob> {
+  authorize(ctx, "dataset:export");
+  const j = await findExportJob(ctx.db, id);
+  if (!j) throw new AppError("NOT_FOUND", "export not found");
+  return toPublic(j);
+}
+
+export async function listDatasetExports(ctx: ServiceContext, name: string): Promise<ExportJob[]> {
+  authorize(ctx, "dataset:export");
+  const d = await requireDataset(ctx, name);
+  return (await listExportJobs(ctx.db, d.id)).map(toPublic);
+}
+
+/** The finished file of a job (data or its card) for download. */
+export async function openExportFile(ctx: ServiceContext, id: string, which: "data" | "card"): Promise<{ path: string; filename: string; size: number }> {
+  authorize(ctx, "dataset:export");
+  const j = await findExportJob(ctx.db, id);
+  if (!j) throw new AppError("NOT_FOUND", "export not found");
+  if (j.status !== "succeeded" || !j.filePath) throw new AppError("CONFLICT", j.status === "failed" ? `the export failed: ${j.error}` : "the export is not finished yet");
+  const file = which === "data" ? j.filePath : path.join(path.dirname(j.filePath), "README.md");
+  if (!fs.existsSync(file)) throw new AppError("NOT_FOUND", "the export file is gone (the export folder was cleaned); export again");
+  return { path: file, filename: which === "data" ? path.basename(j.filePath) : `${path.basename(j.filePath).replace(/\.[^.]+$/, "")}.README.md`, size: fs.statSync(file).size };
+}

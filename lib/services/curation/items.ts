@@ -1,0 +1,56 @@
+// Read a version's items back as ExportItems (trajectory, parent for segments, provenance), a batch at a time, so
+// exports and freezing stream instead of holding the dataset in memory.
+import type { Db } from "../../db/client.ts";
+import { findVersionItems } from "../../db/repositories/datasets/datasets.ts";
+import { findStoredTrajectories, type ReadDepth } from "../../db/repositories/datasets/stored-trajectories.ts";
+import { capturedLabelsSchema, withLabels, type ExportLabel, type ItemKind, type Provenance, type StoredTrajectory } from "../../domain/curation/types.ts";
+import type { ExportItem } from "../../exporters/types.ts";
+import { AppError } from "../../errors.ts";
+
+export const READ_BATCH = 200;
+
+export interface VersionRef {
+  dataset: string;
+  versionId: string;
+  /** Null for a draft. */
+  version: number | null;
+  contentHash: string | null;
+  frozen: boolean;
+}
+
+export interface LoadedItem extends ExportItem {
+  position: number;
+  kind: ItemKind;
+}
+
+function provenance(ref: VersionRef, kind: ItemKind, t: StoredTrajectory, labels: ExportLabel[]): Provenance {
+  const tr = t.trajectory;
+  return {
+    trajectoryId: t.dbId, externalId: tr.id && tr.id !== t.dbId ? tr.id : null, task: tr.task.id, benchmark: tr.task.benchmark, run: tr.run.name, kind,
+    parentTrajectoryId: t.parentDbId, forkStep: tr.fork?.stepIndex ?? null, attemptIndex: tr.fork?.attemptIndex ?? null, outcome: tr.outcome, reward: tr.reward ?? null,
+    labels: labels.map((l) => ({ schema: l.schema, annotator: l.annotator, target: l.targetType, value: l.value })),
+    dataset: ref.dataset, version: ref.version, datasetHash: ref.contentHash,
+  };
+}
+
+/** Items of a version in position order. A frozen version's items carry the labels captured when it was frozen. */
+export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
+  let after = -1;
+  for (;;) {
+    const items = await findVersionItems(db, ref.versionId, after, batch);
+    if (!items.length) return;
+    after = items.at(-1)!.position;
+    const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId), depth);
+    const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
+    const parents = await findStoredTrajectories(db, parentIds, depth);
+    yield items.map((it) => {
+      const t = stored.get(it.trajectoryId);
+      if (!t) throw new AppError("CONFLICT", `trajectory ${it.trajectoryId} of this dataset no longer exists`);
+      const parent = it.kind === "segment" && t.parentDbId ? (parents.get(t.parentDbId) ?? null) : null;
+      if (it.kind === "segment" && !parent) throw new AppError("CONFLICT", `recovery segment ${it.trajectoryId} has lost its parent trajectory`);
+      const labels = ref.frozen && it.labels !== null ? capturedLabelsSchema.parse(JSON.parse(it.labels)) : t.labels;
+      const item = withLabels(t, labels);
+      return { position: it.position, kind: it.kind, item, parent, provenance: provenance(ref, it.kind, item, labels) };
+    });
+  }
+}

@@ -1,0 +1,41 @@
+// The leakage guard: refuse to freeze or export a version containing held-out tasks unless the curator overrides it
+// explicitly with a reason; the override is returned so the manifest (or export job) records it.
+import { z } from "zod";
+import type { ServiceContext } from "../context.ts";
+import { findItemTasks, findParentIds, listHeldOut } from "../../db/repositories/datasets/candidates.ts";
+import { findVersionItems } from "../../db/repositories/datasets/datasets.ts";
+import { findLeaks, type HeldOut } from "../../domain/curation/leakage.ts";
+import type { LeakageOverride } from "../../domain/curation/manifest.ts";
+import { AppError } from "../../errors.ts";
+
+export const overrideSchema = z.object({ reason: z.string().trim().min(3, "must say why held-out tasks may be included") });
+export type OverrideInput = z.infer<typeof overrideSchema>;
+
+/** Held-out tasks among a version's items (segments count their parent's task too, the same task in practice). */
+export async function versionLeaks(ctx: ServiceContext, versionId: string): Promise<string[]> {
+  const held: HeldOut[] = await listHeldOut(ctx.db);
+  if (!held.length) return [];
+  const leaks = new Set<string>();
+  let after = -1;
+  for (;;) {
+    const items = await findVersionItems(ctx.db, versionId, after, 5_000);
+    if (!items.length) break;
+    after = items.at(-1)!.position;
+    const ids = items.map((i) => i.trajectoryId);
+    const segments = items.filter((i) => i.kind === "segment").map((i) => i.trajectoryId);
+    const parentIds = segments.length ? await findParentIds(ctx.db, segments) : [];
+    for (const l of findLeaks(await findItemTasks(ctx.db, [...ids, ...parentIds]), held)) leaks.add(l);
+  }
+  return [...leaks].sort();
+}
+
+/** Throws CONFLICT naming the held-out tasks unless overridden; returns the override to record, or null. */
+export async function guardLeakage(ctx: ServiceContext, versionId: string, action: "freeze" | "export", override: OverrideInput | undefined): Promise<LeakageOverride | null> {
+  const leaks = await versionLeaks(ctx, versionId);
+  if (!leaks.length) return null;
+  if (!override) {
+    const shown = leaks.slice(0, 10).join(", ") + (leaks.length > 10 ? ` and ${leaks.length - 10} more` : "");
+    throw new AppError("CONFLICT", `refusing to ${action}: the version contains held-out tasks (${shown}); remove them, or override with a reason`, { heldOut: leaks });
+  }
+  return { by: ctx.actor.name, at: new Date().toISOString(), reason: override.reason, tasks: leaks };
+}

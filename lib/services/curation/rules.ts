@@ -1,0 +1,40 @@
+// The rules a dataset is built from, kept with it so it can be rebuilt: where items come from (a trajectories-table
+// filter, a hand selection, or label values), whether they are whole trajectories or recovery segments, and the
+// quality filters. Validated with zod wherever rules enter (form, API, CLI) and when read back.
+import { z } from "zod";
+import { qualityRulesSchema } from "../../domain/curation/quality.ts";
+import { ITEM_KINDS } from "../../domain/curation/types.ts";
+import { trajectoryQueryToParams, type TrajectoryListQuery } from "../../validation/search-params.ts";
+
+export const labelRuleSchema = z.object({
+  schema: z.string().min(1, "must name a label schema key"),
+  values: z.array(z.string().min(1)).optional(),
+  min: z.number().optional(),
+  targetType: z.enum(["trajectory", "step_range", "fork_point", "attempt"]).optional(),
+  annotator: z.string().min(1).optional(),
+}).refine((r) => r.values?.length || r.min !== undefined, { message: "needs values or a minimum" });
+
+export const datasetRulesSchema = z.discriminatedUnion("source", [
+  z.object({ source: z.literal("filter"), filter: z.string().max(8_000, "filter is too long") }),
+  z.object({ source: z.literal("selection"), ids: z.array(z.string().min(1)).max(100_000, "at most 100,000 trajectories") }),
+  z.object({ source: z.literal("labels"), labels: labelRuleSchema }),
+]).and(z.object({ kind: z.enum(ITEM_KINDS).default("trajectory"), quality: qualityRulesSchema.default({ dedupeExact: false, dedupePrefix: false }) }));
+export type DatasetRules = z.infer<typeof datasetRulesSchema>;
+export type DatasetRulesInput = z.input<typeof datasetRulesSchema>;
+
+export const DATASET_NAME = z.string().trim().min(1, "is required").max(100, "is longer than 100 characters").regex(/^[\w.-]+$/, "may only hold letters, digits, '.', '_' and '-'");
+
+/** Rules read back from the database (validated; a dataset built before rules existed has none). */
+export function parseStoredRules(text: string | null): DatasetRules | null {
+  if (!text) return null;
+  const r = datasetRulesSchema.safeParse(JSON.parse(text));
+  return r.success ? r.data : null;
+}
+
+/** The table filter a dataset keeps: the view's filters, search and order, without paging or column choices. */
+export function datasetFilterOf(q: TrajectoryListQuery): string {
+  const p = trajectoryQueryToParams({ ...q, page: 1, cursor: undefined, cols: undefined });
+  p.delete("perPage");
+  p.delete("page");
+  return p.toString();
+}

@@ -1,0 +1,43 @@
+// Read side of curation: the dataset list, one dataset with its versions, and what changed between two versions.
+import { authorize, type ServiceContext } from "../context.ts";
+import { diffVersions, findVersion, listDatasets, listVersions, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { manifestSchema, type Manifest } from "../../domain/curation/manifest.ts";
+import { AppError } from "../../errors.ts";
+import { requireDataset } from "./manage-datasets.ts";
+import { parseStoredRules, type DatasetRules } from "./rules.ts";
+
+export type { DatasetSummary, VersionSummary, Manifest };
+
+export async function listAllDatasets(ctx: ServiceContext): Promise<DatasetSummary[]> {
+  authorize(ctx, "trajectory:read");
+  return listDatasets(ctx.db);
+}
+
+export interface VersionView extends Omit<VersionSummary, "manifest"> {
+  manifest: Manifest | null;
+}
+
+export interface DatasetDetail {
+  dataset: DatasetSummary;
+  rules: DatasetRules | null;
+  versions: VersionView[];
+}
+
+export async function getDatasetDetail(ctx: ServiceContext, name: string): Promise<DatasetDetail> {
+  authorize(ctx, "trajectory:read");
+  const dataset = await requireDataset(ctx, name);
+  const versions = (await listVersions(ctx.db, dataset.id)).map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null }));
+  return { dataset, rules: parseStoredRules(dataset.rules), versions };
+}
+
+/** Items added and removed in `version` compared with the version before it. */
+export async function compareWithPrevious(ctx: ServiceContext, name: string, version: number): Promise<{ from: number | null; added: string[]; removed: string[] }> {
+  authorize(ctx, "trajectory:read");
+  const d = await requireDataset(ctx, name);
+  const v = await findVersion(ctx.db, d.id, version);
+  if (!v) throw new AppError("NOT_FOUND", `dataset "${name}" has no version ${version}`);
+  if (version === 1) return { from: null, added: [], removed: [] };
+  const prev = await findVersion(ctx.db, d.id, version - 1);
+  if (!prev) return { from: null, added: [], removed: [] };
+  return { from: prev.version, ...(await diffVersions(ctx.db, prev.id, v.id)) };
+}

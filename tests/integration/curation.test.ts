@@ -1,0 +1,262 @@
+// Curation end to end on both databases: datasets from a filter / labels / as recovery segments, freezing, the leakage
+// guard, concurrency, every export format validated row by row, determinism, and the lossless native round trip.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
+import { generateTrajectories } from "../../lib/generator/generate.ts";
+import { normalized } from "../../lib/importers/util.ts";
+import { importTrajectories } from "../../lib/services/import-trajectories.ts";
+import { createDataset, editDatasetItems, rebuildDataset } from "../../lib/services/curation/manage-datasets.ts";
+import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
+import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
+import { markHeldOut } from "../../lib/services/curation/held-out.ts";
+import { getExportJob, openExportFile, startExportJob } from "../../lib/services/curation/export-jobs.ts";
+import { compareWithPrevious, getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
+import { openAiRowSchema } from "../../lib/exporters/openai.ts";
+import { shareGptRowSchema } from "../../lib/exporters/sharegpt.ts";
+import { nativeRowSchema } from "../../lib/exporters/native.ts";
+import { LABEL_COLUMNS, labelRowSchema } from "../../lib/exporters/labels.ts";
+import type { ServiceContext } from "../../lib/services/context.ts";
+import type { ZodType } from "zod";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-curation-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function importNative(ctx: ServiceContext, rows: unknown[]) {
+  return importTrajectories(ctx, rows.map((r, i) => normalized(r, "native", "test.jsonl", i + 1)), { origin: "cli", indexSearch: false });
+}
+
+async function exportText(ctx: ServiceContext, input: ExportInput): Promise<{ text: string; card: string }> {
+  const opened = await openExport(ctx, input);
+  let text = "";
+  for await (const piece of opened.pieces()) text += piece;
+  return { text, card: opened.card() };
+}
+
+const jsonLines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
+function expectAllValid(rows: unknown[], schema: ZodType) {
+  for (const [i, row] of rows.entries()) {
+    const r = schema.safeParse(row);
+    if (!r.success) throw new Error(`row ${i + 1}: ${r.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
+  }
+}
+
+/** Seed labels straight into the Annotation table (label writing is the annotation issue's). */
+async function seedLabels(t: TestDatabase, ids: string[]) {
+  const annotator = await t.as("ann-1", "annotator");
+  const quality = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "recovery-quality" } });
+  const category = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
+  for (const [i, id] of ids.entries()) {
+    await t.db.annotation.create({ data: { schemaId: quality.id, annotatorId: annotator.actor.id, targetType: "attempt", targetKey: `attempt:${id}`, trajectoryId: id, value: String(i % 4), comment: i === 0 ? 'needs, "quotes"\nand lines' : null } });
+    await t.db.annotation.create({ data: { schemaId: category.id, annotatorId: annotator.actor.id, targetType: "step_range", targetKey: `steps:${id}:1-2`, trajectoryId: id, stepStart: 1, stepEnd: 2, value: "command-error" } });
+  }
+}
+
+for (const p of PROVIDERS) {
+  describe.skipIf(p.skip)(`curation (${p.title})`, () => {
+    let t: TestDatabase;
+    let other: TestDatabase;
+    const generated = [...generateTrajectories({ count: 60, seed: 10, recordingRate: 0.5 })];
+
+    beforeAll(async () => {
+      t = await createTestDatabase(p.provider);
+      other = await createTestDatabase(p.provider);
+      const report = await importNative(t.ctx, generated);
+      expect(report.imported).toBe(generated.length);
+      const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } });
+      await seedLabels(t, attempts.slice(0, 8).map((a) => a.id));
+    }, 120_000);
+    afterAll(async () => {
+      await t?.drop();
+      await other?.drop();
+    });
+
+    it("builds a dataset from a table filter: every matching trajectory, in list order", async () => {
+      const { dataset, built } = await createDataset(t.ctx, { name: "passed", rules: { source: "filter", filter: "outcome=passed" } });
+      const passed = await t.db.trajectory.count({ where: { outcome: "passed" } });
+      expect(passed).toBeGreaterThan(0);
+      expect(built.items).toHaveLength(passed);
+      expect(dataset.latest).toMatchObject({ version: 1, itemCount: passed, frozenAt: null });
+      await expect(createDataset(t.ctx, { name: "passed", rules: { source: "filter", filter: "" } })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(createDataset(t.ctx, { name: "bad", rules: { source: "filter", filter: "outcome=maybe" } })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    });
+
+    it("builds recovery segments (parent context → passed attempt) and exports valid OpenAI and ShareGPT rows", async () => {
+      const { built } = await createDataset(t.ctx, { name: "recovery", rules: { source: "filter", filter: "", kind: "segment" } });
+      const passedAttempts = await t.db.trajectory.count({ where: { parentId: { not: null }, forkStepIndex: { not: null }, outcome: "passed" } });
+      expect(passedAttempts).toBeGreaterThan(0);
+      expect(built.items).toHaveLength(passedAttempts);
+      expect(built.items.every((i) => i.kind === "segment")).toBe(true);
+
+      const openai = jsonLines((await exportText(t.ctx, { name: "recovery", format: "openai" })).text);
+      expect(openai).toHaveLength(passedAttempts);
+      expectAllValid(openai, openAiRowSchema);
+      const first = openAiRowSchema.parse(openai[0]);
+      const prov = first.metadata.provenance;
+      expect(prov).toMatchObject({ kind: "segment", dataset: "recovery", version: null });
+      expect(prov.parentTrajectoryId).not.toBeNull();
+      expect(prov.forkStep).not.toBeNull();
+      // Context (the failed parent up to the fork) is masked; the recovery is trained on.
+      const weights = first.messages.flatMap((m) => (m.role === "assistant" ? [m.weight] : []));
+      expect(weights).toContain(0);
+      expect(weights.at(-1)).toBe(1);
+      expect(weights.indexOf(1)).toBeGreaterThan(weights.lastIndexOf(0));
+      // The context is exactly the parent's steps 0..forkStep.
+      const parentSteps = await t.db.step.count({ where: { trajectoryId: prov.parentTrajectoryId!, index: { lte: prov.forkStep! }, source: "agent" } });
+      expect(weights.filter((w) => w === 0)).toHaveLength(parentSteps);
+      // The agent's tool calls are kept, and every tool result answers a call made before it.
+      const callIds = new Set<string>();
+      for (const m of first.messages) {
+        if (m.role === "assistant") m.tool_calls?.forEach((c) => callIds.add(c.id));
+        if (m.role === "tool") expect(callIds.has(m.tool_call_id)).toBe(true);
+      }
+      expect(callIds.size).toBeGreaterThan(0);
+
+      const sharegpt = jsonLines((await exportText(t.ctx, { name: "recovery", format: "sharegpt" })).text);
+      expectAllValid(sharegpt, shareGptRowSchema);
+      expect(sharegpt).toHaveLength(passedAttempts);
+    });
+
+    it("applies quality filters with real token counts and removes duplicates", async () => {
+      const { built } = await createDataset(t.ctx, { name: "short", rules: { source: "filter", filter: "", quality: { maxTokens: 600, minSteps: 3, dedupeExact: true } } });
+      const all = await t.db.trajectory.count();
+      expect(built.items.length).toBeGreaterThan(0);
+      expect(built.items.length).toBeLessThan(all);
+      expect((built.rejected["too-many-tokens"] ?? 0) + (built.rejected["too-few-steps"] ?? 0)).toBe(all - built.items.length - (built.rejected.duplicate ?? 0));
+      const rows = jsonLines((await exportText(t.ctx, { name: "short", format: "openai" })).text);
+      expect(rows).toHaveLength(built.items.length);
+    });
+
+    it("selects by label values (a queue's labels) and exports one label row per label as CSV and JSONL", async () => {
+      const { built } = await createDataset(t.ctx, { name: "good-recoveries", rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } } });
+      expect(built.items).toHaveLength(4); // values 0,1,2,3,0,1,2,3 → four ≥ 2
+      const jsonl = jsonLines((await exportText(t.ctx, { name: "good-recoveries", format: "labels-jsonl" })).text);
+      expectAllValid(jsonl, labelRowSchema);
+      expect(jsonl).toHaveLength(8); // two labels each
+      const csv = (await exportText(t.ctx, { name: "good-recoveries", format: "labels-csv" })).text;
+      const lines = csv.split("\r\n").filter(Boolean);
+      expect(lines[0]).toBe(LABEL_COLUMNS.join(","));
+      expect(lines).toHaveLength(9);
+      await expect(createDataset(t.ctx, { name: "no-rule", rules: { source: "labels", labels: { schema: "recovery-quality" } } })).rejects.toThrow(/values or a minimum/);
+    });
+
+    it("freezes versions that later edits never change, compares them, and refuses stale edits (409)", async () => {
+      const before = await getDatasetDetail(t.ctx, "passed");
+      const frozen = await freezeDataset(t.ctx, { name: "passed" });
+      expect(frozen).toMatchObject({ version: 1, itemCount: before.dataset.latest!.itemCount });
+      expect(frozen.contentHash).toMatch(/^[0-9a-f]{64}$/);
+      await expect(freezeDataset(t.ctx, { name: "passed" })).rejects.toMatchObject({ code: "CONFLICT" });
+
+      const d = (await getDatasetDetail(t.ctx, "passed")).dataset;
+      const failed = await t.db.trajectory.findFirstOrThrow({ where: { outcome: "failed" }, select: { id: true } });
+      const some = (await t.db.datasetItem.findFirstOrThrow({ where: { datasetVersion: { datasetId: d.id, version: 1 } }, select: { trajectoryId: true } })).trajectoryId;
+      const edit = await editDatasetItems(t.ctx, { name: "passed", expectedRevision: d.revision, add: [failed.id], remove: [some] });
+      await expect(editDatasetItems(t.ctx, { name: "passed", expectedRevision: d.revision, add: [], remove: [] })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(freezeDataset(t.ctx, { name: "passed", expectedRevision: d.revision })).rejects.toMatchObject({ code: "CONFLICT" });
+
+      const detail = await getDatasetDetail(t.ctx, "passed");
+      const v1 = detail.versions.find((v) => v.version === 1)!;
+      expect(v1.itemCount).toBe(frozen.itemCount);
+      expect(v1.contentHash).toBe(frozen.contentHash);
+      expect(detail.versions[0]).toMatchObject({ version: 2, frozenAt: null, itemCount: frozen.itemCount });
+
+      const v2 = await freezeDataset(t.ctx, { name: "passed", expectedRevision: edit.revision });
+      expect(v2.version).toBe(2);
+      expect(v2.contentHash).not.toBe(frozen.contentHash);
+      expect(await compareWithPrevious(t.ctx, "passed", 2)).toEqual({ from: 1, added: [failed.id], removed: [some] });
+      // Version 1 still exports its own items.
+      const v1Rows = jsonLines((await exportText(t.ctx, { name: "passed", version: 1, format: "openai" })).text);
+      expect(v1Rows).toHaveLength(frozen.itemCount);
+      expect(v1Rows.map((r) => openAiRowSchema.parse(r).metadata.provenance.trajectoryId)).toContain(some);
+    });
+
+    it("blocks freeze and export of held-out tasks unless overridden, and records the override", async () => {
+      await createDataset(t.ctx, { name: "leaky", rules: { source: "filter", filter: "" } });
+      const task = await t.db.task.findFirstOrThrow({ select: { benchmark: true, externalId: true } });
+      await markHeldOut(t.ctx, { tasks: [`${task.benchmark}/${task.externalId}`], reason: "eval set" });
+      const name = `${task.benchmark}/${task.externalId}`;
+      await expect(freezeDataset(t.ctx, { name: "leaky" })).rejects.toThrow(name);
+      await expect(openExport(t.ctx, { name: "leaky", format: "openai" })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(openExport(t.ctx, { name: "passed", version: 1, format: "openai" })).rejects.toThrow(/held-out/);
+      await freezeDataset(t.ctx, { name: "leaky", override: { reason: "ablation only, never for eval" } });
+      const v = (await getDatasetDetail(t.ctx, "leaky")).versions[0]!;
+      expect(v.manifest?.leakageOverride).toMatchObject({ reason: "ablation only, never for eval", tasks: [name], by: t.ctx.actor.name });
+      const { card } = await exportText(t.ctx, { name: "leaky", format: "sharegpt" });
+      expect(card).toContain("held-out tasks included by override");
+      // Other datasets are unaffected once the task is released.
+      await t.db.heldOutTask.deleteMany({});
+    });
+
+    it("exports byte-identical files twice, with the card beside the data", async () => {
+      for (const format of ["openai", "sharegpt", "native", "labels-csv", "labels-jsonl"] as const) {
+        const dir = path.join(tmp, `${p.provider}-${format}`);
+        fs.mkdirSync(dir);
+        const a = await writeExportFiles(await openExport(t.ctx, { name: "passed", format }), path.join(dir, "a"));
+        const first = fs.readFileSync(path.join(dir, "a"));
+        const cardA = fs.readFileSync(a.cardPath, "utf8");
+        await writeExportFiles(await openExport(t.ctx, { name: "passed", format }), path.join(dir, "b"));
+        expect(fs.readFileSync(path.join(dir, "b")).equals(first), format).toBe(true);
+        expect(fs.readFileSync(a.cardPath, "utf8")).toBe(cardA);
+        expect(cardA).toContain("content hash");
+      }
+    });
+
+    it("native round trip is lossless: trajectories, steps, recordings, fork links and labels", async () => {
+      await createDataset(t.ctx, { name: "everything", rules: { source: "filter", filter: "" } });
+      await freezeDataset(t.ctx, { name: "everything" });
+      const first = await exportText(t.ctx, { name: "everything", format: "native" });
+      const rows = jsonLines(first.text);
+      expectAllValid(rows, nativeRowSchema);
+      expect(rows).toHaveLength(generated.length);
+
+      const report = await importNative(other.ctx, rows);
+      expect(report).toMatchObject({ imported: generated.length, failed: 0 });
+      expect(report.warnings).toEqual([]);
+      await createDataset(other.ctx, { name: "everything", rules: { source: "filter", filter: "" } });
+      await freezeDataset(other.ctx, { name: "everything" });
+      const second = jsonLines((await exportText(other.ctx, { name: "everything", format: "native" })).text);
+
+      const strip = (r: unknown) => {
+        const { provenance: _p, ...rest } = r as Record<string, unknown>;
+        return rest;
+      };
+      const byId = (list: unknown[]) => new Map(list.map((r) => [(r as { id: string }).id, strip(r)]));
+      expect(byId(second)).toEqual(byId(rows));
+
+      const count = async (db: TestDatabase["db"]) => ({
+        trajectories: await db.trajectory.count(), steps: await db.step.count(), recordings: await db.recording.count(),
+        events: (await db.recording.aggregate({ _sum: { eventCount: true } }))._sum.eventCount, attempts: await db.trajectory.count({ where: { parentId: { not: null } } }),
+        forkPoints: await db.forkPoint.count(), labels: await db.annotation.count(),
+      });
+      const a = await count(t.db), b = await count(other.db);
+      expect(a.recordings).toBeGreaterThan(0);
+      expect(a.labels).toBe(16);
+      expect(b).toEqual(a);
+    }, 120_000);
+
+    it("runs a background export job to a finished, downloadable file identical to the streamed export", async () => {
+      const job = await startExportJob(t.ctx, { name: "passed", format: "sharegpt" });
+      expect(job).toMatchObject({ status: "running", rowsTotal: expect.any(Number) });
+      let now = job;
+      for (let i = 0; i < 200 && now.status === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        now = await getExportJob(t.ctx, job.id);
+      }
+      expect(now).toMatchObject({ status: "succeeded", ready: true, rowsWritten: job.rowsTotal });
+      const file = await openExportFile(t.ctx, job.id, "data");
+      expect(fs.readFileSync(file.path, "utf8")).toBe((await exportText(t.ctx, { name: "passed", format: "sharegpt" })).text);
+      expect(fs.readFileSync((await openExportFile(t.ctx, job.id, "card")).path, "utf8")).toContain("ShareGPT");
+      fs.rmSync(path.dirname(file.path), { recursive: true, force: true });
+      const viewer = await t.as("viewer-1", "viewer");
+      await expect(startExportJob(viewer, { name: "passed", format: "openai" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    });
+
+    it("rebuilds a dataset from its stored rules", async () => {
+      const d = (await getDatasetDetail(t.ctx, "recovery")).dataset;
+      const { built } = await rebuildDataset(t.ctx, "recovery", d.revision);
+      expect(built.items.length).toBe(d.latest!.itemCount);
+    });
+  });
+}
