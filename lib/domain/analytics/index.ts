@@ -1,0 +1,3 @@
+export * from "./pass-at-k.ts";
+export * from "./intervals.ts";
+export * from "./bootstrap.ts";
