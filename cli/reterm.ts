@@ -16,6 +16,7 @@ import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
+import { analyticsCommand, ANALYTICS_HELP } from "./commands/analytics.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
 
@@ -31,6 +32,7 @@ Commands:
   ${SCHEMA_HELP}
   ${TOKEN_HELP}
   ${REINDEX_HELP}
+  ${ANALYTICS_HELP}
   help                         this text
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...).`;
@@ -80,6 +82,7 @@ const commands: Record<string, Command> = {
   schema: schemaCommand,
   token: tokenCommand,
   "reindex-search": reindexCommand,
+  analytics: analyticsCommand,
 
   async help() {
     console.log(HELP);
