@@ -2,13 +2,12 @@
 // with a known outcome, c passed, first passing attempt), then groups fork points by (category, n, c): the result has
 // one row per distinct (category, n, c), a few hundred at most, from which recovery@k follows exactly.
 import { z } from "zod";
-import { Prisma } from "../../generated/sqlite/client.ts";
+
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { forkCategorySql, labelledForkCategorySql } from "./fork-category.ts";
 import { scopeSql } from "./scope.ts";
 
-const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 
 /** Fork points sharing a category and the same (n, c). */
