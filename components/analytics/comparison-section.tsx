@@ -7,11 +7,22 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { categoryName, ciText, pct, signedPct } from "./figures";
 
 function Diff({ d }: { d: { diff: number; ci: { lo: number; hi: number } } | null | undefined }) {
-  if (!d) return <span className="text-muted-foreground">—</span>;
+  if (!d) return null;
   const significant = d.ci.lo > 0 || d.ci.hi < 0;
   return (
-    <span className={significant ? "font-medium" : undefined} title={significant ? "95% interval excludes zero" : "95% interval includes zero"}>
-      {signedPct(d.diff)} <span className="text-xs font-normal text-muted-foreground">{ciText(d.ci, true)}</span>
+    <span className={significant ? "font-semibold" : undefined} title={significant ? "95% interval excludes zero" : "95% interval includes zero"}>
+      {signedPct(d.diff)}
+      <span className="block text-xs font-normal text-muted-foreground">{ciText(d.ci, true)}</span>
+    </span>
+  );
+}
+
+/** A rate with its interval on a second line, so wide tables stay readable. */
+function Rate({ value, ci }: { value: number | null; ci?: { lo: number; hi: number } | null }) {
+  return (
+    <span>
+      {pct(value)}
+      {ci ? <span className="block text-xs text-muted-foreground">{ciText(ci)}</span> : null}
     </span>
   );
 }
@@ -53,14 +64,14 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
                   <span className="ml-1 text-xs text-muted-foreground">{[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}</span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{r.tasks}{r.vsBaseline ? ` (${r.vsBaseline.sharedTasks})` : ""}</TableCell>
-                <TableCell className="text-right tabular-nums">{pct(r.passRate)} <span className="text-xs text-muted-foreground">{ciText(r.passRateCi)}</span></TableCell>
-                <TableCell className="text-right tabular-nums">{r.vsBaseline ? <Diff d={r.vsBaseline.passRate} /> : "baseline"}</TableCell>
+                <TableCell className="text-right tabular-nums"><Rate value={r.passRate} ci={r.passRateCi} /></TableCell>
+                <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.passRate ? <Diff d={r.vsBaseline.passRate} /> : "—") : "baseline"}</TableCell>
                 <TableCell className="text-right tabular-nums">{pct(r.passAtK)}</TableCell>
                 <TableCell className="text-right tabular-nums">
-                  {r.vsBaseline ? (r.vsBaseline.sharedTasks ? <Diff d={r.vsBaseline.passAtK} /> : <span className="text-muted-foreground">no shared tasks</span>) : "baseline"}
+                  {r.vsBaseline ? (r.vsBaseline.sharedTasks ? (r.vsBaseline.passAtK ? <Diff d={r.vsBaseline.passAtK} /> : "—") : <span className="text-muted-foreground">no shared tasks</span>) : "baseline"}
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{pct(r.recovery.recoveryRate)}</TableCell>
-                <TableCell className="text-right tabular-nums">{r.vsBaseline ? <Diff d={r.vsBaseline.recoveryRate} /> : "baseline"}</TableCell>
+                <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.recoveryRate ? <Diff d={r.vsBaseline.recoveryRate} /> : "—") : "baseline"}</TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -81,7 +92,10 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
                   <TableCell className="text-right tabular-nums">{pct(recoveryOf(0, cat)?.recoveryRate)}</TableCell>
                   {others.map((r, j) => (
                     <TableCell key={r.run.id} className="text-right tabular-nums">
-                      {pct(recoveryOf(j + 1, cat)?.recoveryRate)} <Diff d={diffOf(j + 1, cat)} />
+                      <span className="inline-flex items-start gap-2">
+                        {pct(recoveryOf(j + 1, cat)?.recoveryRate)}
+                        {diffOf(j + 1, cat) ? <span className="text-muted-foreground">(<Diff d={diffOf(j + 1, cat)} />)</span> : null}
+                      </span>
                     </TableCell>
                   ))}
                 </TableRow>
