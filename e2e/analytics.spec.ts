@@ -50,6 +50,7 @@ test("the table view shows the same numbers and the chart exports as CSV and PNG
   expect(text).toContain(`${topCategory},`);
 
   await card.getByRole("button", { name: "Chart" }).click();
+  await expect(card.getByTestId("bar-attempts").first()).toBeVisible();
   const [png] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "PNG" }).click()]);
   expect(png.suggestedFilename()).toBe("recovery-by-category.png");
   const bytes = fs.readFileSync((await png.path())!);

@@ -45,7 +45,8 @@ export function ChartCard({ title, description, fileName, csv, chart, table, tes
         </div>
       </CardHeader>
       <CardContent>
-        <div ref={chartRef} className="bg-card" hidden={view !== "chart"}>{chart}</div>
+        {/* Collapsed rather than display:none, so the chart keeps its measured size for the next switch and the PNG. */}
+        <div ref={chartRef} className={view === "chart" ? "bg-card" : "invisible h-0 overflow-hidden bg-card"} aria-hidden={view !== "chart"} inert={view !== "chart"}>{chart}</div>
         <div hidden={view !== "table"}>{table}</div>
       </CardContent>
     </Card>

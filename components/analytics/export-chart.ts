@@ -24,7 +24,9 @@ function inlineStyles(source: Element, clone: Element) {
 }
 
 export async function downloadSvgAsPng(svg: SVGSVGElement, fileName: string, background: string) {
-  const { width, height } = svg.getBoundingClientRect();
+  const rect = svg.getBoundingClientRect();
+  const width = rect.width || Number(svg.getAttribute("width")) || 800;
+  const height = rect.height || Number(svg.getAttribute("height")) || 400;
   const clone = svg.cloneNode(true) as SVGSVGElement;
   inlineStyles(svg, clone);
   clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
