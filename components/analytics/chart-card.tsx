@@ -23,7 +23,9 @@ export function ChartCard({ title, description, fileName, csv, chart, table, tes
   const [view, setView] = useState<"chart" | "table">("chart");
   const chartRef = useRef<HTMLDivElement>(null);
   const exportPng = () => {
-    const svg = chartRef.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
+    // Legend icons are recharts surfaces too: the chart is the largest one.
+    const area = (e: SVGSVGElement) => e.getBoundingClientRect().width * e.getBoundingClientRect().height;
+    const svg = [...(chartRef.current?.querySelectorAll<SVGSVGElement>("svg.recharts-surface") ?? [])].sort((a, b) => area(b) - area(a))[0];
     if (svg) void downloadSvgAsPng(svg, `${fileName}.png`, getComputedStyle(chartRef.current!).backgroundColor || "white");
   };
   return (

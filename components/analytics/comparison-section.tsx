@@ -39,7 +39,7 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
         <CardTitle>Run comparison (baseline: {base!.run.name})</CardTitle>
         <p className="text-xs text-muted-foreground">
           Differences are against the baseline with 95% intervals: Newcombe&apos;s score interval for rates (rollouts treated as independent), a paired bootstrap over
-          shared tasks (2,000 resamples, fixed seed) for pass@{comparison.k}. Bold = the interval excludes zero.
+          shared tasks (2,000 resamples, fixed seed) for pass@{comparison.k}. Bold = the interval excludes zero. Only the task-category filter applies here.
         </p>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -59,9 +59,9 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
           <TableBody>
             {comparison.runs.map((r) => (
               <TableRow key={r.run.id} data-testid="comparison-row">
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   <Link className="text-primary hover:underline" href={rolloutsHref(scope, r.run.id)}>{r.run.name}</Link>
-                  <span className="ml-1 text-xs text-muted-foreground">{[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}</span>
+                  <span className="block text-xs text-muted-foreground">{[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}</span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{r.tasks}{r.vsBaseline ? ` (${r.vsBaseline.sharedTasks})` : ""}</TableCell>
                 <TableCell className="text-right tabular-nums"><Rate value={r.passRate} ci={r.passRateCi} /></TableCell>

@@ -52,7 +52,7 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
               label={{ value: "training step (from checkpoint name)", position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} height={40} />
             <YAxis domain={[0, 1]} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
             <Tooltip {...TOOLTIP_STYLE} formatter={(v) => pct(v)} labelFormatter={(v) => `step ${v}`} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 12 }} />
             {series.map((s, i) => {
               const color = SERIES_COLORS[i % SERIES_COLORS.length]!;
               return (

@@ -40,8 +40,13 @@ export interface RunComparison {
 const recoveryDiff = (a: RecoveryFigures, b: RecoveryFigures) =>
   rateDifference({ successes: a.recoveredForkPoints, n: a.evaluatedForkPoints }, { successes: b.recoveredForkPoints, n: b.evaluatedForkPoints });
 
-export async function compareRuns(ctx: ServiceContext, runIds: string[], k: number, filter: AnalyticsFilter): Promise<RunComparison> {
+/**
+ * The named runs side by side. Of the filter only the task category applies: the runs are chosen by name, so run,
+ * model, checkpoint and method filters (which could exclude the baseline itself) are ignored here.
+ */
+export async function compareRuns(ctx: ServiceContext, runIds: string[], k: number, pageFilter: AnalyticsFilter): Promise<RunComparison> {
   authorize(ctx, "trajectory:read");
+  const filter: AnalyticsFilter = { runId: [], model: [], checkpoint: [], method: [], category: pageFilter.category };
   if (new Set(runIds).size !== runIds.length) throw new AppError("INVALID_INPUT", "compare names a run twice");
   const all = await findRuns(ctx.db);
   const runs = runIds.map((id) => all.find((r) => r.id === id) ?? null);
