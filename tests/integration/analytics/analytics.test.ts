@@ -8,7 +8,7 @@ import { getRecoveryAnalytics } from "../../../lib/services/analytics/get-recove
 import { getTrainingProgress } from "../../../lib/services/analytics/get-training-progress.ts";
 import { compareRuns } from "../../../lib/services/analytics/compare-runs.ts";
 import { getTaskHealth } from "../../../lib/services/analytics/get-task-health.ts";
-import { listTrajectories } from "../../../lib/services/browse-trajectories.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../../lib/services/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER, type AnalyticsFilter } from "../../../lib/validation/analytics-params.ts";
 import { attemptsHref, rolloutsHref } from "../../../lib/validation/analytics-drill-down.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
@@ -79,6 +79,15 @@ describe.each(PROVIDERS)("analytics on $title", ({ provider, skip }) => {
         expect(await rowsAt(attemptsHref(r, c.category, { passed: true }))).toBe(c.successfulAttempts);
       }
     }
+  });
+
+  it.skipIf(skip)("offers the fork-point category as a facet of the trajectory table with the same counts", async () => {
+    const facets = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
+    const counts = Object.fromEntries(facets!.forkError.map((o) => [o.value, o.count]));
+    expect(counts).toEqual({ "command-error": 4, "missing-dependency": 3, timeout: 2, none: 1 });
+    const inA = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ runId: fx.runs.A, forkError: "timeout" }));
+    // A facet ignores its own filter: the other categories stay listed with their counts.
+    expect(Object.fromEntries(inA!.forkError.map((o) => [o.value, o.count]))).toEqual({ "command-error": 4, "missing-dependency": 3, timeout: 2 });
   });
 
   it.skipIf(skip)("gives pass@k by checkpoint per model and method from original rollouts only", async () => {
