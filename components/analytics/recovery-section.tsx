@@ -36,10 +36,10 @@ function RecoveryTable({ report }: { report: RecoveryReport }) {
           <TableHead className="text-right">Fork points</TableHead>
           <TableHead className="text-right">Attempts</TableHead>
           <TableHead className="text-right">Successful</TableHead>
-          <TableHead className="text-right">Recovered</TableHead>
+          <TableHead className="text-right">Recovered / evaluated</TableHead>
           <TableHead className="text-right">Recovery rate [95% CI]</TableHead>
           {KS.map((k) => <TableHead key={k} className="text-right">recovery@{k}</TableHead>)}
-          <TableHead className="text-right">Attempts to 1st success</TableHead>
+          <TableHead className="text-right">To 1st success</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
