@@ -102,6 +102,16 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns] }] },
   },
   {
+    // issue 11: CLI commands are entry points like pages — services only, never the data layer.
+    files: ["cli/commands/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/**", "../../lib/db/*"], message: "CLI commands call lib/services, never lib/db." }] }] },
+  },
+  {
+    // issue 11: analytics statistics are pure; charts never reach the database.
+    files: ["lib/domain/analytics/**", "components/analytics/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, { group: ["**/lib/db/**"], message: "Analytics UI and statistics never import the data layer." }] }] },
+  },
+  {
     files: ["lib/domain/**"],
     rules: {
       "no-restricted-imports": [

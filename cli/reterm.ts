@@ -20,14 +20,16 @@ import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
 import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
 import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
+import { analyticsCommand, ANALYTICS_HELP } from "./commands/analytics.ts";
 
 const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
 
 Commands:
   migrate                      apply pending database migrations (idempotent)
   migrate status               list pending migrations
-  seed-demo [--trajectories N] [--seed S]
-                               load N generated demo trajectories (default 120; idempotent per seed)
+  seed-demo [--trajectories N] [--seed S] [--checkpoints 100,200,400]
+                               load N generated demo trajectories (default 120; idempotent per seed);
+                               --checkpoints evaluates the trained runs at several steps (training curves)
   stats [--json]               counts of tasks, runs, trajectories, steps, fork points, annotations, datasets
   ${IMPORT_HELP}
   ${IMPORTS_HELP}
@@ -41,6 +43,7 @@ Commands:
   ${AGREEMENT_HELP}
   ${DATASET_HELP}
   ${EXPORT_HELP}
+  ${ANALYTICS_HELP}
   help                         this text
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
@@ -63,14 +66,15 @@ const commands: Record<string, Command> = {
   },
 
   async "seed-demo"(argv) {
-    const { values } = parseCommandArgs(argv, { trajectories: { type: "string" }, seed: { type: "string" } }, z.object({
+    const { values } = parseCommandArgs(argv, { trajectories: { type: "string" }, seed: { type: "string" }, checkpoints: { type: "string" } }, z.object({
       trajectories: z.coerce.number().int().min(1).max(10_000_000).default(120),
       seed: z.coerce.number().int().min(0).default(42),
+      checkpoints: z.string().regex(/^\d{1,7}(,\d{1,7}){0,9}$/, "must be comma-separated training steps, e.g. 100,200,400").transform((s) => s.split(",").map(Number)).optional(),
     }));
     await setupDatabase(getEnv().DATABASE_URL);
     const ctx = await getLocalContext();
     const progress = new ProgressLine(values.trajectories, "trajectories");
-    const r = await seedDemo(ctx, { count: values.trajectories, seed: values.seed, onProgress: (p) => progress.update(p.imported + p.duplicates + p.failed) });
+    const r = await seedDemo(ctx, { count: values.trajectories, seed: values.seed, checkpoints: values.checkpoints, onProgress: (p) => progress.update(p.imported + p.duplicates + p.failed) });
     progress.done();
     console.log(`Demo data: ${r?.imported ?? 0} imported, ${r?.duplicates ?? 0} already present, ${r?.failed ?? 0} failed.`);
     if (r?.failed) process.exitCode = 1;
@@ -96,6 +100,7 @@ const commands: Record<string, Command> = {
   agreement: agreementCommand,
   dataset: datasetCommand,
   export: exportCommand,
+  analytics: analyticsCommand,
 
   async help() {
     console.log(HELP);

@@ -12,6 +12,12 @@ export interface GenerateOptions {
   recordingRate?: number;
   /** Start time of the first trajectory (default 2026-10-01). */
   epochMs?: number;
+  /**
+   * Training steps at which the GRPO and recovery-GRPO runs are evaluated (e.g. [100, 200, 400]), their skill
+   * growing with the step, so analytics show training curves. Unset = one checkpoint per method (step 400), the
+   * data every existing seed produces.
+   */
+  checkpoints?: number[];
 }
 
 export type Rng = () => number;
@@ -44,14 +50,26 @@ interface RunSpec {
   recovery: number;
 }
 
-function buildRuns(rng: Rng): RunSpec[] {
+function buildRuns(rng: Rng, checkpoints?: number[]): RunSpec[] {
   const runs: RunSpec[] = [];
   const models = MODELS.slice(0, 3);
+  const steps = checkpoints?.length ? [...new Set(checkpoints)].sort((a, b) => a - b) : [400];
+  const last = steps.at(-1)!;
+  // Skill and recovery grow linearly from the base model's to the method's value at the last step.
+  const at = (step: number, base: number, final: number) => Number((base + ((final - base) * step) / last).toFixed(3));
   for (const model of models) {
     const agent = pick(rng, AGENTS);
     runs.push({ name: `${model}-base`, model, agent, checkpoint: "step-0", trainingMethod: "base", skill: 0.25, recovery: 0.2 });
-    runs.push({ name: `${model}-grpo-s400`, model, agent, checkpoint: "step-400", trainingMethod: "grpo", skill: 0.33, recovery: 0.3 });
-    runs.push({ name: `${model}-recovery-grpo-s400`, model, agent, checkpoint: "step-400", trainingMethod: "recovery-grpo", skill: 0.38, recovery: 0.5 });
+    for (const step of steps) {
+      runs.push({ name: `${model}-grpo-s${step}`, model, agent, checkpoint: `step-${step}`, trainingMethod: "grpo", skill: at(step, 0.25, 0.33), recovery: at(step, 0.2, 0.3) });
+    }
+    for (const step of steps) {
+      runs.push({ name: `${model}-recovery-grpo-s${step}`, model, agent, checkpoint: `step-${step}`, trainingMethod: "recovery-grpo", skill: at(step, 0.25, 0.38), recovery: at(step, 0.2, 0.5) });
+    }
+  }
+  if (!checkpoints?.length) {
+    // Keep the historical order (base, grpo, recovery-grpo per model) so existing seeds produce the same data.
+    return models.flatMap((m) => runs.filter((r) => r.model === m));
   }
   return runs;
 }
@@ -152,7 +170,7 @@ function recordingFor(steps: StepInput[], rng: Rng): { width: number; height: nu
 /** Yields `count` trajectories: roots, and for some failed roots a fork point with 2–8 recovery attempts. */
 export function* generateTrajectories(opts: GenerateOptions): Generator<TrajectoryInput> {
   const rng = mulberry32(opts.seed ?? 42);
-  const runs = buildRuns(rng);
+  const runs = buildRuns(rng, opts.checkpoints);
   const epoch = opts.epochMs ?? Date.UTC(2026, 9, 1, 8);
   const recordingRate = opts.recordingRate ?? 0.25;
   let produced = 0;

@@ -7,11 +7,11 @@ import { countTrajectories } from "../db/repositories/stats.ts";
  * Load generated demo trajectories. Idempotent: generated ids are stable for a seed, so running it twice
  * imports nothing new. With `onlyIfEmpty`, does nothing when the database already holds trajectories.
  */
-export async function seedDemo(ctx: ServiceContext, opts: { count: number; seed?: number; onlyIfEmpty?: boolean; onProgress?: (r: ImportReport) => void }): Promise<ImportReport | null> {
+export async function seedDemo(ctx: ServiceContext, opts: { count: number; seed?: number; checkpoints?: number[]; onlyIfEmpty?: boolean; onProgress?: (r: ImportReport) => void }): Promise<ImportReport | null> {
   authorize(ctx, "trajectory:import");
   if (opts.onlyIfEmpty && (await countTrajectories(ctx.db)) > 0) return null;
   function* records(): Generator<ImportRecord> {
-    for (const t of generateTrajectories({ count: opts.count, seed: opts.seed })) {
+    for (const t of generateTrajectories({ count: opts.count, seed: opts.seed, checkpoints: opts.checkpoints })) {
       yield { ok: true, value: { trajectory: t, sourceFormat: "generator" }, file: "generator" };
     }
   }

@@ -47,6 +47,8 @@ export const TRAJECTORY_FILTERS = {
   reward: { label: "Reward", variant: "range" },
   steps: { label: "Steps", variant: "range" },
   duration: { label: "Duration (s)", variant: "range" },
+  // issue 11: recovery attempts by the error category of their fork point (labelled, else detected) — analytics drill-down
+  forkError: { label: "Fork-point error", variant: "multi" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -181,6 +183,7 @@ const fields = {
   outcome: multi(z.enum(OUTCOMES, { message: `must be one of ${OUTCOMES.join(", ")}` })),
   error: multi(list("must not be empty")),
   datasetId: multi(list("must not be empty")),
+  forkError: multi(list("must not be empty")), // issue 11
   forks: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   attempt: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   annotated: z.enum(ANNOTATED, { message: "must be me, anyone or nobody" }).optional(),
@@ -209,6 +212,8 @@ export interface TrajectoryListQuery {
   outcome: (typeof OUTCOMES)[number][];
   error: string[];
   datasetId: string[];
+  /** issue 11: attempts whose fork point has one of these error categories ("none" = uncategorized). */
+  forkError: string[];
   forks?: (typeof YES_NO)[number];
   attempt?: (typeof YES_NO)[number];
   annotated?: (typeof ANNOTATED)[number];
@@ -328,7 +333,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError"] as const) for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -351,7 +356,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
   return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId].some((l) => l.length > 0);
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError].some((l) => l.length > 0);
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

@@ -1,27 +1,53 @@
 import type { Metadata } from "next";
+import { BarChart3 } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { getStats } from "@/lib/services/get-stats";
+import { getRecoveryAnalytics } from "@/lib/services/analytics/get-recovery-analytics";
+import { getTrainingProgress } from "@/lib/services/analytics/get-training-progress";
+import { getTaskHealth } from "@/lib/services/analytics/get-task-health";
+import { compareRuns } from "@/lib/services/analytics/compare-runs";
+import { getAnalyticsOptions } from "@/lib/services/analytics/get-analytics-options";
+import { analyticsFilterFromUrl, comparedRunsFromUrl } from "@/lib/validation/analytics-params";
 import { PageHeader } from "@/components/ui/page-header";
-import { Card, CardContent } from "@/components/ui/card";
-import { formatCount } from "@/lib/format";
+import { EmptyState } from "@/components/ui/empty-state";
+import { AnalyticsFilters } from "@/components/analytics/analytics-filters";
+import { RecoverySection } from "@/components/analytics/recovery-section";
+import { ProgressSection } from "@/components/analytics/progress-section";
+import { ComparisonSection } from "@/components/analytics/comparison-section";
+import { TaskHealthSection } from "@/components/analytics/task-health-section";
+import { DatabaseCounts } from "@/components/analytics/database-counts";
 
 export const metadata: Metadata = { title: "Analytics" };
 
-export default async function AnalyticsPage() {
-  const stats = await getStats(await getPageContext());
+export default async function AnalyticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const ctx = await getPageContext();
+  const params = await searchParams;
+  const filter = analyticsFilterFromUrl(params);
+  const compare = comparedRunsFromUrl(params);
+  const [stats, options, recovery, progress, health, comparison] = await Promise.all([
+    getStats(ctx),
+    getAnalyticsOptions(ctx),
+    getRecoveryAnalytics(ctx, filter),
+    getTrainingProgress(ctx, filter),
+    getTaskHealth(ctx, filter),
+    // A stale or mistyped run id in the URL just leaves the comparison out.
+    compare.length >= 2 ? compareRuns(ctx, compare, 1, filter).catch(() => null) : Promise.resolve(null),
+  ]);
   return (
     <>
-      <PageHeader title="Analytics" description="What is in the database. Error mixes and recovery rates by run arrive with the analytics feature." />
-      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="stats">
-        {Object.entries(stats).map(([k, v]) => (
-          <Card key={k}>
-            <CardContent>
-              <dt className="text-xs text-muted-foreground capitalize">{k.replace(/([A-Z])/g, " $1")}</dt>
-              <dd className="text-2xl font-semibold tabular-nums">{formatCount(v)}</dd>
-            </CardContent>
-          </Card>
-        ))}
-      </dl>
+      <PageHeader title="Analytics" description="Recovery by error category, training progress, run comparison and task health for the filtered runs. Every figure links to its trajectories." />
+      <AnalyticsFilters options={options} filter={filter} compare={compare} />
+      {stats.trajectories === 0 ? (
+        <EmptyState title="Nothing to analyse yet" icon={<BarChart3 />}>Import trajectories (or run <code>npm run reterm -- seed-demo</code>) to see analytics.</EmptyState>
+      ) : (
+        <div className="flex flex-col gap-5">
+          <RecoverySection report={recovery} />
+          {comparison ? <ComparisonSection comparison={comparison} scope={recovery} /> : null}
+          <ProgressSection series={progress.series} ks={progress.ks} scope={recovery} />
+          <TaskHealthSection report={health} scope={recovery} />
+          <DatabaseCounts stats={stats} />
+        </div>
+      )}
     </>
   );
 }

@@ -9,6 +9,7 @@ import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, type ParsedSearch } from "./search.ts";
 import { filterConditions, LATEST_VERSION_SQL, whereClause, type FilterScope } from "./trajectories.ts";
+import { forkCategorySql, joinForkLabels } from "./analytics/fork-category.ts";
 import { OUTCOMES } from "../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../validation/search-params.ts";
 
@@ -30,6 +31,8 @@ export interface TrajectoryFacets {
   outcome: FacetOption[];
   error: FacetOption[];
   datasetId: FacetOption[];
+  /** issue 11: attempts by their fork point's error category. */
+  forkError: FacetOption[];
   forks: FacetOption[];
   attempt: FacetOption[];
   annotated: FacetOption[];
@@ -85,7 +88,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     db.task.findMany({ select: { id: true, name: true, category: true } }),
     db.dataset.findMany({ select: { id: true, name: true } }),
   ]);
-  const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal] = await Promise.all([
+  const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts] = await Promise.all([
     db.$queryRaw<unknown[]>`SELECT t."runId" AS "run", t."taskId" AS "task", COUNT(*) AS "c" FROM "Trajectory" t${where(CATALOG)} GROUP BY t."runId", t."taskId"`,
     db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
       CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
@@ -96,6 +99,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(db, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(db, where(["annotated"])) : Promise.resolve(null),
+    forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -130,6 +134,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: tally(state, stateTests, "outcome", (x) => x.o).get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
     error: options(tally(state, stateTests, "error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
+    forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
     forks: [
       { value: "yes", label: "With fork points", count: forks.get("yes") ?? 0 },
       { value: "no", label: "Without", count: forks.get("no") ?? 0 },
@@ -168,6 +173,15 @@ async function bounds(db: Db, key: (typeof RANGES)[number], where: Prisma.Sql): 
 
 async function count(db: Db, where: Prisma.Sql): Promise<number> {
   return z.array(z.object({ c: num })).length(1).parse(await db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+}
+
+/** issue 11: attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
+async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT g."k", CAST(SUM(g."c") AS INTEGER) AS "c" FROM (
+      SELECT ${forkCategorySql("fp", "lab")} AS "k", x."c" FROM (
+        SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
+      ) x JOIN "ForkPoint" fp ON fp."id" = x."id"${joinForkLabels("fp", "lab")}) g GROUP BY g."k"`;
+  return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));
 }
 
 async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, searchFilterSql, type Dialect, type ParsedSearch } from "./search.ts";
+import { forkCategorySql, joinForkLabels } from "./analytics/fork-category.ts";
 import { NO_ERROR, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
 
 export interface TrajectoryRow {
@@ -85,6 +86,14 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     q.datasetId.length
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
       : null,
+  // issue 11: the same category expression the recovery analytics group by, so a drill-down matches exactly
+  forkError: (q) => {
+    if (!q.forkError.length) return null;
+    const named = q.forkError.filter((e) => e !== NO_ERROR);
+    const cat = forkCategorySql("fe", "fel");
+    const parts = [named.length ? sql`${cat} IN (${list(named)})` : null, q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null].filter((p) => p !== null);
+    return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe${joinForkLabels("fe", "fel")} WHERE ${Prisma.join(parts, " OR ")})`;
+  },
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),
   duration: (q) => rangeSql(sql`t."durationMs"`, q.duration, 1000),

@@ -1,0 +1,73 @@
+// `reterm analytics recovery|progress|compare|task-health`: the dashboard's analytics for scripts and notebooks.
+// --json prints the same objects as GET /api/v1/analytics/…; without it, a plain table.
+import { z } from "zod";
+import { parseCommandArgs, UsageError } from "../args.ts";
+import { getLocalContext, type ServiceContext } from "../../lib/services/context.ts";
+import { getRecoveryAnalytics, type RecoveryFigures } from "../../lib/services/analytics/get-recovery-analytics.ts";
+import { getTrainingProgress } from "../../lib/services/analytics/get-training-progress.ts";
+import { compareRuns } from "../../lib/services/analytics/compare-runs.ts";
+import { getTaskHealth } from "../../lib/services/analytics/get-task-health.ts";
+import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
+import type { AnalyticsFilter } from "../../lib/validation/analytics-params.ts";
+
+export const ANALYTICS_HELP = `analytics recovery|progress|task-health [--run NAME]… [--model M]… [--checkpoint C]… [--method base|grpo|…]… [--category C]… [--json]
+  analytics compare --run BASELINE --run OTHER… [--k K] [--json]
+                               recovery by error category, pass@k by checkpoint, run comparison, task health`;
+
+const name = z.string().trim().min(1, "must not be empty").max(200);
+const argsSchema = z.object({
+  run: z.array(name).default([]),
+  model: z.array(name).default([]),
+  checkpoint: z.array(name).default([]),
+  method: z.array(name).default([]),
+  category: z.array(name).default([]),
+  k: z.coerce.number().int().min(1).max(64).default(1),
+  json: z.boolean().default(false),
+});
+const OPTIONS = {
+  run: { type: "string", multiple: true },
+  model: { type: "string", multiple: true },
+  checkpoint: { type: "string", multiple: true },
+  method: { type: "string", multiple: true },
+  category: { type: "string", multiple: true },
+  k: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+const pct = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
+
+function recoveryLine(label: string, r: RecoveryFigures): string {
+  const k = r.recoveryAtK;
+  return [label.padEnd(24), String(r.forkPoints).padStart(6), String(r.attempts).padStart(8), String(r.successfulAttempts).padStart(8), pct(r.recoveryRate).padStart(9), ...[k["1"], k["2"], k["4"], k["8"]].map((v) => pct(v).padStart(7))].join(" ");
+}
+
+async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchema>): Promise<unknown> {
+  const runIds = await resolveRunNames(ctx, v.run);
+  const filter: AnalyticsFilter = { runId: sub === "compare" ? [] : runIds, model: v.model, checkpoint: v.checkpoint, method: v.method, category: v.category };
+  if (sub === "recovery") {
+    const r = await getRecoveryAnalytics(ctx, filter);
+    if (!v.json) {
+      console.log(["category".padEnd(24), "forks".padStart(6), "attempts".padStart(8), "success".padStart(8), "recovery".padStart(9), ...["@1", "@2", "@4", "@8"].map((s) => s.padStart(7))].join(" "));
+      for (const c of r.categories) console.log(recoveryLine(c.category ?? "(uncategorized)", c));
+      console.log(recoveryLine("overall", r.overall));
+      return undefined;
+    }
+    return { categories: r.categories, overall: r.overall };
+  }
+  if (sub === "progress") return getTrainingProgress(ctx, filter);
+  if (sub === "task-health") return getTaskHealth(ctx, filter);
+  if (sub === "compare") {
+    if (runIds.length < 2) throw new UsageError("analytics compare needs at least two --run NAME (the first is the baseline)");
+    return compareRuns(ctx, runIds, v.k, filter);
+  }
+  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health)`);
+}
+
+export async function analyticsCommand(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health [options]");
+  const { values, positionals } = parseCommandArgs(rest, OPTIONS, argsSchema);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  const out = await run(await getLocalContext(), sub, values);
+  if (out !== undefined) console.log(JSON.stringify(out, null, values.json ? undefined : 2));
+}

@@ -1,0 +1,14 @@
+// The trajectory table filters runs by id and model only; checkpoint and training method are run properties. So a
+// drill-down from a filtered chart names the matching runs explicitly, which keeps its row count exact.
+import type { Db } from "../../db/client.ts";
+import { findRuns } from "../../db/repositories/analytics/run-samples.ts";
+import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
+
+export async function resolveDrillRuns(db: Db, f: AnalyticsFilter): Promise<string[] | null> {
+  if (!f.runId.length && !f.model.length && !f.checkpoint.length && !f.method.length) return null;
+  const runs = await findRuns(db);
+  return runs
+    .filter((r) => (!f.runId.length || f.runId.includes(r.id)) && (!f.model.length || (r.model !== null && f.model.includes(r.model))))
+    .filter((r) => (!f.checkpoint.length || (r.checkpoint !== null && f.checkpoint.includes(r.checkpoint))) && (!f.method.length || (r.trainingMethod !== null && f.method.includes(r.trainingMethod))))
+    .map((r) => r.id);
+}

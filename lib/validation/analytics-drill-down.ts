@@ -1,0 +1,44 @@
+// Links from an analytics figure to the trajectory table showing exactly the rollouts behind it. The parameters are
+// the browser's own (lib/validation/search-params.ts), so the table's row count equals the figure.
+import { NO_ERROR } from "./search-params.ts";
+import type { AnalyticsFilter } from "./analytics-params.ts";
+
+export interface DrillScope {
+  filter: AnalyticsFilter;
+  /** Runs matching the filter's run-level parts (null = no run-level filter). */
+  drillRunIds: string[] | null;
+}
+
+function base(scope: DrillScope, runIds?: string[]): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const id of runIds ?? scope.drillRunIds ?? []) p.append("runId", id);
+  for (const c of scope.filter.category) p.append("category", c);
+  return p;
+}
+
+/** Recovery attempts at fork points of one category (null = uncategorized); `passed` keeps only the successful ones. */
+export function attemptsHref(scope: DrillScope, category: string | null | undefined, opts: { passed?: boolean } = {}): string {
+  const p = base(scope);
+  if (category !== undefined) p.append("forkError", category ?? NO_ERROR);
+  p.set("attempt", "yes");
+  if (opts.passed) p.append("outcome", "passed");
+  return `/trajectories?${p}`;
+}
+
+/** Original rollouts (not recovery attempts) of one run, optionally one task and outcome. */
+export function rolloutsHref(scope: DrillScope, runId: string, opts: { taskId?: string; outcome?: "passed" | "failed" } = {}): string {
+  const p = base(scope, [runId]);
+  if (opts.taskId) p.append("taskId", opts.taskId);
+  if (opts.outcome) p.append("outcome", opts.outcome);
+  p.set("attempt", "no");
+  return `/trajectories?${p}`;
+}
+
+/** Original rollouts of one task across the filtered runs. */
+export function taskRolloutsHref(scope: DrillScope, taskId: string, opts: { outcome?: "passed" | "failed" } = {}): string {
+  const p = base(scope);
+  p.append("taskId", taskId);
+  if (opts.outcome) p.append("outcome", opts.outcome);
+  p.set("attempt", "no");
+  return `/trajectories?${p}`;
+}
