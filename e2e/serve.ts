@@ -16,6 +16,7 @@ import { seedAnnotationE2E } from "./helpers/annotation-seed.ts";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const team = process.env.E2E_AUTH === "team";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-e2e-"));
+const usersFile = process.env.E2E_USERS_FILE ?? path.join(os.tmpdir(), `reterm-e2e-users-${port}.json`);
 const file = path.join(dir, "e2e.db");
 const config = { provider: "sqlite" as const, file, url: `file:${file}` };
 const authEnv = team ? { RETERM_AUTH: "on", RETERM_AUTH_SECRET: `e2e-${Math.random().toString(36).slice(2)}-${"x".repeat(32)}` } : {};
@@ -29,7 +30,7 @@ if (team) {
   const { createUser } = await import("../lib/services/accounts/manage-users.ts");
   const users: Record<string, { name: string; password: string }> = {};
   for (const role of ROLES) users[role] = await createUser({ db, actor }, { name: `e2e-${role}`, role });
-  fs.writeFileSync(process.env.E2E_USERS_FILE ?? path.join(os.tmpdir(), `reterm-e2e-users-${port}.json`), JSON.stringify(users), { mode: 0o600 });
+  fs.writeFileSync(usersFile, JSON.stringify(users), { mode: 0o600 });
 }
 await seedAnnotationE2E(db, actor); // issue 9
 await db.$disconnect();
@@ -40,13 +41,17 @@ const server = spawn(process.execPath, [path.join(root, "cli/next-server.mjs"), 
   stdio: "inherit",
   env: { ...process.env, DATABASE_URL: `file:${file}`, RETERM_DEMO: "0", RETERM_USER: "local-admin", ...authEnv },
 });
+const cleanUp = () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (team) fs.rmSync(usersFile, { force: true });
+};
 const stop = () => {
   server.kill("SIGTERM");
-  fs.rmSync(dir, { recursive: true, force: true });
+  cleanUp();
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
 server.on("exit", (code) => {
-  fs.rmSync(dir, { recursive: true, force: true });
+  cleanUp();
   process.exit(code ?? 0);
 });

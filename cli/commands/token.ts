@@ -9,7 +9,8 @@ import { usernameSchema } from "../../lib/domain/accounts.ts";
 
 export const TOKEN_HELP = `token create --user NAME [--name LABEL]
                                issue an API token acting as NAME (the token is the last line printed, shown once)
-  token revoke ID                revoke a token       token list    all tokens (id, owner, name, last use)`;
+  token revoke ID              revoke an API token
+  token list                   all API tokens: id, owner, name, last use`;
 
 export async function tokenCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;

@@ -7,10 +7,10 @@ import { getLocalContext } from "../../lib/services/context.ts";
 import { createUser, listUsers, resetPassword, setUserRole } from "../../lib/services/accounts/manage-users.ts";
 import { roleSchema, usernameSchema } from "../../lib/domain/accounts.ts";
 
-export const USER_HELP = `user add NAME --role ROLE      create an account (admin|researcher|annotator|viewer); prints its password once
-  user set-role NAME ROLE        change a role (ends the user's sessions)
-  user reset-password NAME       new generated password, printed once (ends the user's sessions)
-  user list                      accounts with role, password set, active tokens`;
+export const USER_HELP = `user add NAME --role ROLE    create an account (admin|researcher|annotator|viewer); prints its password once
+  user set-role NAME ROLE      change a role (ends the user's sessions)
+  user reset-password NAME     new generated password, printed once (ends the user's sessions)
+  user list                    accounts with role, password set, active tokens`;
 
 const nameArg = (positionals: string[], i: number, what: string) => {
   const r = usernameSchema.safeParse(positionals[i] ?? "");

@@ -1,6 +1,6 @@
 // The route × role matrix as a vitest suite for one database provider (one provider per test file: the server code
 // under test uses the process-wide database client). Team mode: every principal is checked against the table.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../test-db.ts";
 import { ACCESS_TABLE } from "./access-table.ts";
 import { findActions, findPages, findRoutes } from "./enumerate.ts";
@@ -74,4 +74,3 @@ export const nextHeadersMock = () => ({
   headers: async () => mockedHeaders.current,
   cookies: async () => ({ get: () => undefined, getAll: () => [], set: () => undefined, delete: () => undefined, has: () => false }),
 });
-void vi;
