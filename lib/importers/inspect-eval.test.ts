@@ -159,7 +159,7 @@ describe("Inspect .eval archives", () => {
   it("refuses an entry that would unpack beyond the cap, before inflating anything", async () => {
     const huge = withStatedSize(zipSync(evalParts(header, samples)), "samples/2_epoch_1.json", 0xfffffff0);
     expect(await readAll(writeEval("bomb.eval", huge))).toEqual([
-      { ok: false, issue: { file: "bomb.eval[samples/2_epoch_1.json]", message: "entry unpacks to 4096 MB, more than the 512 MB limit; refusing the archive" } },
+      { ok: false, issue: { file: "bomb.eval[samples/2_epoch_1.json]", message: "entry unpacks to 4096 MB, more than the 64 MB limit; refusing the archive" } },
     ]);
     const opened = await openEvalArchive(await fileSource(evalFile, "shell.eval"), { ...EVAL_LIMITS, maxUnpackedBytes: 1000 });
     expect(opened.ok ? "opened" : opened.record).toEqual({ ok: false, issue: { file: "shell.eval", message: expect.stringMatching(/^the log unpacks to \d+ bytes, more than the 1000 bytes limit; refusing the archive$/) } });

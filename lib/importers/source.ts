@@ -21,8 +21,9 @@ function openFile(file: string): NodeJS.ReadableStream {
   return isGzip(file) ? raw.pipe(zlib.createGunzip()) : raw;
 }
 
-async function readHead(file: string): Promise<string> {
+async function readHead(file: string): Promise<{ head: string; error?: string }> {
   const chunks: Buffer[] = [];
+  let error: string | undefined;
   let n = 0;
   const stream = openFile(file);
   try {
@@ -32,22 +33,26 @@ async function readHead(file: string): Promise<string> {
       n += b.length;
       if (n >= HEAD_BYTES) break;
     }
-  } catch {
-    // A truncated or corrupt .gz still gets a head of what could be read; the importer reports the error.
+  } catch (e) {
+    // A truncated or corrupt .gz still gets a head of what could be read; the importer reports the error, or, when
+    // nothing recognisable could be read, the walk says why.
+    error = `corrupt or truncated gzip data (${(e as Error).message})`;
   } finally {
     (stream as unknown as { destroy?: () => void }).destroy?.();
   }
-  return Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString("utf8");
+  return { head: Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString("utf8"), error };
 }
 
 /** A file source; `displayPath` defaults to the path relative to the current directory. */
 export async function fileSource(file: string, displayPath?: string): Promise<Extract<ImportSource, { kind: "file" }>> {
   const abs = path.resolve(file);
+  const { head, error } = await readHead(abs);
   return {
     kind: "file",
     path: abs,
     displayPath: displayPath ?? path.relative(process.cwd(), abs),
-    head: await readHead(abs),
+    head,
+    ...(error ? { headError: error } : {}),
     size: fs.statSync(abs).size,
     open: () => openFile(abs),
   };

@@ -14,6 +14,8 @@ export type ImportSource =
       displayPath: string;
       /** First bytes of the (decompressed) content, at most 64 KiB, for format sniffing. */
       head: string;
+      /** Why the head could not be read to its end (a corrupt .gz), if so. */
+      headError?: string;
       /** Size of the file on disk in bytes. */
       size: number;
       /** Stream of the (decompressed) content. */

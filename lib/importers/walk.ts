@@ -56,6 +56,7 @@ async function* walk(abs: string, display: string, options: WalkOptions, claimed
   const source = await fileSource(abs, display);
   const importer = detectImporter(source, options.format);
   if (importer) yield { kind: "source", source, importer };
+  else if (source.headError) yield { kind: "unrecognised", displayPath: display, reason: source.headError, explicit: true };
   else if (looksBinary(source.head)) yield { kind: "unrecognised", displayPath: display, reason: "binary file, not a trajectory format", explicit };
   else yield { kind: "unrecognised", displayPath: display, reason: options.format ? `not a ${options.format.format} file` : "format not recognised (use --format to force one)", explicit };
 }

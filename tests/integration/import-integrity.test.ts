@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db";
 import { generateTrajectories } from "@/lib/generator/generate";
 import { importFiles } from "@/lib/services/import-files";
+import { importUpload } from "@/lib/services/import-upload";
 import { importTrajectories, type ImportRecord } from "@/lib/services/import-trajectories";
 import { findInterruptedImports } from "@/lib/services/import-integrity/interrupted-imports";
 import { listImportJobs } from "@/lib/services/import-integrity/list-import-jobs";
@@ -98,6 +99,13 @@ describe.each(PROVIDERS)("import integrity on $title", ({ provider, skip }) => {
     // What the truncated stream held before the break is imported, and the file is still reported as failed.
     expect(r.report.imported).toBeGreaterThan(0);
     expect(r.files.find((f) => f.file === "cut.jsonl.gz")!.failed).toBeGreaterThan(0);
+
+    // The same through an upload, with bytes flipped inside the compressed data: an answer naming the file.
+    const flipped = Buffer.from(gz);
+    for (let i = 40; i < flipped.length - 20; i += 97) flipped[i] = flipped[i]! ^ 0xff;
+    const up = await importUpload(t.ctx, { name: "flipped.jsonl.gz", body: new Blob([new Uint8Array(flipped)]).stream() }, { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 10 * 1024 * 1024, maxZipEntries: 10 }, {});
+    expect(up.report.errors.map((e) => e.file)).toContain("flipped.jsonl.gz");
+    expect(up.report.errors.find((e) => e.file === "flipped.jsonl.gz")!.message).toMatch(/gzip|invalid JSON/);
   });
 
   it.skipIf(skip)("a killed import shows as interrupted, and a re-run ends where an uninterrupted import ends", async () => {
