@@ -1,3 +1,92 @@
+-- DropIndex
+DROP INDEX "Trajectory_importedAt_idx";
+
+-- AlterTable
+ALTER TABLE "Dataset" ADD COLUMN     "itemKind" TEXT NOT NULL DEFAULT 'trajectory',
+ADD COLUMN     "revision" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "rules" TEXT;
+
+-- AlterTable
+ALTER TABLE "DatasetItem" ADD COLUMN     "labels" TEXT;
+
+-- AlterTable
+ALTER TABLE "DatasetVersion" ADD COLUMN     "frozenAt" TIMESTAMP(3),
+ADD COLUMN     "manifest" TEXT;
+
+-- AlterTable
+ALTER TABLE "ImportJob" ADD COLUMN     "host" TEXT,
+ADD COLUMN     "pid" INTEGER;
+
+-- AlterTable
+ALTER TABLE "Trajectory" ADD COLUMN     "importWarnings" TEXT,
+ADD COLUMN     "warningCount" INTEGER NOT NULL DEFAULT 0;
+
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "displayUsername" TEXT,
+ADD COLUMN     "emailVerified" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "image" TEXT,
+ADD COLUMN     "username" TEXT;
+
+-- CreateTable
+CREATE TABLE "Session" (
+    "id" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "token" TEXT NOT NULL,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "ipAddress" TEXT,
+    "userAgent" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Account" (
+    "id" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "accountId" TEXT NOT NULL,
+    "providerId" TEXT NOT NULL,
+    "password" TEXT,
+    "accessToken" TEXT,
+    "refreshToken" TEXT,
+    "idToken" TEXT,
+    "accessTokenExpiresAt" TIMESTAMP(3),
+    "refreshTokenExpiresAt" TIMESTAMP(3),
+    "scope" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Account_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Verification" (
+    "id" TEXT NOT NULL,
+    "identifier" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Verification_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "AuditEvent" (
+    "id" TEXT NOT NULL,
+    "at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "actorId" TEXT,
+    "actorName" TEXT NOT NULL,
+    "action" TEXT NOT NULL,
+    "targetType" TEXT,
+    "targetId" TEXT,
+    "details" TEXT,
+    "ipAddress" TEXT,
+
+    CONSTRAINT "AuditEvent_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateTable
 CREATE TABLE "AnnotationEvent" (
     "id" TEXT NOT NULL,
@@ -88,6 +177,59 @@ CREATE TABLE "QueueSlot" (
     CONSTRAINT "QueueSlot_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "HeldOutTask" (
+    "id" TEXT NOT NULL,
+    "benchmark" TEXT NOT NULL,
+    "externalId" TEXT NOT NULL,
+    "reason" TEXT,
+    "createdById" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "HeldOutTask_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "ExportJob" (
+    "id" TEXT NOT NULL,
+    "datasetId" TEXT NOT NULL,
+    "datasetVersionId" TEXT NOT NULL,
+    "format" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "rowsWritten" INTEGER NOT NULL DEFAULT 0,
+    "rowsTotal" INTEGER NOT NULL DEFAULT 0,
+    "bytesWritten" INTEGER NOT NULL DEFAULT 0,
+    "filePath" TEXT,
+    "error" TEXT,
+    "override" TEXT,
+    "createdById" TEXT NOT NULL,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "finishedAt" TIMESTAMP(3),
+
+    CONSTRAINT "ExportJob_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Session_token_key" ON "Session"("token");
+
+-- CreateIndex
+CREATE INDEX "Session_userId_idx" ON "Session"("userId");
+
+-- CreateIndex
+CREATE INDEX "Account_userId_idx" ON "Account"("userId");
+
+-- CreateIndex
+CREATE INDEX "Verification_identifier_idx" ON "Verification"("identifier");
+
+-- CreateIndex
+CREATE INDEX "AuditEvent_at_idx" ON "AuditEvent"("at");
+
+-- CreateIndex
+CREATE INDEX "AuditEvent_action_at_idx" ON "AuditEvent"("action", "at");
+
+-- CreateIndex
+CREATE INDEX "AuditEvent_actorId_at_idx" ON "AuditEvent"("actorId", "at");
+
 -- CreateIndex
 CREATE INDEX "AnnotationEvent_annotationId_createdAt_idx" ON "AnnotationEvent"("annotationId", "createdAt");
 
@@ -129,6 +271,33 @@ CREATE UNIQUE INDEX "QueueSlot_itemId_slot_key" ON "QueueSlot"("itemId", "slot")
 
 -- CreateIndex
 CREATE UNIQUE INDEX "QueueSlot_itemId_annotatorId_key" ON "QueueSlot"("itemId", "annotatorId");
+
+-- CreateIndex
+CREATE INDEX "HeldOutTask_externalId_idx" ON "HeldOutTask"("externalId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "HeldOutTask_benchmark_externalId_key" ON "HeldOutTask"("benchmark", "externalId");
+
+-- CreateIndex
+CREATE INDEX "ExportJob_datasetId_createdAt_idx" ON "ExportJob"("datasetId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Trajectory_warningCount_idx" ON "Trajectory"("warningCount");
+
+-- CreateIndex
+CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "id");
+
+-- CreateIndex
+CREATE INDEX "Trajectory_importedAt_id_idx" ON "Trajectory"("importedAt" DESC, "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "User_username_key" ON "User"("username");
+
+-- AddForeignKey
+ALTER TABLE "Session" ADD CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "Account" ADD CONSTRAINT "Account_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "GoldLabel" ADD CONSTRAINT "GoldLabel_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;
