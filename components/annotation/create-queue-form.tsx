@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { createQueueAction, type ActionResult } from "@/app/(dashboard)/annotation/actions";
+import { createQueueAction, type ActionResult } from "@/lib/actions/annotation";
 
 const input = "h-9 rounded-md border bg-background px-2 text-sm";
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import type { LabelOptionDef } from "@/lib/domain/annotation/label-schema";
 import type { TargetInput } from "@/lib/domain/annotation/targets";
 import { Button } from "@/components/ui/button";
-import { recordGoldAction } from "@/app/(dashboard)/annotation/actions";
+import { recordGoldAction } from "@/lib/actions/annotation";
 
 export function GoldForm({ trajectoryId, schemaKey, target, options, initial, version }: { trajectoryId: string; schemaKey: string; target: TargetInput | undefined; options: LabelOptionDef[]; initial: string; version: number }) {
   const router = useRouter();

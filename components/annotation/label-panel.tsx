@@ -10,7 +10,7 @@ import { resolveTarget, describeTarget, type TargetInput } from "@/lib/domain/an
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
-import { completeItemAction, skipItemAction } from "@/app/(dashboard)/annotation/actions";
+import { completeItemAction, skipItemAction } from "@/lib/actions/annotation";
 import { labelApi, type LabelView } from "./label-api";
 import { useLabelKeys } from "./use-label-keys";
 import { LabelList } from "./label-list";

@@ -3,7 +3,7 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
-import { startQueueAction } from "@/app/(dashboard)/annotation/actions";
+import { startQueueAction } from "@/lib/actions/annotation";
 
 export function StartQueueButton({ queueId, label = "Start labelling" }: { queueId: string; label?: string }) {
   const router = useRouter();

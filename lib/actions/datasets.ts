@@ -29,9 +29,10 @@ const createFromFilterSchema = z.object({
 });
 
 export async function createDatasetFromFilterAction(input: z.input<typeof createFromFilterSchema>): Promise<ActionResult<{ name: string; items: number }>> {
+  // The acting user first, outside the try: an anonymous or forbidden caller is redirected before input is read.
+  const ctx = await getPageContext("dataset:write");
   try {
     const v = createFromFilterSchema.parse(input);
-    const ctx = await getPageContext("dataset:write");
     const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "filter", filter: v.filter, kind: v.kind } });
     revalidatePath("/datasets");
     return { ok: true, data: { name: dataset.name, items: built.items.length } };
@@ -41,9 +42,10 @@ export async function createDatasetFromFilterAction(input: z.input<typeof create
 }
 
 export async function freezeDatasetAction(input: z.input<typeof freezeInputSchema>): Promise<ActionResult<{ version: number; contentHash: string }>> {
+  const ctx = await getPageContext("dataset:write");
   try {
     const v = freezeInputSchema.parse(input);
-    const r = await freezeDataset(await getPageContext("dataset:write"), v);
+    const r = await freezeDataset(ctx, v);
     revalidatePath(`/datasets/${v.name}`);
     return { ok: true, data: { version: r.version, contentHash: r.contentHash } };
   } catch (e) {
@@ -52,9 +54,10 @@ export async function freezeDatasetAction(input: z.input<typeof freezeInputSchem
 }
 
 export async function editDatasetItemsAction(input: z.input<typeof editItemsInputSchema>): Promise<ActionResult<{ revision: number }>> {
+  const ctx = await getPageContext("dataset:write");
   try {
     const v = editItemsInputSchema.parse(input);
-    const r = await editDatasetItems(await getPageContext("dataset:write"), v);
+    const r = await editDatasetItems(ctx, v);
     revalidatePath(`/datasets/${v.name}`);
     return { ok: true, data: { revision: r.revision } };
   } catch (e) {

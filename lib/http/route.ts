@@ -5,7 +5,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors.ts";
 import { resolveRequestContext } from "../services/authenticate.ts";
-import type { ServiceContext } from "../services/context.ts";
+import { authorize, type ServiceContext } from "../services/context.ts";
+import type { Permission } from "../domain/authz.ts";
 import { getEnv } from "../env.ts";
 import { checkRequest, guardHeaders } from "./request-guard.ts";
 
@@ -34,13 +35,18 @@ export function guardRequest(req: Request): Response | null {
   return NextResponse.json({ error: { code: verdict.code, message: verdict.message } }, { status: verdict.status, headers: guardHeaders(verdict) });
 }
 
-/** Wrap a handler: `export const GET = route(async (req, ctx, params) => …)`. */
-export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx: ServiceContext, params: P) => Promise<Response>) {
+/**
+ * Wrap a handler: `export const GET = route(async (req, ctx, params) => …, { permission: "trajectory:read" })`.
+ * `permission` is checked before the handler reads its input, so a caller who may not act gets 403 rather than a
+ * validation error about a body it was never allowed to send (services check again with authorize()).
+ */
+export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx: ServiceContext, params: P) => Promise<Response>, opts: { permission?: Permission } = {}) {
   return async (req: NextRequest, routeCtx: RouteContext<P>): Promise<Response> => {
     const refused = guardRequest(req);
     if (refused) return refused;
     try {
       const ctx = await resolveRequestContext(req.headers);
+      if (opts.permission) authorize(ctx, opts.permission);
       return await handler(req, ctx, await routeCtx.params);
     } catch (e) {
       return errorResponse(e);

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
 import { importReceived, receiveUpload } from "@/lib/services/import-upload";
-import { authorize } from "@/lib/services/context";
 import { formatIssue } from "@/lib/services/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -20,9 +19,9 @@ const querySchema = z.object({
   dryRun: flag,
 });
 
+// The permission is checked by route() before anything is read: the import service checks again, but only once the
+// response is streaming (200).
 export const POST = route(async (req, ctx) => {
-  // Refuse before reading anything: the import service checks again, but only once the response is streaming (200).
-  authorize(ctx, "trajectory:import");
   const q = querySchema.parse(queryObject(req));
   // A raw file body, never a form: the types a cross-site page can post without a preflight are refused (415).
   requireContentType(req.headers, UPLOAD_TYPES);
@@ -73,4 +72,4 @@ export const POST = route(async (req, ctx) => {
     },
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
-});
+}, { permission: "trajectory:import" });

@@ -16,11 +16,11 @@ async function body(req: Request): Promise<unknown> {
   }
 }
 
-export const GET = route(async (req, ctx) => NextResponse.json(await listLabels(ctx, queryObject(req))));
+export const GET = route(async (req, ctx) => NextResponse.json(await listLabels(ctx, queryObject(req))), { permission: "trajectory:read" });
 
-export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await body(req)), { status: 201 }));
+export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await body(req)), { status: 201 }), { permission: "annotation:write" });
 
-export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await body(req))));
+export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await body(req))), { permission: "annotation:write" });
 
 const deleteQuerySchema = z.object({ id: z.string().min(1).max(100), version: z.coerce.number().int().positive() });
 
@@ -28,4 +28,4 @@ export const DELETE = route(async (req, ctx) => {
   const { id, version } = deleteQuerySchema.parse(queryObject(req));
   await deleteLabel(ctx, id, version);
   return new NextResponse(null, { status: 204 });
-});
+}, { permission: "annotation:write" });

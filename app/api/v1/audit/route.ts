@@ -13,4 +13,4 @@ export const GET = route(async (req, ctx) => {
       "content-disposition": `attachment; filename="reterm-audit-${new Date().toISOString().slice(0, 10)}.jsonl"`,
     },
   });
-});
+}, { permission: "audit:read" });

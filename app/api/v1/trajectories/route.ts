@@ -12,7 +12,7 @@ export const GET = route(async (req, ctx) => {
   if (select === "ids") return NextResponse.json(await selectMatchingTrajectories(ctx, query));
   const [list, facetCounts] = await Promise.all([listTrajectories(ctx, query), facets ? getTrajectoryFacets(ctx, query) : null]);
   return NextResponse.json(facets ? { ...list, facets: facetCounts } : list);
-});
+}, { permission: "trajectory:read" });
 
 // POST /api/v1/trajectories — push native-format trajectories (JSON object, JSON array or NDJSON); idempotent per id/content.
 // JSON Content-Types only (415 otherwise: a cross-site text/plain form post never lands); the body is read with a cap
@@ -23,4 +23,4 @@ export const POST = route(async (req, ctx) => {
   const body = await readTextCapped(req, env.RETERM_MAX_API_BODY_MB * 1024 * 1024, "request body", "RETERM_MAX_API_BODY_MB");
   const ndjson = type !== "application/json" && !type.endsWith("+json");
   return NextResponse.json(await ingestTrajectories(ctx, body, { ndjson, maxRecordBytes: env.RETERM_MAX_RECORD_MB * 1024 * 1024 }));
-});
+}, { permission: "trajectory:import" });

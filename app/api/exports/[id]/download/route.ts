@@ -19,4 +19,4 @@ export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
       "x-content-type-options": "nosniff",
     },
   });
-});
+}, { permission: "dataset:export" });

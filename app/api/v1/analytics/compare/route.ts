@@ -8,4 +8,4 @@ import { compareRuns } from "@/lib/services/analytics/compare-runs";
 export const GET = route(async (req, ctx) => {
   const { compare, k, ...filter } = runComparisonSchema.parse(paramsFromSearch(req.nextUrl.searchParams));
   return NextResponse.json(await compareRuns(ctx, compare, k, filter));
-});
+}, { permission: "trajectory:read" });

@@ -8,4 +8,4 @@ import { getRecoveryAnalytics } from "@/lib/services/analytics/get-recovery-anal
 export const GET = route(async (req, ctx) => {
   const { categories, overall } = await getRecoveryAnalytics(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
   return NextResponse.json({ categories, overall });
-});
+}, { permission: "trajectory:read" });

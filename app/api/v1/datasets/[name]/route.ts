@@ -3,4 +3,4 @@ import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { getDatasetDetail } from "@/lib/services/curation/view-datasets";
 
-export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json(await getDatasetDetail(ctx, name)));
+export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json(await getDatasetDetail(ctx, name)), { permission: "trajectory:read" });

@@ -14,7 +14,7 @@ const bodySchema = z.strictObject({
 export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
   const body = bodySchema.parse(await req.json());
   return NextResponse.json(await startExportJob(ctx, { ...body, name }), { status: 202 });
-});
+}, { permission: "dataset:export" });
 
 // GET /api/v1/datasets/:name/exports — the dataset's recent exports
-export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json({ exports: await listDatasetExports(ctx, name) }));
+export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json({ exports: await listDatasetExports(ctx, name) }), { permission: "dataset:export" });

@@ -6,4 +6,4 @@ import { freezeDataset } from "@/lib/services/curation/freeze-dataset";
 export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
   const body: unknown = await req.json().catch(() => ({}));
   return NextResponse.json(await freezeDataset(ctx, { ...(typeof body === "object" && body ? body : {}), name }));
-});
+}, { permission: "dataset:write" });

@@ -6,4 +6,4 @@ import { editDatasetItems, editItemsInputSchema } from "@/lib/services/curation/
 export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
   const body: unknown = await req.json();
   return NextResponse.json(await editDatasetItems(ctx, editItemsInputSchema.parse({ ...(typeof body === "object" && body ? body : {}), name })));
-});
+}, { permission: "dataset:write" });

@@ -6,4 +6,4 @@ import { getReplayRange, replayRangeQuerySchema } from "@/lib/services/replay";
 export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
   const q = replayRangeQuerySchema.parse(queryObject(req));
   return NextResponse.json(await getReplayRange(ctx, id, q));
-});
+}, { permission: "trajectory:read" });

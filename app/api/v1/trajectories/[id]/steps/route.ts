@@ -12,4 +12,4 @@ const querySchema = z
 export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
   const { from, to } = querySchema.parse(queryObject(req));
   return NextResponse.json({ steps: await getSteps(ctx, id, from, to) });
-});
+}, { permission: "trajectory:read" });

@@ -27,6 +27,8 @@ async function nextHref(queueId: string): Promise<string> {
 }
 
 export async function startQueueAction(queueId: string): Promise<ActionResult> {
+  // Refuse an anonymous or forbidden caller before reading the input (redirects propagate from here).
+  await getPageContext("annotation:write");
   try {
     return { ok: true, href: await nextHref(idSchema.parse(queueId)) };
   } catch (e) {
