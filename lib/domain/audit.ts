@@ -12,6 +12,9 @@ export const AUDIT_ACTIONS = [
   "import.finish",
   "dataset.export",
   "label.write",
+  "label.import",
+  "label.adjudicate",
+  "queue.create",
   "schema.change",
 ] as const;
 

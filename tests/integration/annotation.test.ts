@@ -13,6 +13,7 @@ import { computeAgreement } from "../../lib/services/annotation/compute-agreemen
 import { isAppError } from "../../lib/errors.ts";
 import { getAdjudication, recordGoldLabel } from "../../lib/services/annotation/adjudicate.ts";
 import { exportSchemas, importSchemas, saveSchema } from "../../lib/services/annotation/manage-schemas.ts";
+import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -107,6 +108,14 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
       ["delete", "alice", "command-error", null],
     ]);
     expect(await count(traj.id)).toEqual({ stored: 0, actual: 0 });
+    // …and the audit log names who did each change to this label (t.ctx is the admin).
+    const audit = (await listAuditEvents(t.ctx, { action: "label.", limit: 10_000 })).filter((e) => e.targetId === l.id);
+    expect(audit.map((e) => [e.actorName, JSON.parse(e.details ?? "{}").change]).reverse()).toEqual([
+      ["alice", "create"],
+      ["rita", "update"],
+      ["alice", "update"],
+      ["alice", "delete"],
+    ]);
   });
 
   it.skipIf(skip)("two concurrent saves at the same version: exactly one wins", async () => {

@@ -2,6 +2,7 @@
 // final (gold) label. Gold labels are versioned; a save over another reviewer's newer decision is refused (409).
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { findTargetFacts, listLabels, type LabelView } from "../../db/repositories/annotation/labels.ts";
 import { findUserName, listGold, saveGold, type GoldView } from "../../db/repositories/annotation/gold.ts";
@@ -49,7 +50,10 @@ export async function recordGoldLabel(ctx: ServiceContext, raw: unknown): Promis
   const { version, ...input } = goldInputSchema.parse(raw);
   const { label } = await resolveOrThrow(ctx.db, input);
   const saved = await saveGold(ctx.db, { schemaId: label.schemaId, targetKey: label.targetKey, targetType: label.targetType, trajectoryId: label.trajectoryId, stepStart: label.stepStart, stepEnd: label.stepEnd, value: label.value, comment: label.comment, adjudicatorId: ctx.actor.id }, version);
-  if (saved) return saved;
+  if (saved) {
+    await recordAudit(ctx, { action: "label.adjudicate", targetType: "gold-label", targetId: saved.id, details: { targetKey: label.targetKey, value: label.value } });
+    return saved;
+  }
   const current = (await listGold(ctx.db, label.trajectoryId)).find((g) => g.schemaId === label.schemaId && g.targetKey === label.targetKey);
   const who = current ? await findUserName(ctx.db, current.adjudicatorId) : null;
   throw new AppError("CONFLICT", `the final label was recorded by ${who ?? "another reviewer"} meanwhile (version ${current?.version ?? "?"}); reload before saving`, { current });

@@ -3,6 +3,7 @@
 // value or comment differs from the stored label updates it (with history).
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { ensureUser, findUserByName } from "../../db/repositories/users.ts";
 import { findLabelByTarget, insertLabel, updateLabelIfVersion, type NewLabel } from "../../db/repositories/annotation/labels.ts";
 import { labelInputSchema } from "./label-input.ts";
@@ -92,5 +93,6 @@ export async function importLabels(ctx: ServiceContext, text: string, opts: { fi
       result.issues.push({ line: r.line, field: "(line)", message: "the label changed while importing; run the import again" });
     }
   }
+  if (result.created || result.updated) await recordAudit(ctx, { action: "label.import", targetType: "label-file", targetId: opts.file, details: { created: result.created, updated: result.updated, unchanged: result.unchanged } });
   return result;
 }

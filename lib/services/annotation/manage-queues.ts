@@ -2,6 +2,7 @@
 // all; annotators see only queues assigned to them.
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { can } from "../../domain/authz.ts";
 import { selectMatchingTrajectories } from "../browse-trajectories.ts";
@@ -42,8 +43,9 @@ export async function createQueue(ctx: ServiceContext, raw: unknown): Promise<Qu
   const matching = await selectMatchingTrajectories(ctx, parsed.data);
   if (matching.truncated) throw new AppError("INVALID_INPUT", `filter matches ${matching.total} trajectories, more than a queue holds (${matching.ids.length}); narrow it`);
   if (matching.ids.length === 0) throw new AppError("INVALID_INPUT", "filter matches no trajectories");
+  let queue: QueueView;
   try {
-    return await insertQueue(ctx.db, {
+    queue = await insertQueue(ctx.db, {
       name: input.name, description: input.description ?? null, filter: params.toString(), schemaKeys: [...new Set(input.schemas)], labelsPerItem: input.labelsPerItem,
       blind: input.blind, reservationMinutes: input.reservationMinutes, createdById: ctx.actor.id, assigneeIds, trajectoryIds: [...new Set(matching.ids)],
     });
@@ -51,6 +53,8 @@ export async function createQueue(ctx: ServiceContext, raw: unknown): Promise<Qu
     if (isUniqueViolation(e)) throw new AppError("CONFLICT", `a queue named "${input.name}" exists already`);
     throw e;
   }
+  await recordAudit(ctx, { action: "queue.create", targetType: "queue", targetId: queue.id, details: { name: input.name, items: matching.ids.length, assignees: input.assignees } });
+  return queue;
 }
 
 export async function listQueues(ctx: ServiceContext): Promise<QueueView[]> {

@@ -2,6 +2,7 @@
 // so existing labels stay readable) and move them between instances as JSON.
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { labelSchemaInputSchema, mergeOptions, type LabelSchemaView } from "../../domain/annotation/label-schema.ts";
 import { createLabelSchema, findLabelSchema, listLabelSchemas, updateLabelSchema } from "../../db/repositories/annotation/schemas.ts";
@@ -19,7 +20,9 @@ export async function saveSchema(ctx: ServiceContext, raw: unknown, expectedUpda
   const existing = await findLabelSchema(ctx.db, input.key);
   if (!existing) {
     try {
-      return await createLabelSchema(ctx.db, input);
+      const created = await createLabelSchema(ctx.db, input);
+      await recordAudit(ctx, { action: "schema.change", targetType: "label-schema", targetId: input.key, details: { change: "create", kind: input.kind } });
+      return created;
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError("CONFLICT", `schema "${input.key}" was created meanwhile`);
       throw e;
@@ -29,6 +32,7 @@ export async function saveSchema(ctx: ServiceContext, raw: unknown, expectedUpda
   if (existing.kind !== input.kind) throw new AppError("INVALID_INPUT", `kind: a schema's kind cannot change (${existing.kind} → ${input.kind}); existing labels would no longer read`);
   const saved = await updateLabelSchema(ctx.db, existing.id, expectedUpdatedAt, { ...input, options: mergeOptions(existing.options, input.options) });
   if (!saved) throw new AppError("CONFLICT", `schema "${input.key}" was changed by someone else since you opened it; reload before saving`);
+  await recordAudit(ctx, { action: "schema.change", targetType: "label-schema", targetId: input.key, details: { change: "update" } });
   return saved;
 }
 

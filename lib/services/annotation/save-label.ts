@@ -1,6 +1,7 @@
 // Create, change and delete one human label. Saving over a label that moved on since it was read is refused (409)
 // with who changed it; labels belong to their annotator (reviewers with annotation:adjudicate may correct others').
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { can } from "../../domain/authz.ts";
 import { checkLabelValue } from "../../domain/annotation/label-schema.ts";
@@ -17,7 +18,9 @@ export async function createLabel(ctx: ServiceContext, raw: unknown): Promise<La
   const input = labelInputSchema.parse(raw);
   const { label } = await resolveOrThrow(ctx.db, input);
   try {
-    return await insertLabel(ctx.db, { ...label, annotatorId: ctx.actor.id }, ctx.actor.id);
+    const saved = await insertLabel(ctx.db, { ...label, annotatorId: ctx.actor.id }, ctx.actor.id);
+    await recordAudit(ctx, { action: "label.write", targetType: "label", targetId: saved.id, details: { change: "create", targetKey: saved.targetKey, value: saved.value } });
+    return saved;
   } catch (e) {
     if (!isUniqueViolation(e)) throw e;
     const existing = await findLabelByTarget(ctx.db, label.schemaId, ctx.actor.id, label.targetKey);
@@ -59,7 +62,9 @@ export async function updateLabel(ctx: ServiceContext, raw: unknown): Promise<La
   }
   const comment = change.comment === undefined ? label.comment : change.comment?.trim() ? change.comment.trim() : null;
   const saved = await updateLabelIfVersion(ctx.db, change.id, change.version, { value, comment }, ctx.actor.id);
-  return saved ?? conflict(ctx, change.id, change.version);
+  if (!saved) return conflict(ctx, change.id, change.version);
+  await recordAudit(ctx, { action: "label.write", targetType: "label", targetId: saved.id, details: { change: "update", from: label.value, to: saved.value, version: saved.version } });
+  return saved;
 }
 
 export async function deleteLabel(ctx: ServiceContext, id: string, version: number): Promise<void> {
@@ -67,4 +72,5 @@ export async function deleteLabel(ctx: ServiceContext, id: string, version: numb
   const label = await ownedLabel(ctx, id);
   if (label.version !== version) await conflict(ctx, id, version);
   if (!(await deleteLabelIfVersion(ctx.db, id, version, ctx.actor.id))) await conflict(ctx, id, version);
+  await recordAudit(ctx, { action: "label.write", targetType: "label", targetId: id, details: { change: "delete", value: label.value, version } });
 }
