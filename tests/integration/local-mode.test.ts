@@ -35,7 +35,7 @@ describe("local mode", () => {
       post(new NextRequest("http://127.0.0.1:3000/api/v1/trajectories", { method: "POST", body, headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers } }), { params: Promise.resolve({}) });
     const evil = await send({ origin: "https://evil.example", "sec-fetch-site": "cross-site" });
     expect(evil.status).toBe(403);
-    expect((await evil.json()).error.message).toMatch(/Cross-site request refused/);
+    expect((await evil.json()).error.message).toMatch(/cross-site request refused/);
     // Same origin gets past the guard and fails only on its (deliberately broken) body.
     expect((await send({ origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" })).status).toBe(400);
   });

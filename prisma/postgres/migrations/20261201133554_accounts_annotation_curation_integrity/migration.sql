@@ -285,7 +285,7 @@ CREATE INDEX "ExportJob_datasetId_createdAt_idx" ON "ExportJob"("datasetId", "cr
 CREATE INDEX "Trajectory_warningCount_idx" ON "Trajectory"("warningCount");
 
 -- CreateIndex
-CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "id");
+CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "id");
 
 -- CreateIndex
 CREATE INDEX "Trajectory_importedAt_id_idx" ON "Trajectory"("importedAt" DESC, "id");

@@ -257,7 +257,7 @@ CREATE INDEX "Trajectory_forkPointId_idx" ON "Trajectory"("forkPointId");
 CREATE INDEX "Trajectory_importJobId_idx" ON "Trajectory"("importJobId");
 CREATE INDEX "Trajectory_pendingParentRef_idx" ON "Trajectory"("pendingParentRef");
 CREATE INDEX "Trajectory_warningCount_idx" ON "Trajectory"("warningCount");
-CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "id");
+CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "id");
 CREATE INDEX "Trajectory_importedAt_id_idx" ON "Trajectory"("importedAt" DESC, "id");
 CREATE TABLE "new_User" (
     "id" TEXT NOT NULL PRIMARY KEY,
