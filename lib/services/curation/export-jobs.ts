@@ -20,6 +20,8 @@ export function exportDir(): string {
 }
 
 const PROGRESS_EVERY = 2_000;
+/** Jobs this server process is writing. A job "running" in the database but not here died with an earlier process. */
+const active = new Set<string>();
 const toPublic = (j: ExportJobView): ExportJob => {
   const { filePath, ...rest } = j;
   return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null };
@@ -32,6 +34,7 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
   const folder = path.join(exportDir(), job.id);
   fs.mkdirSync(folder, { recursive: true });
   const out = path.join(folder, opened.filename);
+  active.add(job.id);
   void (async () => {
     let last = 0;
     try {
@@ -44,6 +47,8 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
     } catch (e) {
       fs.rmSync(folder, { recursive: true, force: true });
       await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
+    } finally {
+      active.delete(job.id);
     }
   })();
   return toPublic(job);
@@ -53,6 +58,12 @@ export async function getExportJob(ctx: ServiceContext, id: string): Promise<Exp
   authorize(ctx, "dataset:export");
   const j = await findExportJob(ctx.db, id);
   if (!j) throw new AppError("NOT_FOUND", "export not found");
+  if (j.status === "running" && !active.has(j.id)) {
+    // Single-process server: nobody is writing this file any more (the server restarted mid-export).
+    const error = "the server stopped during this export; start it again";
+    await updateExportJob(ctx.db, j.id, { status: "failed", error, finished: true });
+    return toPublic({ ...j, status: "failed", error });
+  }
   return toPublic(j);
 }
 

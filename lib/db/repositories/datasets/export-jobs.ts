@@ -40,8 +40,3 @@ export async function findExportJob(db: Db, id: string): Promise<ExportJobView |
 export async function listExportJobs(db: Db, datasetId: string, take = 10): Promise<ExportJobView[]> {
   return (await db.exportJob.findMany({ where: { datasetId }, orderBy: { createdAt: "desc" }, take })).map(toView);
 }
-
-/** Jobs left "running" by a stopped server can never finish: mark them failed. */
-export async function failStaleExportJobs(db: Db, startedBefore: Date): Promise<void> {
-  await db.exportJob.updateMany({ where: { status: "running", createdAt: { lt: startedBefore } }, data: { status: "failed", error: "the server stopped during the export", finishedAt: new Date() } });
-}
