@@ -5,7 +5,7 @@ import { z } from "zod";
 
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
-import { forkCategorySql, joinForkLabels } from "./fork-category.ts";
+import { labelledForkCategorySql } from "./fork-category.ts";
 import { scopeSql } from "./scope.ts";
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
@@ -38,16 +38,16 @@ const cellSchema = z.array(
 export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<RecoveryCell[]> {
   const rows = await db.$queryRaw<unknown[]>`
     WITH per AS (
-      SELECT fp."id", ${forkCategorySql("fp", "lab")} AS "cat",
-        CASE WHEN lab."label" IS NULL THEN 0 ELSE 1 END AS "labelled",
+      SELECT fp."id", fp."label", COALESCE(fp."label", fp."errorCategory") AS "cat",
+        CASE WHEN fp."label" IS NULL THEN 0 ELSE 1 END AS "labelled",
         COUNT(t."id") AS "attempts",
         SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
         SUM(CASE WHEN t."outcome" = 'passed' THEN 1 ELSE 0 END) AS "c",
         MIN(CASE WHEN t."outcome" = 'passed' THEN t."attemptIndex" END) AS "first"
-      FROM "ForkPoint" fp${joinForkLabels("fp", "lab")}
+      FROM (SELECT f."id", f."trajectoryId", f."errorCategory", ${labelledForkCategorySql("f")} AS "label" FROM "ForkPoint" f) fp
       JOIN "Trajectory" p ON p."id" = fp."trajectoryId"
       LEFT JOIN "Trajectory" t ON t."forkPointId" = fp."id" AND ${scopeSql(f, "t")}
-      GROUP BY fp."id", fp."errorCategory", lab."label"
+      GROUP BY fp."id", fp."errorCategory", fp."label"
       HAVING COUNT(t."id") > 0 OR MAX(CASE WHEN ${scopeSql(f, "p")} THEN 1 ELSE 0 END) = 1
     )
     SELECT "cat", CAST(COALESCE("n", 0) AS INTEGER) AS "n", CAST(COALESCE("c", 0) AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Annotation_forkPointId_idx" ON "Annotation"("forkPointId");
