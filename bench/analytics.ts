@@ -59,6 +59,9 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
     const t0 = performance.now();
     await seedDemo(ctx, { count: n, seed: 11, checkpoints: [100, 200, 400] });
     console.log(`[setup] ${cfg.provider}: imported ${n} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  // Labels are added once (also when an earlier setup was interrupted after the import).
+  if ((await db.annotation.count({ where: { forkPointId: { not: null } } })) === 0) {
     const schema = await db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
     const forks = await db.forkPoint.findMany({ select: { id: true, trajectoryId: true }, orderBy: { id: "asc" } });
     const labelled = forks.filter((_, i) => i % 20 === 0);

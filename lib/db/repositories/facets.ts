@@ -9,7 +9,7 @@ import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, type ParsedSearch } from "./search.ts";
 import { filterConditions, LATEST_VERSION_SQL, whereClause, type FilterScope } from "./trajectories.ts";
-import { forkCategorySql, joinForkLabels } from "./analytics/fork-category.ts";
+import { forkCategorySql } from "./analytics/fork-category.ts";
 import { OUTCOMES } from "../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../validation/search-params.ts";
 
@@ -178,9 +178,9 @@ async function count(db: Db, where: Prisma.Sql): Promise<number> {
 /** issue 11: attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
 async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT g."k", CAST(SUM(g."c") AS INTEGER) AS "c" FROM (
-      SELECT ${forkCategorySql("fp", "lab")} AS "k", x."c" FROM (
+      SELECT ${forkCategorySql("fp")} AS "k", x."c" FROM (
         SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
-      ) x JOIN "ForkPoint" fp ON fp."id" = x."id"${joinForkLabels("fp", "lab")}) g GROUP BY g."k"`;
+      ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY g."k"`;
   return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));
 }
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, searchFilterSql, type Dialect, type ParsedSearch } from "./search.ts";
-import { forkCategorySql, joinForkLabels } from "./analytics/fork-category.ts";
+import { forkCategorySql } from "./analytics/fork-category.ts";
 import { NO_ERROR, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
 
 export interface TrajectoryRow {
@@ -90,9 +90,9 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   forkError: (q) => {
     if (!q.forkError.length) return null;
     const named = q.forkError.filter((e) => e !== NO_ERROR);
-    const cat = forkCategorySql("fe", "fel");
+    const cat = forkCategorySql("fe");
     const parts = [named.length ? sql`${cat} IN (${list(named)})` : null, q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null].filter((p) => p !== null);
-    return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe${joinForkLabels("fe", "fel")} WHERE ${Prisma.join(parts, " OR ")})`;
+    return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe WHERE ${Prisma.join(parts, " OR ")})`;
   },
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),

@@ -3,10 +3,13 @@
 // one row per distinct (category, n, c), a few hundred at most, from which recovery@k follows exactly.
 import { z } from "zod";
 
+import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
-import { forkCategorySql, joinForkLabels } from "./fork-category.ts";
-import { scopeSql } from "./scope.ts";
+import { labelledForkCategorySql } from "./fork-category.ts";
+import { scopeConditions, scopeSql } from "./scope.ts";
+
+const sql = Prisma.sql;
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 
@@ -36,24 +39,27 @@ const cellSchema = z.array(
  * show up with zero attempts — when its parent rollout does. Only matching attempts are counted.
  */
 export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<RecoveryCell[]> {
+  // Attempts are aggregated per fork point first (one pass over the forkPointId index), then each fork point gets
+  // its category once — a label lookup per fork point, not per attempt.
+  const parentScope = scopeConditions(f, "p");
   const rows = await db.$queryRaw<unknown[]>`
-    WITH per AS (
-      SELECT fp."id", ${forkCategorySql("fp", "lab")} AS "cat",
-        CASE WHEN lab."label" IS NULL THEN 0 ELSE 1 END AS "labelled",
-        COUNT(t."id") AS "attempts",
+    WITH agg AS (
+      SELECT t."forkPointId" AS "id", COUNT(*) AS "attempts",
         SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
         SUM(CASE WHEN t."outcome" = 'passed' THEN 1 ELSE 0 END) AS "c",
         MIN(CASE WHEN t."outcome" = 'passed' THEN t."attemptIndex" END) AS "first"
-      FROM "ForkPoint" fp${joinForkLabels("fp", "lab")}
-      JOIN "Trajectory" p ON p."id" = fp."trajectoryId"
-      LEFT JOIN "Trajectory" t ON t."forkPointId" = fp."id" AND ${scopeSql(f, "t")}
-      GROUP BY fp."id", fp."errorCategory", lab."label"
-      HAVING COUNT(t."id") > 0 OR MAX(CASE WHEN ${scopeSql(f, "p")} THEN 1 ELSE 0 END) = 1
+      FROM "Trajectory" t WHERE t."forkPointId" IS NOT NULL AND ${scopeSql(f, "t")}
+      GROUP BY t."forkPointId"
+    ), per AS (
+      SELECT ${labelledForkCategorySql("fp")} AS "label", fp."errorCategory", COALESCE(agg."attempts", 0) AS "attempts",
+        COALESCE(agg."n", 0) AS "n", COALESCE(agg."c", 0) AS "c", agg."first"
+      FROM "ForkPoint" fp LEFT JOIN agg ON agg."id" = fp."id"
+      WHERE agg."id" IS NOT NULL${parentScope.length ? sql` OR fp."trajectoryId" IN (SELECT p."id" FROM "Trajectory" p WHERE ${Prisma.join(parentScope, " AND ")})` : sql` OR 1 = 1`}
     )
-    SELECT "cat", CAST(COALESCE("n", 0) AS INTEGER) AS "n", CAST(COALESCE("c", 0) AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",
-      CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM("labelled") AS INTEGER) AS "labelled",
+    SELECT COALESCE("label", "errorCategory") AS "cat", CAST("n" AS INTEGER) AS "n", CAST("c" AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",
+      CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM(CASE WHEN "label" IS NULL THEN 0 ELSE 1 END) AS INTEGER) AS "labelled",
       CAST(SUM("first" + 1) AS INTEGER) AS "firstSum", CAST(COUNT("first") AS INTEGER) AS "firstCount"
-    FROM per GROUP BY "cat", COALESCE("n", 0), COALESCE("c", 0)`;
+    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`;
   return cellSchema.parse(rows).map((r) => ({
     category: r.cat,
     n: r.n,

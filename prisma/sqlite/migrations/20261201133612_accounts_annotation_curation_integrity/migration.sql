@@ -351,3 +351,6 @@ CREATE UNIQUE INDEX "HeldOutTask_benchmark_externalId_key" ON "HeldOutTask"("ben
 
 -- CreateIndex
 CREATE INDEX "ExportJob_datasetId_createdAt_idx" ON "ExportJob"("datasetId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Annotation_forkPointId_idx" ON "Annotation"("forkPointId");

@@ -282,6 +282,9 @@ CREATE UNIQUE INDEX "HeldOutTask_benchmark_externalId_key" ON "HeldOutTask"("ben
 CREATE INDEX "ExportJob_datasetId_createdAt_idx" ON "ExportJob"("datasetId", "createdAt");
 
 -- CreateIndex
+CREATE INDEX "Annotation_forkPointId_idx" ON "Annotation"("forkPointId");
+
+-- CreateIndex
 CREATE INDEX "Trajectory_warningCount_idx" ON "Trajectory"("warningCount");
 
 -- CreateIndex
