@@ -73,13 +73,15 @@ async function healthServer() {
           await new Promise((r) => setTimeout(r, 20));
         }
       })();
+      let value: T;
       try {
-        const value = await work;
-        return { value, slowestMs: slowest, answers };
+        value = await work;
       } finally {
         done = true;
         await poll;
       }
+      // Read after the poller stopped: a case can finish before its first health answer arrives.
+      return { value, slowestMs: slowest, answers };
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
