@@ -1,4 +1,4 @@
-// Stored replay layouts (ReplayLayout): opaque JSON written and validated by lib/services/replay-*.
+// Stored replay layouts (ReplayLayout): opaque JSON written and validated by lib/services/replay (layout.ts).
 import type { Db } from "../client.ts";
 
 export async function findReplayLayout(db: Db, trajectoryId: string): Promise<{ version: number; data: string } | null> {

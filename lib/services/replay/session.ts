@@ -8,7 +8,7 @@ import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repos
 import { chunkIndexAt, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
 import { AppError } from "../../errors.ts";
 import { openRecordedSource } from "./recorded.ts";
-import { buildKeyframesOffThread, type KeyframeBuilder } from "./headless/keyframe-builder.ts";
+import { buildKeyframesOffThread, prepareKeyframeThread, type KeyframeBuilder } from "./headless/keyframe-builder.ts";
 import type { ReplaySource, SourceDeps } from "./source.ts";
 import { openSynthesizedSource } from "./synthesized.ts";
 import { loadReplayLayout, storeReplayLayout } from "./layout.ts";
@@ -110,6 +110,7 @@ export async function getReplayManifest(ctx: ServiceContext, id: string): Promis
   authorize(ctx, "trajectory:read");
   const { source, heads } = await openSession(ctx, id);
   source.warmKeyframes();
+  prepareKeyframeThread();
   const steps = (heads ?? (await findStepHeads(ctx.db, source.index.trajectoryId))).map(summarizeStep);
   return { index: source.index, steps };
 }

@@ -37,8 +37,40 @@ function entryPath(): string {
   throw new Error(`keyframe thread entry not found at ${fromRoot}`);
 }
 
-export const buildKeyframesOffThread: KeyframeBuilder = async (chunks, size, budget = DEFAULT_KEYFRAME_BUDGET) => {
-  const worker = new Worker(entryPath(), { workerData: size, resourceLimits: { maxOldGenerationSizeMb: 192 } });
+// One long-lived thread per process (starting one costs seconds: it loads the TypeScript sources), builds one at a
+// time in order; a build over budget terminates it and the next build starts a fresh one.
+let thread: Worker | null = null;
+let lane: Promise<unknown> = Promise.resolve();
+
+function currentThread(): Worker {
+  if (!thread) {
+    const w = new Worker(entryPath(), { resourceLimits: { maxOldGenerationSizeMb: 192 } });
+    w.unref();
+    w.on("exit", () => {
+      if (thread === w) thread = null;
+    });
+    thread = w;
+  }
+  return thread;
+}
+
+/** Start the thread ahead of the first build (a replay was opened: a seek may need keyframes soon). */
+export function prepareKeyframeThread(): void {
+  try {
+    currentThread();
+  } catch (e) {
+    console.error("[replay] keyframe thread could not start:", e);
+  }
+}
+
+export const buildKeyframesOffThread: KeyframeBuilder = (chunks, size, budget = DEFAULT_KEYFRAME_BUDGET) => {
+  const run = lane.then(() => buildOnThread(chunks, size, budget));
+  lane = run.catch(() => undefined);
+  return run;
+};
+
+async function buildOnThread(chunks: AsyncIterable<{ seq: number; events: ReplayEvent[] }>, size: { cols: number; rows: number }, budget: KeyframeBudget): Promise<KeyframeBuild> {
+  const worker = currentThread();
   const keyframes: KeyframeBuild["keyframes"] = [];
   let acked = 0;
   let sent = 0;
@@ -47,28 +79,35 @@ export const buildKeyframesOffThread: KeyframeBuilder = async (chunks, size, bud
   let release: (() => void) | null = null;
   let settle!: (r: { over: string | null; error?: Error }) => void;
   const outcome = new Promise<{ over: string | null; error?: Error }>((r) => (settle = r));
-  const stop = (over: string | null, error?: Error) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    release?.();
-    settle({ over, error });
-    void worker.terminate();
-  };
-  const timer = setTimeout(() => stop(`emulation took longer than ${budget.timeMs} ms`), budget.timeMs);
-  timer.unref?.();
-  worker.on("message", (m: ThreadReply) => {
+  const onMessage = (m: ThreadReply) => {
     if (m.type === "ack") {
       acked++;
       release?.();
     } else if (m.type === "keyframe") keyframes.push({ seq: m.seq, keyframe: m.keyframe });
     else if (m.type === "done") stop(null);
     else stop(null, new Error(m.message));
-  });
-  worker.on("error", (e) => stop(null, e));
-  worker.on("exit", (code) => stop(null, new Error(`keyframe thread exited with code ${code}`)));
+  };
+  const onError = (e: Error) => stop(null, e);
+  const onExit = (code: number) => stop(null, new Error(`keyframe thread exited with code ${code}`));
+  const stop = (over: string | null, error?: Error) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+    release?.();
+    // Over budget (the thread may be stuck in one write) or failed half-way: stop it; the next build starts a new one.
+    if (over || error) {
+      if (thread === worker) thread = null;
+      void worker.terminate();
+    }
+    settle({ over, error });
+  };
+  const timer = setTimeout(() => stop(`emulation took longer than ${budget.timeMs} ms`), budget.timeMs);
+  timer.unref?.();
+  worker.on("message", onMessage).on("error", onError).on("exit", onExit);
   const send = (m: ThreadRequest) => worker.postMessage(m);
   try {
+    send({ type: "start", cols: size.cols, rows: size.rows });
     for await (const c of chunks) {
       if (finished) break;
       chars += c.events.reduce((n, e) => n + (e[1] === "o" ? e[2].length : 0), 0);
@@ -89,4 +128,4 @@ export const buildKeyframesOffThread: KeyframeBuilder = async (chunks, size, bud
   const r = await outcome;
   if (r.error) throw r.error;
   return { keyframes: r.over ? [] : keyframes, overBudget: r.over };
-};
+}
