@@ -9,12 +9,14 @@ export interface ImportedLabels {
   labels: LabelRef[];
 }
 
-function targetKey(trajectoryId: string, l: LabelRef, forkPointId: string | null): string {
+// The annotation domain's canonical target keys (lib/domain/annotation/targets.ts), so an imported label and one made
+// in the UI on the same target are the same label.
+function targetKey(trajectoryId: string, l: LabelRef): string {
   switch (l.target) {
     case "trajectory": return `traj:${trajectoryId}`;
     case "attempt": return `attempt:${trajectoryId}`;
     case "step_range": return `steps:${trajectoryId}:${l.stepStart ?? 0}-${l.stepEnd ?? l.stepStart ?? 0}`;
-    case "fork_point": return `fork:${forkPointId}`;
+    case "fork_point": return `fork:${trajectoryId}:${l.forkStepIndex ?? 0}`;
   }
 }
 
@@ -45,12 +47,17 @@ export async function attachImportedLabels(db: Db, list: ImportedLabels[]): Prom
           forkPointId = fp.id;
         }
         const annotatorId = users.get(l.annotator)!;
-        const key = targetKey(trajectoryId, l, forkPointId);
+        const key = targetKey(trajectoryId, l);
+        const [stepStart, stepEnd] = l.target === "fork_point" ? [l.forkStepIndex ?? null, l.forkStepIndex ?? null] : [l.stepStart ?? null, l.stepEnd ?? null];
         const data = {
-          targetType: l.target, trajectoryId, stepStart: l.stepStart ?? null, stepEnd: l.stepEnd ?? null, forkPointId, value: l.value, comment: l.comment ?? null,
+          targetType: l.target, trajectoryId, stepStart, stepEnd, forkPointId, value: l.value, comment: l.comment ?? null,
           ...(l.createdAt ? { createdAt: new Date(l.createdAt) } : {}), ...(l.updatedAt ? { updatedAt: new Date(l.updatedAt) } : {}),
         };
-        await tx.annotation.upsert({ where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey: key } }, create: { schemaId, annotatorId, targetKey: key, ...data }, update: {} });
+        // Only missing labels are created (a re-import, or a re-run after a killed import, changes nothing), each
+        // with its "create" event in the label history, as labels made in the UI have.
+        if (await tx.annotation.findUnique({ where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey: key } }, select: { id: true } })) continue;
+        const created = await tx.annotation.create({ data: { schemaId, annotatorId, targetKey: key, ...data }, select: { id: true } });
+        await tx.annotationEvent.create({ data: { annotationId: created.id, trajectoryId, schemaId, targetKey: key, actorId: annotatorId, action: "create", newValue: l.value, newComment: l.comment ?? null, version: 1 } });
         written++;
       }
       if (written) await tx.trajectory.update({ where: { id: trajectoryId }, data: { annotationCount: await tx.annotation.count({ where: { trajectoryId } }) } });
