@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   "token.revoke",
   "import.finish",
   "dataset.export",
+  "dataset.freeze",
   "label.write",
   "label.import",
   "label.adjudicate",

@@ -19,6 +19,7 @@ import { shareGptRowSchema } from "../../lib/exporters/sharegpt.ts";
 import { nativeRowSchema } from "../../lib/exporters/native.ts";
 import { LABEL_COLUMNS, labelRowSchema } from "../../lib/exporters/labels.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
+import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import type { ZodType } from "zod";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-curation-"));
@@ -185,6 +186,11 @@ for (const p of PROVIDERS) {
       expect(v.manifest?.leakageOverride).toMatchObject({ reason: "ablation only, never for eval", tasks: [name], by: t.ctx.actor.name });
       const { card } = await exportText(t.ctx, { name: "leaky", format: "sharegpt" });
       expect(card).toContain("held-out tasks included by override");
+      // The audit log has the overridden freeze and the export that followed, naming the held-out task; the refused
+      // attempts left nothing there.
+      const audit = (await listAuditEvents(t.ctx, { action: "dataset.", limit: 10_000 })).filter((e) => e.targetId === "leaky");
+      expect(audit.map((e) => e.action).reverse()).toEqual(["dataset.freeze", "dataset.export"]);
+      expect(JSON.parse(audit[0]!.details ?? "{}").heldOutOverride.tasks).toEqual([name]);
       // Other datasets are unaffected once the task is released.
       await t.db.heldOutTask.deleteMany({});
     });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import { buildManifest, manifestSchema, type Manifest, type ManifestItem } from "../../domain/curation/manifest.ts";
 import { TOKENIZER_NAME } from "../../domain/curation/tokens.ts";
@@ -74,6 +75,7 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
   if (override && recorded && !e.override && override.tasks.some((t) => !recorded.tasks.includes(t))) {
     throw new AppError("CONFLICT", `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`);
   }
+  await recordAudit(ctx, { action: "dataset.export", targetType: "dataset", targetId: d.name, details: { version: v.frozenAt ? v.version : "draft", format: e.format, contentHash: v.contentHash || null, heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null } });
   const writer = createWriter(e.format);
   const ref: VersionRef = { dataset: d.name, versionId: v.id, version: v.frozenAt ? v.version : null, contentHash: v.contentHash, frozen: v.frozenAt !== null };
   const filename = `${slug(d.name)}-${v.frozenAt ? `v${v.version}` : "draft"}.${e.format}.${writer.extension}`;

@@ -2,6 +2,7 @@
 // content hash, then mark the version frozen. Held-out tasks block it unless overridden.
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { findVersion, freezeDraft } from "../../db/repositories/datasets/datasets.ts";
 import { buildManifest, versionContentHash, type ManifestItem } from "../../domain/curation/manifest.ts";
 import { TOKENIZER_NAME } from "../../domain/curation/tokens.ts";
@@ -50,5 +51,6 @@ export async function freezeDataset(ctx: ServiceContext, input: z.input<typeof f
   const manifest = buildManifest(manifestItems, TOKENIZER_NAME, override);
   await freezeDraft(ctx.db, { datasetId: d.id, versionId: draft.id, expectedRevision: revision, contentHash, manifest: JSON.stringify(manifest), itemLabels, note: f.note ?? null });
   const frozen = await findVersion(ctx.db, d.id, draft.version);
+  await recordAudit(ctx, { action: "dataset.freeze", targetType: "dataset", targetId: d.name, details: { version: frozen!.version, contentHash, items: manifestItems.length, heldOutOverride: override ?? null } });
   return { version: frozen!.version, contentHash, itemCount: manifestItems.length };
 }
