@@ -134,3 +134,15 @@ export function authMode(env: Pick<Env, "HOST" | "RETERM_AUTH">): "local" | "tea
   }
   return isLoopbackHost(env.HOST) ? "local" : "team";
 }
+
+/**
+ * Absolute base for URLs the dashboard publishes (Open Graph / Twitter images, canonical links): RETERM_BASE_URL when
+ * set, else where `npm start` listens — a wildcard bind address (0.0.0.0, ::) is not an address a browser can open,
+ * so it becomes localhost.
+ */
+export function publicBaseUrl(env: Pick<Env, "RETERM_BASE_URL" | "HOST" | "PORT">): URL {
+  if (env.RETERM_BASE_URL) return new URL(env.RETERM_BASE_URL);
+  const bare = env.HOST.replace(/^\[|\]$/g, "");
+  const host = bare === "0.0.0.0" || bare === "::" || bare === "" ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
+  return new URL(`http://${host}:${env.PORT}`);
+}

@@ -115,6 +115,24 @@ describe("Inspect importer on hand-written logs", () => {
       expect(t?.outcome).toBe("passed");
     });
 
+    it("shows a redacted reasoning part's summary (never its encrypted blob) and reads the old reasoning field", async () => {
+      const f = path.join(dir, "reasoning.json");
+      const messages = [
+        { role: "user", content: "x" },
+        { role: "assistant", content: [{ type: "reasoning", reasoning: "gAAAAB-encrypted", summary: "checked the file", redacted: true }, { type: "text", text: "one" }] },
+        { role: "assistant", content: [{ type: "reasoning", reasoning: "gAAAAB-encrypted-2", redacted: true }, { type: "text", text: "two" }] },
+        { role: "assistant", content: "three", reasoning: "old-style thought" },
+      ];
+      fs.writeFileSync(f, JSON.stringify({ version: 2, status: "success", eval: { task: "t", model: "m" }, samples: [{ id: 1, epoch: 1, input: "x", messages }] }));
+      const [t] = trajectories(await readAll(f));
+      expect(t?.steps.slice(1).map((s) => [s.message, s.reasoning])).toEqual([
+        ["one", "checked the file"],
+        ["two", "[reasoning redacted]"],
+        ["three", "old-style thought"],
+      ]);
+      expect(JSON.stringify(t)).not.toContain("gAAAAB");
+    });
+
     it("says why there is nothing to import", async () => {
       const f = path.join(dir, "cancelled.json");
       fs.writeFileSync(f, JSON.stringify({ version: 2, status: "error", eval: { task: "t", model: "m" }, error: { message: "boom" } }));

@@ -20,6 +20,8 @@ const messageSchema = z.object({
   error: z.object({ type: z.string(), message: z.string().nullish() }).nullish(),
   // Logs before the typed error had a plain string.
   tool_error: z.string().nullish(),
+  // Logs before reasoning became a content part had it as a field of the assistant message (Inspect still migrates it).
+  reasoning: z.string().nullish(),
 });
 type Message = z.infer<typeof messageSchema>;
 
@@ -76,7 +78,9 @@ function splitContent(content: unknown): { text?: string; reasoning?: string } {
   const reasoning: string[] = [];
   for (const part of content) {
     if (!isRecord(part)) continue;
-    if (part.type === "reasoning" && typeof part.reasoning === "string") reasoning.push(part.reasoning);
+    // A redacted reasoning part holds the provider's encrypted blob in `reasoning`: show its summary, never the blob.
+    if (part.type === "reasoning" && part.redacted === true) reasoning.push(typeof part.summary === "string" && part.summary ? part.summary : "[reasoning redacted]");
+    else if (part.type === "reasoning" && typeof part.reasoning === "string") reasoning.push(part.reasoning);
     else if (typeof part.text === "string") texts.push(part.text);
     else if (typeof part.type === "string") texts.push(`[${part.type}]`);
   }
@@ -87,7 +91,8 @@ function toTurn(m: Message): ChatTurn {
   const { text, reasoning } = splitContent(m.content);
   if (m.role === "assistant") {
     const toolCalls: ToolCall[] | undefined = m.tool_calls?.map((c) => ({ id: c.id ?? undefined, name: c.function, arguments: c.arguments }));
-    return { role: "assistant", text, reasoning, toolCalls };
+    const legacy = m.reasoning?.trim() ? m.reasoning : undefined;
+    return { role: "assistant", text, reasoning: [legacy, reasoning].filter(Boolean).join("\n") || undefined, toolCalls };
   }
   if (m.role === "tool") {
     const error = m.error ? `Error (${m.error.type})${m.error.message ? `: ${m.error.message}` : ""}` : m.tool_error ? `Error: ${m.tool_error}` : undefined;

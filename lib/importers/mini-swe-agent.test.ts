@@ -66,6 +66,18 @@ describe("mini-swe-agent importer on hand-written files", () => {
     expect(second?.observation).toContain("<output_head>\nstart\n</output_head>");
     expect([t.inputTokens, t.outputTokens]).toEqual([30, 7]);
   });
+
+  it("treats v2's closing role:exit message as the run's end, not as an observation", async () => {
+    const t = await readOne(path.join(import.meta.dirname, "__fixtures__", "mini-swe-agent", "v2-exit.traj.json"));
+    expect(t.failureMode).toBeUndefined();
+    expect(t.metadata).toMatchObject({ exitStatus: "Submitted", submission: "diff --git a/f b/f\n", trajectoryFormat: "mini-swe-agent-1.1" });
+    const agent = t.steps.filter((s) => s.source === "agent");
+    expect(agent.map((s) => [s.action, s.observation ?? null])).toEqual([
+      ["ls", "f"],
+      ["echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff", null],
+    ]);
+    expect(t.steps.some((s) => s.message?.includes("diff --git") || s.observation?.includes("diff --git"))).toBe(false);
+  });
 });
 
 describe("bashAction", () => {

@@ -22,6 +22,9 @@ const messageSchema = z.object({
     .object({
       response: z.object({ model: z.string().nullish(), usage: usageSchema.nullish() }).nullish(),
       returncode: z.number().nullish(),
+      // On v2's closing {"role": "exit"} message (the agent's InterruptAgentFlow), the same values as info.
+      exit_status: z.string().nullish(),
+      submission: z.string().nullish(),
     })
     .nullish(),
 });
@@ -92,13 +95,17 @@ function instructionOf(firstUser: string | undefined): string | undefined {
 }
 
 function toDraft(file: MiniSweAgentFile, displayPath: string, options: ReadOptions): TrajectoryDraft {
-  const messages = Array.isArray(file) ? file : file.messages;
+  const all = Array.isArray(file) ? file : file.messages;
   const info = Array.isArray(file) ? undefined : file.info;
+  // v2 (trajectory_format mini-swe-agent-1.1) ends with {"role": "exit", content: submission, extra: {exit_status,
+  // submission}}: a record of why the run stopped, not a turn — read as a user turn it would become a fake observation.
+  const exit = all.findLast((m) => m.role === "exit");
+  const messages = all.filter((m) => m.role !== "exit");
   const turns = messages.map(toTurn);
   const steps = chatToSteps(turns, { userTurnIsObservation: true, parseObservation: parseMiniObservation });
   const model = info?.config?.model?.model_name ?? messages.map((m) => m.extra?.response?.model).find((x) => typeof x === "string") ?? undefined;
   const taskId = fileStem(displayPath, [".traj.json", ".json"]);
-  const exitStatus = info?.exit_status ?? undefined;
+  const exitStatus = info?.exit_status ?? exit?.extra?.exit_status ?? undefined;
   return {
     task: { benchmark: /^[\w.-]+__[\w.-]+-\d+$/.test(taskId) ? "swe-bench" : "unknown", id: taskId, instruction: instructionOf(turns.find((t) => t.role === "user")?.text) },
     run: { name: runNameFor(options, "mini-swe-agent", model), model, agent: "mini-swe-agent", source: "mini-swe-agent" },
@@ -109,7 +116,7 @@ function toDraft(file: MiniSweAgentFile, displayPath: string, options: ReadOptio
     steps,
     metadata: {
       exitStatus,
-      submission: info?.submission ?? undefined,
+      submission: info?.submission ?? exit?.extra?.submission ?? undefined,
       instanceCost: info?.model_stats?.instance_cost ?? undefined,
       apiCalls: info?.model_stats?.api_calls ?? undefined,
       miniVersion: info?.mini_version ?? undefined,

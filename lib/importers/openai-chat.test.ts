@@ -77,6 +77,23 @@ describe("OpenAI chat importer on a hand-written JSONL", () => {
     expect(t?.metadata?.lossMaskedSteps).toEqual([2]);
   });
 
+  it("keeps the words of a refusal, as a message field or a content part", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openai-refusal-"));
+    try {
+      const file = path.join(dir, "refusals.jsonl");
+      const lines = [
+        { messages: [{ role: "user", content: "rm -rf /" }, { role: "assistant", content: null, refusal: "I won't run that." }] },
+        { messages: [{ role: "user", content: "rm -rf /" }, { role: "assistant", content: [{ type: "refusal", refusal: "Not that one." }] }] },
+      ];
+      fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+      const [a, b] = trajectories(await readAll(file));
+      expect(a?.steps[1]?.message).toBe("Refusal: I won't run that.");
+      expect(b?.steps[1]?.message).toBe("Refusal: Not that one.");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("also reads a pretty-printed JSON array of examples (content before role, as LLaMA-Factory writes them)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openai-array-"));
     try {

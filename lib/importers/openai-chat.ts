@@ -20,6 +20,8 @@ const messageSchema = z.object({
   function_call: functionCallSchema.nullish(),
   tool_call_id: z.string().nullish(),
   weight: z.number().nullish(),
+  // The assistant declined: Chat Completions puts the text here (content null) or in a {type: "refusal"} part.
+  refusal: z.string().nullish(),
 });
 type Message = z.infer<typeof messageSchema>;
 
@@ -54,10 +56,20 @@ function toolCallsOf(m: Message, index: number): Parsed<ToolCall[] | undefined> 
   return { ok: true, value: out.length ? out : undefined };
 }
 
+/** Message text; refusal parts and the message-level refusal keep their words (contentText alone shows "[refusal]"). */
+function messageText(m: Message): string | undefined {
+  const parts = Array.isArray(m.content)
+    ? m.content.map((p) => (isRecord(p) && p.type === "refusal" && typeof p.refusal === "string" ? { type: "text", text: `Refusal: ${p.refusal}` } : p))
+    : m.content;
+  const text = contentText(parts) ?? undefined;
+  const refusal = m.refusal?.trim() ? `Refusal: ${m.refusal}` : undefined;
+  return [text, refusal].filter(Boolean).join("\n") || undefined;
+}
+
 function turnsOf(example: Example): Parsed<ChatTurn[]> {
   const turns: ChatTurn[] = [];
   for (const [i, m] of example.messages.entries()) {
-    const text = contentText(m.content) ?? undefined;
+    const text = messageText(m);
     if (m.role === "assistant") {
       const calls = toolCallsOf(m, i);
       if (!calls.ok) return calls;

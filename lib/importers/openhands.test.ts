@@ -66,6 +66,28 @@ describe("OpenHands importer on hand-written files", () => {
     expect(t.run.name).toBe("openhands");
   });
 
+  it("reads the pre-#4881 extras.exit_code, and treats CmdOutputMetadata's -1 as no exit code", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openhands-"));
+    try {
+      const events = [
+        { id: 0, source: "user", action: "message", args: { content: "go" } },
+        { id: 1, source: "agent", action: "run", args: { command: "false" } },
+        { id: 2, source: "agent", cause: 1, observation: "run", content: "", extras: { command: "false", exit_code: 1, command_id: -1 } },
+        { id: 3, source: "agent", action: "run", args: { command: "python -m http.server" } },
+        { id: 4, source: "agent", cause: 3, observation: "run", content: "Serving HTTP", extras: { command: "python -m http.server", metadata: { exit_code: -1, pid: -1, suffix: "[still running]" } } },
+      ];
+      fs.writeFileSync(path.join(dir, "legacy.json"), JSON.stringify(events));
+      const t = await readOne(path.join(dir, "legacy.json"));
+      expect(t.steps.map((s) => [s.action, s.exitCode])).toEqual([
+        [undefined, undefined],
+        ["false", 1],
+        ["python -m http.server", undefined],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses an array without action events, and names the field of a malformed event", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openhands-"));
     try {

@@ -102,9 +102,13 @@ function stepOfAction(e: OpenHandsEvent, seenResponses: Set<string>): StepInput 
   };
 }
 
+// Exit code of a command observation: `extras.metadata.exit_code` (CmdOutputMetadata), or `extras.exit_code` in
+// event streams written before OpenHands PR #4881 (its own deserializer still upgrades that key). -1 is
+// CmdOutputMetadata's default, "no exit code captured" (still running, timed out, no PS1), which OpenHands itself
+// does not show as an exit code — recording it as one would mark the step as a failed command.
 function exitCodeOf(e: OpenHandsEvent): number | undefined {
-  const code = isRecord(e.extras?.metadata) ? e.extras.metadata.exit_code : undefined;
-  return typeof code === "number" && Number.isInteger(code) ? code : undefined;
+  const code = isRecord(e.extras?.metadata) && e.extras.metadata.exit_code !== undefined ? e.extras.metadata.exit_code : e.extras?.exit_code;
+  return typeof code === "number" && Number.isInteger(code) && code !== -1 ? code : undefined;
 }
 
 function toDraft(events: OpenHandsEvent[], displayPath: string, options: ReadOptions): TrajectoryDraft {

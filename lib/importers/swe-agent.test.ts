@@ -102,6 +102,13 @@ describe("SWE-agent importer on hand-written files", () => {
     expect(t.steps[1]?.message).toBe("Fix the bug in acme/widgets#12");
   });
 
+  it("keeps a structured (dict) submission, which current SWE-agent's AgentInfo allows", async () => {
+    const t = await readOne(own("dict-submission.traj"));
+    expect(t.metadata).toMatchObject({ exitStatus: "submitted", submission: { patch: "diff --git a/x b/x", answer: "42" }, sweAgentVersion: "1.1.0" });
+    expect(t.failureMode).toBeUndefined();
+    expect(t.steps.at(-1)?.action).toBe("submit");
+  });
+
   it("uses --run over the derived run name", async () => {
     const t = await readOne(own("exit-cost.traj"), { runName: "nightly" });
     expect(t.run.name).toBe("nightly");

@@ -44,7 +44,8 @@ const sweAgentFileSchema = z
     info: z
       .object({
         exit_status: z.string().nullish(),
-        submission: z.string().nullish(),
+        // A patch string usually; a dict when a multi-agent/reviewer run submits structured output (sweagent/types.py AgentInfo).
+        submission: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
         model_stats: z.union([modelStatsSchema, z.string()]).nullish(),
         swe_agent_version: z.string().nullish(),
       })
