@@ -24,10 +24,11 @@ export function CreateDatasetForm({ filter, matching }: { filter: string; matchi
 }
 
 /** The form for a dataset built from the selected trajectories (ids are read when it is submitted). */
-export function CreateDatasetFromSelectionForm({ ids, onCancel }: { ids: string[]; onCancel: () => void }) {
+export function CreateDatasetFromSelectionForm({ ids, onCancel, onCreated }: { ids: string[]; onCancel: () => void; onCreated: () => void }) {
   return (
     <DatasetForm
       create={(v) => createDatasetFromSelectionAction({ ...v, ids })}
+      onCreated={onCreated}
       submitLabel={`Create from ${formatCount(ids.length)} selected`}
       label="Create dataset from selection"
       onCancel={onCancel}
@@ -35,7 +36,9 @@ export function CreateDatasetFromSelectionForm({ ids, onCancel }: { ids: string[
   );
 }
 
-function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel }: { create: Create; submitLabel: string; label?: string; onCancel: () => void }) {
+interface FormProps { create: Create; submitLabel: string; label?: string; onCancel: () => void; onCreated?: () => void }
+
+function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel, onCreated }: FormProps) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
@@ -51,6 +54,7 @@ function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel }
         start(async () => {
           const r = await create({ name, kind, description: String(data.get("description") ?? "") || undefined });
           if (!r.ok) return setError(r.error);
+          onCreated?.();
           router.push(`/datasets/${encodeURIComponent(r.data.name)}`);
         });
       }}

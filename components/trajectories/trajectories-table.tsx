@@ -165,7 +165,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       </DataTableSelectionBar>
       {canCreateDataset && creating && selection.ids.size > 0 ? (
         <div className="border-b bg-accent/20 p-3">
-          <CreateDatasetFromSelectionForm ids={[...selection.ids]} onCancel={() => setCreating(false)} />
+          <CreateDatasetFromSelectionForm ids={[...selection.ids]} onCancel={() => setCreating(false)} onCreated={() => { setCreating(false); clear(); }} />
         </div>
       ) : null}
       {list.search && list.search.indexLag > 0 ? (
