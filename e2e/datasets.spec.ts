@@ -39,3 +39,20 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   await page.goto("/datasets");
   await expect(page.getByTestId("dataset-row").filter({ hasText: "e2e-passed" })).toContainText("v1 frozen");
 });
+
+test("builds a dataset from the table selection, after selecting all matching rows", async ({ page }) => {
+  const perPage = Math.ceil(passed.length / 2);
+  await page.goto(`/trajectories?outcome=passed&perPage=${perPage}`);
+  await page.getByRole("checkbox", { name: "Select all rows on this page" }).check();
+  await page.getByRole("button", { name: `Select all ${passed.length} matching` }).click();
+  await expect(page.getByTestId("selection-count")).toHaveText(`All ${passed.length} matching trajectories selected`);
+
+  await page.getByTestId("create-dataset-from-selection").click();
+  const form = page.getByRole("form", { name: "Create dataset from selection" });
+  await form.getByLabel("Name").fill("e2e-selected");
+  await form.getByRole("button", { name: `Create from ${passed.length} selected` }).click();
+  await expect(page).toHaveURL(/\/datasets\/e2e-selected$/);
+  await expect(page.getByTestId("table-total")).toHaveText(`${passed.length} items`);
+  // Version 1's diff counts every item as added.
+  await expect(page.getByTestId("version-row").first()).toContainText(`+${passed.length}`);
+});

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { VisibilityState } from "@tanstack/react-table";
 import { z } from "zod";
-import { Copy, Info, SearchX } from "lucide-react";
+import { Copy, DatabaseZap, Info, SearchX } from "lucide-react";
 import type { TrajectoryFacets, TrajectoryList } from "@/lib/services/browse-trajectories";
 import {
   DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, isTrajectoryColumnId, decodeCursor, trajectoryListUrlSchema, trajectoryQueryToParams, updateQuery, stepHref, hasFilters,
@@ -21,6 +21,7 @@ import { useTableHotkeys } from "@/components/data-table/use-table-hotkeys";
 import { useServerTable } from "@/components/data-table/use-server-table";
 import { StepSnippet } from "@/components/search/step-snippet";
 import { Button } from "@/components/ui/button";
+import { CreateDatasetFromSelectionForm } from "@/components/datasets/create-dataset-form";
 import { DEFAULT_HIDDEN_COLUMNS, trajectoryColumns } from "./trajectories-table-columns";
 import { SEARCH_INPUT_ID, TrajectoriesTableToolbar } from "./trajectories-table-toolbar";
 
@@ -36,6 +37,8 @@ interface Props {
   facets: TrajectoryFacets | null;
   /** Filters the page fixes (e.g. this task): applied by the server, hidden from the toolbar, kept for "select all". */
   locked?: Partial<Pick<TrajectoryListQuery, "taskId" | "runId">>;
+  /** The viewer holds dataset:write: offer "Create dataset" on the selection. */
+  canCreateDataset?: boolean;
 }
 
 function nextSort(sort: TrajectoryListQuery["sort"], id: TrajectoryColumnId, multi: boolean): TrajectoryListQuery["sort"] {
@@ -48,13 +51,14 @@ function nextSort(sort: TrajectoryListQuery["sort"], id: TrajectoryColumnId, mul
 }
 
 /** The trajectory browser: server-side table whose whole state (filters, search, sort, page, columns) is the URL. */
-export function TrajectoriesTable({ list, facets, locked = {} }: Props) {
+export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset = false }: Props) {
   const router = useRouter();
   const { state: query, isPending, hrefFor, go } = useUrlState(parseUrl, trajectoryQueryToParams);
   const [remembered, setRemembered] = usePersistedState("reterm:trajectories:columns", columnsSchema, NO_COLUMNS);
   const { selection, setMany, selectAll, clear } = useRowSelection("trajectories");
   const [active, setActive] = useState(-1);
   const [selecting, setSelecting] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const [creating, setCreating] = useState(false);
   const hidden = Object.keys(locked).flatMap((k): TrajectoryFilterKey[] => (k === "taskId" ? ["taskId", "category"] : k === "runId" ? ["runId", "model"] : []));
 
   // A view link without `cols` gets the columns this browser last chose.
@@ -148,12 +152,22 @@ export function TrajectoriesTable({ list, facets, locked = {} }: Props) {
         busy={selecting.busy}
         error={selecting.error}
         onSelectAll={onSelectAll}
-        onClear={() => { clear(); setSelecting({ busy: false, error: null }); }}
+        onClear={() => { clear(); setCreating(false); setSelecting({ busy: false, error: null }); }}
       >
+        {canCreateDataset ? (
+          <Button variant="outline" size="sm" onClick={() => setCreating(true)} disabled={creating || selecting.busy} data-testid="create-dataset-from-selection">
+            <DatabaseZap aria-hidden /> Create dataset
+          </Button>
+        ) : null}
         <Button variant="outline" size="sm" onClick={() => void navigator.clipboard?.writeText([...selection.ids].join("\n"))}>
           <Copy aria-hidden /> Copy ids
         </Button>
       </DataTableSelectionBar>
+      {canCreateDataset && creating && selection.ids.size > 0 ? (
+        <div className="border-b bg-accent/20 p-3">
+          <CreateDatasetFromSelectionForm ids={[...selection.ids]} onCancel={() => setCreating(false)} onCreated={() => { setCreating(false); clear(); }} />
+        </div>
+      ) : null}
       {list.search && list.search.indexLag > 0 ? (
         <p role="status" className="flex items-center gap-2 border-b bg-warning/10 px-3 py-2 text-sm">
           <Info className="size-4" aria-hidden /> {formatCount(list.search.indexLag)} recently imported trajectories are still being indexed for search, so results may be incomplete. Reload in a moment.

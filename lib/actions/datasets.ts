@@ -7,6 +7,7 @@ import { getPageContext } from "../services/page-context.ts";
 import { createDataset, editDatasetItems, editItemsInputSchema } from "../services/curation/manage-datasets.ts";
 import { freezeDataset, freezeInputSchema } from "../services/curation/freeze-dataset.ts";
 import { DATASET_NAME } from "../services/curation/rules.ts";
+import { markHeldOut, unmarkHeldOut } from "../services/curation/held-out.ts";
 import { isAppError } from "../errors.ts";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
@@ -36,6 +37,58 @@ export async function createDatasetFromFilterAction(input: z.input<typeof create
     const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "filter", filter: v.filter, kind: v.kind } });
     revalidatePath("/datasets");
     return { ok: true, data: { name: dataset.name, items: built.items.length } };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+const createFromSelectionSchema = z.object({
+  name: DATASET_NAME,
+  description: z.string().max(2_000).optional(),
+  kind: z.enum(["trajectory", "segment"]),
+  ids: z.array(z.string().min(1).max(200)).min(1, "select at least one trajectory").max(100_000, "at most 100,000 trajectories"),
+});
+
+/** A dataset from the trajectories the curator selected (a page's rows or every row matching the view). */
+export async function createDatasetFromSelectionAction(input: z.input<typeof createFromSelectionSchema>): Promise<ActionResult<{ name: string; items: number }>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    const v = createFromSelectionSchema.parse(input);
+    const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "selection", ids: v.ids, kind: v.kind } });
+    revalidatePath("/datasets");
+    return { ok: true, data: { name: dataset.name, items: built.items.length } };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+// Held-out task refs arrive as pasted text, one "benchmark/task-id" (or bare task id) a line.
+const heldOutTextSchema = z.object({
+  tasks: z.string().max(1_000_000, "is too long").transform((t) => t.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)),
+  reason: z.string().max(500).optional(),
+});
+
+export async function addHeldOutAction(input: z.input<typeof heldOutTextSchema>): Promise<ActionResult<{ added: number }>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    const v = heldOutTextSchema.parse(input);
+    const added = await markHeldOut(ctx, { tasks: v.tasks, reason: v.reason || undefined });
+    revalidatePath("/datasets");
+    return { ok: true, data: { added } };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+const removeHeldOutSchema = z.object({ tasks: z.array(z.string().min(1).max(300)).min(1, "name at least one task").max(10_000) });
+
+export async function removeHeldOutAction(input: z.input<typeof removeHeldOutSchema>): Promise<ActionResult<{ removed: number }>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    const v = removeHeldOutSchema.parse(input);
+    const removed = await unmarkHeldOut(ctx, { tasks: v.tasks });
+    revalidatePath("/datasets");
+    return { ok: true, data: { removed } };
   } catch (e) {
     return failure(e);
   }

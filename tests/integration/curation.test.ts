@@ -11,7 +11,7 @@ import { importTrajectories } from "../../lib/services/import-trajectories.ts";
 import { createDataset, editDatasetItems, rebuildDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
-import { markHeldOut } from "../../lib/services/curation/held-out.ts";
+import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
 import { getExportJob, openExportFile, startExportJob } from "../../lib/services/curation/export-jobs.ts";
 import { compareWithPrevious, getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { openAiRowSchema } from "../../lib/exporters/openai.ts";
@@ -149,6 +149,13 @@ for (const p of PROVIDERS) {
       expect(frozen).toMatchObject({ version: 1, itemCount: before.dataset.latest!.itemCount });
       expect(frozen.contentHash).toMatch(/^[0-9a-f]{64}$/);
       await expect(freezeDataset(t.ctx, { name: "passed" })).rejects.toMatchObject({ code: "CONFLICT" });
+      // Version 1 has nothing before it: every item it holds counts as added.
+      const first = await compareWithPrevious(t.ctx, "passed", 1);
+      const v1Ids = await t.db.datasetItem.findMany({ where: { datasetVersion: { dataset: { name: "passed" }, version: 1 } }, select: { trajectoryId: true } });
+      expect(first.from).toBeNull();
+      expect(first.removed).toEqual([]);
+      expect(first.added).toHaveLength(frozen.itemCount);
+      expect([...first.added].sort()).toEqual(v1Ids.map((i) => i.trajectoryId).sort());
 
       const d = (await getDatasetDetail(t.ctx, "passed")).dataset;
       const failed = await t.db.trajectory.findFirstOrThrow({ where: { outcome: "failed" }, select: { id: true } });
@@ -171,6 +178,36 @@ for (const p of PROVIDERS) {
       const v1Rows = jsonLines((await exportText(t.ctx, { name: "passed", version: 1, format: "openai" })).text);
       expect(v1Rows).toHaveLength(frozen.itemCount);
       expect(v1Rows.map((r) => openAiRowSchema.parse(r).metadata.provenance.trajectoryId)).toContain(some);
+    });
+
+    it("builds a dataset from a hand selection: exactly the selected trajectories, once each; unknown ids refuse it whole", async () => {
+      const picked = (await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "desc" }, take: 5 })).map((r) => r.id);
+      const { dataset, built } = await createDataset(t.ctx, { name: "picked", rules: { source: "selection", ids: [...picked, picked[0]!] } });
+      expect(built.items.map((i) => i.trajectoryId).sort()).toEqual([...picked].sort());
+      expect(dataset).toMatchObject({ itemKind: "trajectory", latest: { version: 1, itemCount: 5 } });
+      expect(JSON.parse(dataset.rules!)).toMatchObject({ source: "selection", ids: [...picked, picked[0]!] });
+      await expect(createDataset(t.ctx, { name: "picked-bad", rules: { source: "selection", ids: [picked[0]!, "no-such-trajectory"] } })).rejects.toThrow(/no-such-trajectory/);
+      expect(await t.db.dataset.count({ where: { name: "picked-bad" } })).toBe(0);
+      // As recovery segments only passed attempts become items.
+      const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null }, forkStepIndex: { not: null } }, select: { id: true, outcome: true }, take: 12 });
+      const { built: segs } = await createDataset(t.ctx, { name: "picked-segments", rules: { source: "selection", ids: attempts.map((a) => a.id), kind: "segment" } });
+      expect(segs.items.map((i) => i.trajectoryId).sort()).toEqual(attempts.filter((a) => a.outcome === "passed").map((a) => a.id).sort());
+    });
+
+    it("holds tasks out by benchmark/id or bare id, lists them with the reason, and releases them", async () => {
+      const task = await t.db.task.findFirstOrThrow({ select: { benchmark: true, externalId: true } });
+      expect(await markHeldOut(t.ctx, { tasks: [`${task.benchmark}/${task.externalId}`, "bare-task"], reason: "eval set" })).toBe(2);
+      expect(await markHeldOut(t.ctx, { tasks: ["bare-task"] })).toBe(0);
+      // (Compared sorted here: the two databases collate "*" differently.)
+      expect((await listHeldOutTasks(t.ctx)).map((h) => `${h.benchmark}|${h.externalId}|${h.reason}`).sort()).toEqual(
+        [`*|bare-task|eval set`, `${task.benchmark}|${task.externalId}|eval set`].sort(),
+      );
+      const annotator = await t.as("ann-held-out", "annotator");
+      await expect(markHeldOut(annotator, { tasks: ["x"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(unmarkHeldOut(annotator, { tasks: ["*/bare-task"] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+      expect(await unmarkHeldOut(t.ctx, { tasks: ["*/bare-task"] })).toBe(1);
+      expect(await unmarkHeldOut(t.ctx, { tasks: [`${task.benchmark}/${task.externalId}`] })).toBe(1);
+      expect(await listHeldOutTasks(t.ctx)).toEqual([]);
     });
 
     it("blocks freeze and export of held-out tasks unless overridden, and records the override", async () => {

@@ -30,14 +30,12 @@ export async function getDatasetDetail(ctx: ServiceContext, name: string): Promi
   return { dataset, rules: parseStoredRules(dataset.rules), versions };
 }
 
-/** Items added and removed in `version` compared with the version before it. */
+/** Items added and removed in `version` compared with the version before it; version 1 adds every item it holds. */
 export async function compareWithPrevious(ctx: ServiceContext, name: string, version: number): Promise<{ from: number | null; added: string[]; removed: string[] }> {
   authorize(ctx, "trajectory:read");
   const d = await requireDataset(ctx, name);
   const v = await findVersion(ctx.db, d.id, version);
   if (!v) throw new AppError("NOT_FOUND", `dataset "${name}" has no version ${version}`);
-  if (version === 1) return { from: null, added: [], removed: [] };
-  const prev = await findVersion(ctx.db, d.id, version - 1);
-  if (!prev) return { from: null, added: [], removed: [] };
-  return { from: prev.version, ...(await diffVersions(ctx.db, prev.id, v.id)) };
+  const prev = version > 1 ? await findVersion(ctx.db, d.id, version - 1) : null;
+  return { from: prev?.version ?? null, ...(await diffVersions(ctx.db, prev?.id ?? null, v.id)) };
 }

@@ -78,5 +78,8 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "action", path: "lib/actions/annotation.ts#recordGoldAction", need: "annotation:adjudicate" },
   { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromFilterAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#editDatasetItemsAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromSelectionAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/datasets.ts#addHeldOutAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/datasets.ts#removeHeldOutAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#freezeDatasetAction", need: "dataset:write" },
 ];

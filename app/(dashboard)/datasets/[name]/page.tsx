@@ -30,7 +30,6 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   const [list, exports] = await Promise.all([listTrajectories(ctx, query), canExport ? listDatasetExports(ctx, name) : []]);
   const diffs = new Map<number, VersionDiff>();
   for (const v of versions.slice(0, 5)) {
-    if (v.version === 1) continue;
     const d = await compareWithPrevious(ctx, name, v.version);
     diffs.set(v.version, { added: d.added.length, removed: d.removed.length });
   }

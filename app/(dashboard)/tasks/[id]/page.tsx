@@ -9,6 +9,7 @@ import { trajectoryListUrlSchema } from "@/lib/validation/search-params";
 import { isAppError } from "@/lib/errors";
 import { GroupSummaryTable, NameCell, ShareBar, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { TrajectoriesTable } from "@/components/trajectories/trajectories-table";
+import { can } from "@/lib/domain/authz";
 import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardContent } from "@/components/ui/card";
 
@@ -51,7 +52,7 @@ export default async function TaskPage({ params, searchParams }: { params: Promi
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="all-trajectories">
         <h2 id="all-trajectories" className="text-sm font-semibold">Every trajectory of this task</h2>
-        <TrajectoriesTable list={list} facets={facets} locked={{ taskId: [id] }} />
+        <TrajectoriesTable list={list} facets={facets} locked={{ taskId: [id] }} canCreateDataset={can(ctx.actor, "dataset:write")} />
       </section>
     </div>
   );

@@ -34,7 +34,7 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       ) : (
         <>
           {can(ctx.actor, "dataset:write") ? <div className="mb-3 flex justify-end"><CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} /></div> : null}
-          <TrajectoriesTable list={list} facets={facets} />
+          <TrajectoriesTable list={list} facets={facets} canCreateDataset={can(ctx.actor, "dataset:write")} />
         </>
       )}
     </>

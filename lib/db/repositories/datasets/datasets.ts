@@ -165,8 +165,10 @@ export async function freezeDraft(db: Db, f: { datasetId: string; versionId: str
 }
 
 /** Items in one version and not in the other (by trajectory and kind). */
-export async function diffVersions(db: Db, fromVersionId: string, toVersionId: string): Promise<{ added: string[]; removed: string[] }> {
-  const [a, b] = await Promise.all([fromVersionId, toVersionId].map((id) => db.datasetItem.findMany({ where: { datasetVersionId: id }, select: { trajectoryId: true, kind: true } })));
+/** Items added and removed from one version to another; with no `from` (a first version) every item is added. */
+export async function diffVersions(db: Db, fromVersionId: string | null, toVersionId: string): Promise<{ added: string[]; removed: string[] }> {
+  const itemsOf = async (id: string | null) => (id ? db.datasetItem.findMany({ where: { datasetVersionId: id }, select: { trajectoryId: true, kind: true } }) : []);
+  const [a, b] = await Promise.all([itemsOf(fromVersionId), itemsOf(toVersionId)]);
   const key = (r: { trajectoryId: string; kind: string }) => `${r.kind}:${r.trajectoryId}`;
   const inA = new Set(a!.map(key)), inB = new Set(b!.map(key));
   return { added: b!.filter((r) => !inA.has(key(r))).map((r) => r.trajectoryId), removed: a!.filter((r) => !inB.has(key(r))).map((r) => r.trajectoryId) };
