@@ -1,7 +1,7 @@
 // Distributions over the filtered runs: trajectory length, step of the first error, attempts needed to recover,
 // and mean reward per sibling group (the attempts of one fork point).
 import { authorize, type ServiceContext } from "../context.ts";
-import { findAttemptsToRecover, findSiblingRewardHistogram, findTrajectoryHistogram } from "../../db/repositories/analytics/distributions.ts";
+import { findAttemptsToRecover, findSiblingRewardHistogram, findTrajectoryHistograms } from "../../db/repositories/analytics/distributions.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { resolveDrillRuns } from "./drill-runs.ts";
 
@@ -41,18 +41,17 @@ const counts = (bs: { lo: number; hi: number; a: number; b: number }[]): CountBu
 
 export async function getDistributions(ctx: ServiceContext, filter: AnalyticsFilter): Promise<DistributionsReport> {
   authorize(ctx, "trajectory:read");
-  const [length, firstError, attemptsToRecover, reward, drillRunIds] = await Promise.all([
-    findTrajectoryHistogram(ctx.db, filter, "stepCount"),
-    findTrajectoryHistogram(ctx.db, filter, "firstErrorStep"),
+  const [trajectories, attemptsToRecover, reward, drillRunIds] = await Promise.all([
+    findTrajectoryHistograms(ctx.db, filter),
     findAttemptsToRecover(ctx.db, filter),
     findSiblingRewardHistogram(ctx.db, filter),
     resolveDrillRuns(ctx.db, filter),
   ]);
   return {
     filter,
-    length: counts(length.buckets),
-    firstError: counts(firstError.buckets),
-    withoutError: firstError.missing,
+    length: counts(trajectories.length),
+    firstError: counts(trajectories.firstError),
+    withoutError: trajectories.withoutError,
     attemptsToRecover,
     siblingReward: reward.map(({ lo, hi, a, b }) => ({ lo, hi, groups: a, flatGroups: b })),
     drillRunIds,

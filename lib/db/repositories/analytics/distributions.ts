@@ -13,7 +13,7 @@ import { scopeSql } from "./scope.ts";
 const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 const numOrNull = num.nullable();
-const rangeSchema = z.array(z.object({ lo: numOrNull, hi: numOrNull, none: num.nullable() })).length(1);
+const rangeSchema = z.array(z.object({ lo: numOrNull, hi: numOrNull })).length(1);
 const countsSchema = z.array(z.object({ b: num, a: num, c: num }));
 
 /** One bucket with two counts (what the two counts are depends on the histogram). */
@@ -36,26 +36,39 @@ function fill(buckets: readonly Bucket[], rows: z.infer<typeof countsSchema>): B
   return buckets.map((bk, i) => ({ ...bk, a: by.get(i)?.a ?? 0, b: by.get(i)?.c ?? 0 }));
 }
 
-type IntColumn = "stepCount" | "firstErrorStep";
+const trajRangeSchema = z.array(z.object({ lo: numOrNull, hi: numOrNull, elo: numOrNull, ehi: numOrNull, none: numOrNull })).length(1);
+const cellSchema = z.array(z.object({ l: num, e: num, att: num, n: num }));
 
 /**
- * Trajectories in scope by a whole-number column: `a` = original rollouts, `b` = recovery attempts (parentId set,
- * as the browser's `attempt` filter). `missing` counts trajectories where the column is NULL.
+ * Trajectories in scope by step count and by first-error step, in one scan: each bucket counts original rollouts
+ * (`a`) and recovery attempts (`b`, parentId set, as the browser's `attempt` filter). The database returns one row per
+ * (length bucket, error bucket, kind) — a few hundred at most — which are summed here. `withoutError` counts
+ * trajectories with no first-error step.
  */
-export async function findTrajectoryHistogram(db: Db, f: AnalyticsFilter, column: IntColumn): Promise<{ buckets: BucketCount[]; missing: number }> {
-  const col = Prisma.raw(`t."${column}"`);
+export async function findTrajectoryHistograms(db: Db, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
   const scope = scopeSql(f, "t");
-  const [range] = rangeSchema.parse(
-    await db.$queryRaw<unknown[]>`SELECT MIN(${col}) AS "lo", MAX(${col}) AS "hi", CAST(SUM(CASE WHEN ${col} IS NULL THEN 1 ELSE 0 END) AS INTEGER) AS "none" FROM "Trajectory" t WHERE ${scope}`,
+  const [r] = trajRangeSchema.parse(
+    await db.$queryRaw<unknown[]>`SELECT MIN(t."stepCount") AS "lo", MAX(t."stepCount") AS "hi", MIN(t."firstErrorStep") AS "elo", MAX(t."firstErrorStep") AS "ehi",
+      CAST(SUM(CASE WHEN t."firstErrorStep" IS NULL THEN 1 ELSE 0 END) AS INTEGER) AS "none" FROM "Trajectory" t WHERE ${scope}`,
   );
-  if (range!.lo === null || range!.hi === null) return { buckets: [], missing: range!.none ?? 0 };
-  const buckets = integerBuckets(range!.lo, range!.hi);
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT x."b" AS "b", CAST(SUM(1 - x."att") AS INTEGER) AS "a", CAST(SUM(x."att") AS INTEGER) AS "c"
-    FROM (SELECT ${bucketCase(col, buckets, true)} AS "b", CASE WHEN t."parentId" IS NULL THEN 0 ELSE 1 END AS "att"
-          FROM "Trajectory" t WHERE ${col} IS NOT NULL AND ${scope}) x
-    GROUP BY x."b"`;
-  return { buckets: fill(buckets, countsSchema.parse(rows)), missing: range!.none ?? 0 };
+  if (r!.lo === null || r!.hi === null) return { length: [], firstError: [], withoutError: 0 };
+  const lengthBuckets = integerBuckets(r!.lo, r!.hi);
+  const errorBuckets = r!.elo === null || r!.ehi === null ? [] : integerBuckets(r!.elo, r!.ehi);
+  const fe = sql`t."firstErrorStep"`;
+  const rows = cellSchema.parse(await db.$queryRaw<unknown[]>`
+    SELECT x."l" AS "l", x."e" AS "e", x."att" AS "att", CAST(COUNT(*) AS INTEGER) AS "n"
+    FROM (SELECT ${bucketCase(sql`t."stepCount"`, lengthBuckets, true)} AS "l",
+            CASE WHEN ${fe} IS NULL THEN -1 ELSE ${bucketCase(fe, errorBuckets, true)} END AS "e",
+            CASE WHEN t."parentId" IS NULL THEN 0 ELSE 1 END AS "att"
+          FROM "Trajectory" t WHERE ${scope}) x
+    GROUP BY x."l", x."e", x."att"`);
+  const sum = (buckets: Bucket[], key: "l" | "e") =>
+    buckets.map((bk, i) => {
+      const inBucket = rows.filter((x) => x[key] === i);
+      const total = (att: number) => inBucket.filter((x) => x.att === att).reduce((s, x) => s + x.n, 0);
+      return { ...bk, a: total(0), b: total(1) };
+    });
+  return { length: sum(lengthBuckets, "l"), firstError: sum(errorBuckets, "e"), withoutError: r!.none ?? 0 };
 }
 
 // Per fork point, over its attempts in scope (as the recovery figures): known-outcome attempts, passes, the first
@@ -88,7 +101,7 @@ export async function findAttemptsToRecover(db: Db, f: AnalyticsFilter): Promise
  */
 export async function findSiblingRewardHistogram(db: Db, f: AnalyticsFilter): Promise<BucketCount[]> {
   const [range] = rangeSchema.parse(
-    await db.$queryRaw<unknown[]>`WITH g AS (${siblingGroups(f)}) SELECT MIN(g."mean") AS "lo", MAX(g."mean") AS "hi", NULL AS "none" FROM g WHERE g."rewarded" > 0`,
+    await db.$queryRaw<unknown[]>`WITH g AS (${siblingGroups(f)}) SELECT MIN(g."mean") AS "lo", MAX(g."mean") AS "hi" FROM g WHERE g."rewarded" > 0`,
   );
   if (range!.lo === null || range!.hi === null) return [];
   const buckets = realBuckets(range!.lo, range!.hi);
