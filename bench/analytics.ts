@@ -19,6 +19,7 @@ import type { ServiceContext } from "../lib/services/context.ts";
 import { getRecoveryAnalytics } from "../lib/services/analytics/get-recovery-analytics.ts";
 import { getTrainingProgress } from "../lib/services/analytics/get-training-progress.ts";
 import { getTaskHealth } from "../lib/services/analytics/get-task-health.ts";
+import { getDistributions } from "../lib/services/analytics/get-distributions.ts";
 import { compareRuns } from "../lib/services/analytics/compare-runs.ts";
 import { getAnalyticsOptions } from "../lib/services/analytics/get-analytics-options.ts";
 import { listTrajectories } from "../lib/services/browse-trajectories.ts";
@@ -96,6 +97,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
     ["recovery by category (method + task category)", () => getRecoveryAnalytics(ctx, { ...f, method: ["recovery-grpo"], category: ["software-engineering"] })],
     ["pass@k by checkpoint", () => getTrainingProgress(ctx, f)],
     ["task health", () => getTaskHealth(ctx, f)],
+    ["distributions (all runs)", () => getDistributions(ctx, f)],
+    ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
     ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
     ["filter options", () => getAnalyticsOptions(ctx)],
     ["database counts", () => getStats(ctx)],
@@ -114,7 +117,7 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const page: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f)]);
+    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f)]);
     page.push(performance.now() - t0);
   }
   const baseline = stats(times.get(cases[0]![0])!).median;

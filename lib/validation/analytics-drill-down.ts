@@ -42,3 +42,11 @@ export function taskRolloutsHref(scope: DrillScope, taskId: string, opts: { outc
   p.set("attempt", "no");
   return `/trajectories?${p}`;
 }
+
+/** Trajectories whose step count lies in lo..hi: original rollouts, or recovery attempts when `attempts` is set. */
+export function stepsHref(scope: DrillScope, lo: number, hi: number, opts: { attempts: boolean }): string {
+  const p = base(scope);
+  p.set("steps", `${lo}..${hi}`);
+  p.set("attempt", opts.attempts ? "yes" : "no");
+  return `/trajectories?${p}`;
+}

@@ -2,3 +2,4 @@ export * from "./pass-at-k.ts";
 export * from "./intervals.ts";
 export * from "./bootstrap.ts";
 export * from "./csv.ts";
+export * from "./buckets.ts";
