@@ -32,7 +32,8 @@ if (team) {
   for (const role of ROLES) users[role] = await createUser({ db, actor }, { name: `e2e-${role}`, role });
   fs.writeFileSync(usersFile, JSON.stringify(users), { mode: 0o600 });
 }
-await seedAnnotationE2E(db, actor); // issue 9
+// issue 9: the labelling specs run against the local-mode server; the team server seeds too few failed trajectories.
+if (!team) await seedAnnotationE2E(db, actor);
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");
