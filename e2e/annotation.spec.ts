@@ -88,3 +88,26 @@ test("blind mode hides the other annotator's labels (held on the server)", async
   const bobsViaAlice = labelsSchema.parse(await (await request.get("/api/v1/annotations?annotator=bob", { headers: { authorization: `Bearer ${E2E_TOKENS.alice}` } })).json()).labels;
   expect(bobsViaAlice).toEqual([]);
 });
+
+test("a saved step-range label shows at once in the step list and on the timeline, and in the table's Labels column", async ({ page, request }) => {
+  const list = z.object({ rows: z.array(z.object({ id: z.string(), stepCount: z.number() })) });
+  const target = list.parse(await (await request.get("/api/v1/trajectories?annotated=nobody&steps=4..&perPage=1")).json()).rows[0]!;
+  await page.goto(`/trajectories/${target.id}`);
+  await expect(page.locator('[aria-label="Labelling"][data-hydrated="true"]')).toBeVisible();
+  await expect(page.getByTestId("step-label")).toHaveCount(0);
+  await page.getByLabel("Range start").fill("1");
+  await page.getByLabel("Range end").fill("2");
+  await page.getByRole("radio", { name: /Timeout/ }).click();
+  await page.getByRole("button", { name: /Save label|Change label/ }).click();
+  await expect(page.locator('[aria-label="Labelling"]').getByRole("status")).toContainText("Saved Error category: Timeout on steps 1–2");
+  // No reload: the step list marks steps 1 and 2, the timeline draws one bar.
+  const marked = page.getByTestId("replay-step-list").getByTestId("step-label");
+  await expect(marked.first()).toHaveText("Timeout");
+  await expect(page.locator('[data-testid="replay-step"][data-step="1"]').getByTestId("step-label")).toBeVisible();
+  await expect(page.locator('[data-testid="replay-step"][data-step="0"]').getByTestId("step-label")).toHaveCount(0);
+  await expect(page.getByTestId("timeline-label")).toHaveCount(1);
+  // The browser's Label filter finds it and the Labels column shows the value as a chip.
+  await page.goto(`/trajectories?label=timeout&steps=${target.stepCount}..${target.stepCount}`);
+  const row = page.locator("tr", { has: page.locator(`a[href^="/trajectories/${target.id}"]`) });
+  await expect(row.getByTestId("label-chips")).toContainText("Timeout");
+});

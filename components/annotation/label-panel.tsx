@@ -2,7 +2,7 @@
 // Labelling next to the replay: pick a target (step range, fork point, the whole trajectory or attempt), a value
 // from the schema (hotkeys), an optional rationale, and submit. Keyboard-first (see the ? overlay); in a queue,
 // Enter after the last schema finishes the item and opens the next one.
-import { useMemo, useState, useSyncExternalStore, useTransition } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Keyboard } from "lucide-react";
 import type { LabellingView } from "@/lib/services/annotation/labelling-view";
@@ -14,6 +14,7 @@ import { completeItemAction, skipItemAction } from "@/lib/actions/annotation";
 import { labelApi, type LabelView } from "./label-api";
 import { useLabelKeys } from "./use-label-keys";
 import { LabelList } from "./label-list";
+import { publishStepLabels, stepLabelsOf } from "./step-labels";
 import { ShortcutHelp } from "./shortcut-help";
 import { cn } from "@/lib/utils";
 
@@ -23,6 +24,8 @@ type Undo = { kind: "created"; label: LabelView } | { kind: "updated"; label: La
 export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { trajectoryId: string; stepCount: number; forkSteps: number[]; view: LabellingView }) {
   const router = useRouter();
   const [labels, setLabels] = useState<LabelView[]>(view.labels);
+  // issue 9: the replay's timeline and step list mark step-range labels as soon as they change here
+  useEffect(() => publishStepLabels(trajectoryId, stepLabelsOf(labels)), [labels, trajectoryId]);
   const [schemaIdx, setSchemaIdx] = useState(0);
   const [cursor, setCursor] = useState(0);
   const [range, setRange] = useState<[number, number]>([0, 0]);

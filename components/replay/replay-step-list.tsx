@@ -6,11 +6,13 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Bot, Copy, GitFork, MessageSquare, TriangleAlert } from "lucide-react";
 import type { StepSummary } from "@/lib/domain/replay/recording";
 import { cn } from "@/lib/utils";
+import { errorCategoryLabel } from "@/lib/domain/taxonomy";
+import { labelsAt, type StepLabel } from "@/components/annotation/step-labels";
 
 const ROW_PX = 44;
 const FOLLOW_PAUSE_MS = 4000;
 
-export function ReplayStepList({ steps, current, forkSteps, onSelect, className }: { steps: StepSummary[]; current: number | null; forkSteps: ReadonlySet<number>; onSelect: (index: number) => void; className?: string }) {
+export function ReplayStepList({ steps, current, forkSteps, stepLabels = [], onSelect, className }: { steps: StepSummary[]; current: number | null; forkSteps: ReadonlySet<number>; stepLabels?: StepLabel[]; onSelect: (index: number) => void; className?: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const userScrolledAt = useRef(0);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every change anyway; nothing here relies on memoization
@@ -35,6 +37,7 @@ export function ReplayStepList({ steps, current, forkSteps, onSelect, className 
         {virtualizer.getVirtualItems().map((row) => {
           const s = steps[row.index]!;
           const active = s.index === current;
+          const labels = labelsAt(stepLabels, s.index);
           return (
             <div key={s.index} role="listitem" className="absolute inset-x-0" style={{ top: row.start, height: row.size }}>
               <button
@@ -58,6 +61,11 @@ export function ReplayStepList({ steps, current, forkSteps, onSelect, className 
                 {s.isCopiedContext ? <Copy className="size-3 shrink-0 text-muted-foreground" aria-label="shared prefix" /> : null}
                 {s.exitCode !== null && s.exitCode !== 0 ? <span className="shrink-0 rounded bg-destructive/15 px-1 font-mono text-destructive">{s.exitCode}</span> : null}
                 {s.isError ? <TriangleAlert className="size-3.5 shrink-0 text-warning" aria-label="error detected (suggestion)" /> : null}
+                {labels.length ? (
+                  <span data-testid="step-label" className="max-w-28 shrink-0 truncate rounded bg-primary/15 px-1 text-primary" title={`Labelled: ${labels.map(errorCategoryLabel).join(", ")}`}>
+                    {errorCategoryLabel(labels[0]!)}{labels.length > 1 ? ` +${labels.length - 1}` : ""}
+                  </span>
+                ) : null}
                 {forkSteps.has(s.index) ? <GitFork className="size-3.5 shrink-0 text-primary" aria-label="fork point" /> : null}
               </button>
             </div>

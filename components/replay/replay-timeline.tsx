@@ -6,6 +6,8 @@ import type { ReplayMarker } from "@/lib/domain/replay/markers";
 import type { StepTiming } from "@/lib/domain/replay/recording";
 import { formatClock } from "@/lib/domain/replay/player-options";
 import { cn } from "@/lib/utils";
+import { errorCategoryLabel } from "@/lib/domain/taxonomy";
+import type { StepLabel } from "@/components/annotation/step-labels";
 import type { PlayerState, ReplayPlayer } from "./replay-player";
 
 const MAX_ERROR_BUTTONS = 150;
@@ -17,7 +19,7 @@ const MARKER_STYLE: Record<ReplayMarker["kind"], string> = {
   end: "h-4 w-1 rounded-sm",
 };
 
-export function ReplayTimeline({ player, state, markers, steps }: { player: ReplayPlayer; state: PlayerState; markers: ReplayMarker[]; steps: StepTiming[] }) {
+export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] }: { player: ReplayPlayer; state: PlayerState; markers: ReplayMarker[]; steps: StepTiming[]; stepLabels?: StepLabel[] }) {
   const track = useRef<HTMLDivElement>(null);
   const dur = Math.max(state.playDurationMs, 1);
   const pct = (recMs: number) => (player.toPlay(recMs) / dur) * 100;
@@ -65,6 +67,24 @@ export function ReplayTimeline({ player, state, markers, steps }: { player: Repl
             <path d={dots.map((x) => `M${x} 3V7`).join("")} stroke="currentColor" strokeWidth="3" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
           </svg>
         ) : null}
+        {/* issue 9: a bar under the steps each step-range label covers (start of its first step to end of its last) */}
+        {stepLabels.map((l, i) => {
+          const first = steps.find((s) => s.index >= l.start);
+          const last = steps.findLast((s) => s.index <= l.end);
+          if (!first || !last || first.index > l.end) return null;
+          const from = first.startMs;
+          const to = Math.max(last.endMs, from);
+          const left = pct(from);
+          return (
+            <div
+              key={`${l.schemaKey}-${l.start}-${l.end}-${l.value}-${i}`}
+              data-testid="timeline-label"
+              title={`Steps ${l.start}–${l.end}: ${errorCategoryLabel(l.value)}`}
+              className="pointer-events-none absolute bottom-0 h-1 rounded-full bg-primary/70"
+              style={{ left: `${left}%`, width: `${Math.max(pct(to) - left, 0.6)}%` }}
+            />
+          );
+        })}
         <div className="pointer-events-none absolute inset-y-[-3px] w-0.5 rounded bg-primary" style={{ left: `${(state.playMs / dur) * 100}%` }} />
       </div>
       {shown.map((m, i) => (

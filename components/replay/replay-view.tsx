@@ -10,14 +10,16 @@ import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { ReplayControls } from "./replay-controls";
 import { ReplayStepList } from "./replay-step-list";
 import { ReplayTimeline } from "./replay-timeline";
+import { useStepLabels } from "@/components/annotation/step-labels";
 import { useReplayHotkeys } from "./use-replay-hotkeys";
 import { useReplayPlayer } from "./use-replay-player";
 
 /** What the replay shows besides the session: detector findings, fork points and the result. */
-export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string; reward: number | null };
+export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string; reward: number | null; /** issue 9: whose step-range labels to mark */ trajectoryId?: string };
 
 export function ReplayView({ manifest, facts, link }: { manifest: Promise<ReplayManifest>; facts: ReplayFacts; link: ReplayLink }) {
   const m = use(manifest);
+  const stepLabels = useStepLabels(facts.trajectoryId);
   const { index } = m;
   const markers = useMemo(
     () => buildMarkers({ ...facts, steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
@@ -72,7 +74,7 @@ export function ReplayView({ manifest, facts, link }: { manifest: Promise<Replay
             label={`Terminal replay (${index.source === "recording" ? "recorded session" : "session rebuilt from the steps"})`}
             className={fullscreen ? "min-h-0 flex-1" : fit ? undefined : "overflow-x-auto"}
           />
-          <ReplayTimeline player={player} state={state} markers={markers} steps={index.steps} />
+          <ReplayTimeline player={player} state={state} markers={markers} steps={index.steps} stepLabels={stepLabels} />
           <ReplayControls
             player={player}
             state={state}
@@ -93,7 +95,7 @@ export function ReplayView({ manifest, facts, link }: { manifest: Promise<Replay
         </div>
         {/* The list must not set the row height (it is as tall as all its steps): it fills the cell instead. */}
         <div className="relative h-72 xl:h-auto">
-          <ReplayStepList steps={m.steps} current={state.currentStep} forkSteps={forkSteps} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
+          <ReplayStepList steps={m.steps} current={state.currentStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
         </div>
       </div>
     </section>

@@ -69,7 +69,15 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
     ),
   recoveryRate: (r) => (r.recoveryRate === null ? muted("—") : formatPercent(r.recoveryRate)),
   annotations: (r) =>
-    r.annotationCount || r.annotatedByMe ? (
+    r.labels.length ? (
+      // issue 9: the error-category values people gave (blind annotators: their own), as compact chips
+      <span className="flex min-w-0 items-center gap-1 overflow-hidden" data-testid="label-chips" title={`${r.annotationCount} ${r.annotationCount === 1 ? "label" : "labels"}: ${r.labels.map(errorCategoryLabel).join(", ")}`}>
+        {r.labels.slice(0, 2).map((v) => (
+          <Badge key={v} variant="primary" className="max-w-28 shrink truncate px-1.5 py-0 text-[11px] font-normal">{errorCategoryLabel(v)}</Badge>
+        ))}
+        {r.labels.length > 2 ? <span className="text-muted-foreground text-[11px]">+{r.labels.length - 2}</span> : null}
+      </span>
+    ) : r.annotationCount || r.annotatedByMe ? (
       <span className="inline-flex items-center gap-1" title={r.annotatedByMe ? "You labelled this trajectory" : undefined}>
         <MessageSquareText className="size-3 text-primary" aria-hidden />
         {r.annotationCount} {r.annotationCount === 1 ? "label" : "labels"}

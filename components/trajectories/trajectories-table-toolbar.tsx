@@ -11,11 +11,11 @@ import { Button } from "@/components/ui/button";
 
 export const SEARCH_INPUT_ID = "trajectory-search";
 
-type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" | "datasetId" | "forkError";
+type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" | "datasetId" | "forkError" | "label";
 type ChoiceKey = "forks" | "attempt" | "annotated" | "warnings";
 type RangeKey = "reward" | "steps" | "duration";
 
-const MULTI: MultiKey[] = ["runId", "model", "taskId", "category", "outcome", "error", "datasetId", "forkError"];
+const MULTI: MultiKey[] = ["runId", "model", "taskId", "category", "outcome", "error", "datasetId", "forkError", "label"];
 const CHOICE: ChoiceKey[] = ["forks", "attempt", "annotated", "warnings"];
 const RANGES: { key: RangeKey; step: number }[] = [
   { key: "reward", step: 0.1 },
@@ -37,7 +37,7 @@ interface Props {
 }
 
 function labelled(key: MultiKey, options: FacetOptionView[]): FacetOptionView[] {
-  if (key !== "error" && key !== "forkError") return options;
+  if (key !== "error" && key !== "forkError" && key !== "label") return options;
   return options.map((o) => ({ ...o, label: o.value === NO_ERROR ? o.label : errorCategoryLabel(o.value) }));
 }
 
@@ -53,7 +53,7 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
       <div className="flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Filters">
         {MULTI.filter(show).map((key) => {
           const options = labelled(key, facets?.[key] ?? []);
-          if ((key === "datasetId" || key === "forkError") && !options.length && !query[key].length) return null;
+          if ((key === "datasetId" || key === "forkError" || key === "label") && !options.length && !query[key].length) return null;
           return (
             <DataTableFacetedFilter
               key={key}

@@ -1,7 +1,8 @@
 // Use cases of the trajectory browser: one page of the table, facet counts, and "select all matching".
 import { authorize, type ServiceContext } from "./context.ts";
 import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from "./search-trajectories.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow } from "../db/repositories/trajectories.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, type Viewer } from "../db/repositories/trajectories.ts";
+import { visibleAnnotators } from "./annotation/list-labels.ts";
 import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../db/repositories/facets.ts";
 import type { ParsedSearch } from "../db/repositories/search.ts";
 import { encodeCursor, type TrajectoryListQuery } from "../validation/search-params.ts";
@@ -36,6 +37,11 @@ async function prepareSearch(ctx: ServiceContext, q: TrajectoryListQuery): Promi
   return { parsed, state: { searchable: true, indexLag: await ensureSearchIndex(ctx) } };
 }
 
+/** issue 9: blind mode holds in the browser too — an annotator's label facet, filter and column see their own labels. */
+async function viewerOf(ctx: ServiceContext): Promise<Viewer> {
+  return { id: ctx.actor.id, labelAnnotatorIds: await visibleAnnotators(ctx) };
+}
+
 const empty = (q: TrajectoryListQuery, search: SearchState | null): TrajectoryList => ({ rows: [], total: 0, page: q.page, perPage: q.perPage, pageCount: 1, nextCursor: null, prevCursor: null, search });
 
 /** One page of trajectories matching the query, with the total and keyset cursors for the neighbouring pages. */
@@ -43,7 +49,7 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
   authorize(ctx, "trajectory:read");
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return empty(q, state);
-  const page = await findTrajectoriesPage(ctx.db, q, ctx.actor.id, parsed);
+  const page = await findTrajectoriesPage(ctx.db, q, await viewerOf(ctx), parsed);
   const matches = parsed ? await findMatches(ctx, page.rows.map((r) => r.id), parsed) : null;
   return {
     rows: matches ? page.rows.map((r) => ({ ...r, match: matches.get(r.id) ?? null })) : page.rows,
@@ -62,7 +68,7 @@ export async function getTrajectoryFacets(ctx: ServiceContext, q: TrajectoryList
   authorize(ctx, "trajectory:read");
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return null;
-  return findTrajectoryFacets(ctx.db, q, ctx.actor.id, parsed);
+  return findTrajectoryFacets(ctx.db, q, await viewerOf(ctx), parsed);
 }
 
 export const MAX_SELECTION = 100_000;
@@ -75,6 +81,6 @@ export async function selectMatchingTrajectories(ctx: ServiceContext, q: Traject
   authorize(ctx, "trajectory:read");
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return { total: 0, ids: [], truncated: false };
-  const { ids, total } = await findMatchingTrajectoryIds(ctx.db, q, ctx.actor.id, parsed, MAX_SELECTION);
+  const { ids, total } = await findMatchingTrajectoryIds(ctx.db, q, await viewerOf(ctx), parsed, MAX_SELECTION);
   return { total, ids, truncated: total > ids.length };
 }

@@ -27,7 +27,7 @@ export const TRAJECTORY_COLUMNS = {
   forkPointCount: { label: "Forks", hideable: true, width: 64, filter: "forks", value: "number" },
   attemptCount: { label: "Attempts", hideable: true, width: 96, filter: "attempt", value: "number" },
   recoveryRate: { label: "Recovered", hideable: true, width: 82, filter: null, value: "number" },
-  annotations: { label: "Annotation", hideable: true, width: 102, filter: "annotated", value: "number" },
+  annotations: { label: "Labels", hideable: true, width: 168, filter: "annotated", value: "number" },
   importedAt: { label: "Imported", hideable: true, width: 140, filter: null, value: "date" },
 } as const satisfies Record<TrajectoryColumnId, { label: string; hideable: boolean; width: number; filter: TrajectoryFilterKey | null; value: "text" | "number" | "date" }>;
 
@@ -49,6 +49,8 @@ export const TRAJECTORY_FILTERS = {
   duration: { label: "Duration (s)", variant: "range" },
   // issue 11: recovery attempts by the error category of their fork point (labelled, else detected) — analytics drill-down
   forkError: { label: "Fork-point error", variant: "multi" },
+  // issue 9: error-category values of people's labels (an annotator in blind mode counts and filters on their own)
+  label: { label: "Label", variant: "multi" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -184,6 +186,7 @@ const fields = {
   error: multi(list("must not be empty")),
   datasetId: multi(list("must not be empty")),
   forkError: multi(list("must not be empty")), // issue 11
+  label: multi(list("must not be empty")), // issue 9
   forks: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   attempt: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   annotated: z.enum(ANNOTATED, { message: "must be me, anyone or nobody" }).optional(),
@@ -214,6 +217,8 @@ export interface TrajectoryListQuery {
   datasetId: string[];
   /** issue 11: attempts whose fork point has one of these error categories ("none" = uncategorized). */
   forkError: string[];
+  /** issue 9: trajectories with a human `error-category` label of one of these values. */
+  label: string[];
   forks?: (typeof YES_NO)[number];
   attempt?: (typeof YES_NO)[number];
   annotated?: (typeof ANNOTATED)[number];
@@ -333,7 +338,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label"] as const) for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -356,7 +361,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
   return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError].some((l) => l.length > 0);
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label].some((l) => l.length > 0);
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
-import { dialectOf, type ParsedSearch } from "./search.ts";
-import { filterConditions, LATEST_VERSION_SQL, whereClause, type FilterScope } from "./trajectories.ts";
+import type { ParsedSearch } from "./search.ts";
+import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
 import { forkCategorySql } from "./analytics/fork-category.ts";
 import { OUTCOMES } from "../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../validation/search-params.ts";
@@ -33,6 +33,8 @@ export interface TrajectoryFacets {
   datasetId: FacetOption[];
   /** issue 11: attempts by their fork point's error category. */
   forkError: FacetOption[];
+  /** issue 9: trajectories per human error-category label value (blind annotators: their own labels). */
+  label: FacetOption[];
   forks: FacetOption[];
   attempt: FacetOption[];
   annotated: FacetOption[];
@@ -80,15 +82,16 @@ function tally<C extends { c: number }>(cells: C[], tests: Record<string, (cell:
 const oneOf = (values: string[], v: string | null | undefined) => values.length === 0 || (v !== null && v !== undefined && values.includes(v));
 const yesNo = (filter: "yes" | "no" | undefined, v: number) => filter === undefined || (filter === "yes") === (v > 0);
 
-export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actorId: string, search: ParsedSearch | null): Promise<TrajectoryFacets> {
-  const scope: FilterScope = { dialect: dialectOf(db), actorId, search };
+export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null): Promise<TrajectoryFacets> {
+  const scope: FilterScope = scopeOf(db, viewer, search);
+  const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
   const [runs, tasks, datasets] = await Promise.all([
     db.run.findMany({ select: { id: true, name: true, model: true, checkpoint: true } }),
     db.task.findMany({ select: { id: true, name: true, category: true } }),
     db.dataset.findMany({ select: { id: true, name: true } }),
   ]);
-  const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts] = await Promise.all([
+  const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     db.$queryRaw<unknown[]>`SELECT t."runId" AS "run", t."taskId" AS "task", COUNT(*) AS "c" FROM "Trajectory" t${where(CATALOG)} GROUP BY t."runId", t."taskId"`,
     db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
       CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
@@ -100,6 +103,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     Promise.all(RANGES.map((k) => (q[k] ? bounds(db, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(db, where(["annotated"])) : Promise.resolve(null),
     forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
+    labelGroups(db, scope, filterConditions(q, scope, ["label"])),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -135,6 +139,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, actor
     error: options(tally(state, stateTests, "error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
     forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
+    label: options(labelCounts, new Map(), q.label),
     forks: [
       { value: "yes", label: "With fork points", count: forks.get("yes") ?? 0 },
       { value: "no", label: "Without", count: forks.get("no") ?? 0 },
@@ -182,6 +187,13 @@ async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<st
         SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
       ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY g."k"`;
   return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));
+}
+
+/** issue 9: like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
+async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
+    FROM "Annotation" la JOIN "Trajectory" t ON t."id" = la."trajectoryId"${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
+  return new Map(z.array(z.object({ k: z.string(), c: num })).parse(rows).map((r) => [r.k, r.c]));
 }
 
 async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {

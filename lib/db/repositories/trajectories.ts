@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, searchFilterSql, type Dialect, type ParsedSearch } from "./search.ts";
-import { forkCategorySql } from "./analytics/fork-category.ts";
+import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "./analytics/fork-category.ts";
 import { NO_ERROR, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
 
 export interface TrajectoryRow {
@@ -30,6 +30,8 @@ export interface TrajectoryRow {
   recoveryRate: number | null;
   annotationCount: number;
   annotatedByMe: boolean;
+  /** issue 9: distinct error-category label values on this trajectory, as far as the viewer may see them. */
+  labels: string[];
   isAttempt: boolean;
   parentId: string | null;
   attemptIndex: number | null;
@@ -43,6 +45,8 @@ export interface FilterScope {
   dialect: Dialect;
   actorId: string;
   search: ParsedSearch | null;
+  /** issue 9: whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
+  labelAnnotatorIds?: string[];
 }
 
 const sql = Prisma.sql;
@@ -60,6 +64,12 @@ const annotationExists = (actorId?: string) =>
   actorId === undefined
     ? sql`EXISTS (SELECT 1 FROM "Annotation" a WHERE a."trajectoryId" = t."id")`
     : sql`EXISTS (SELECT 1 FROM "Annotation" a WHERE a."trajectoryId" = t."id" AND a."annotatorId" = ${actorId})`;
+
+/** issue 9: error-category labels (any target on the trajectory) of alias `la`, limited to the visible annotators. */
+export function labelScopeSql(s: Pick<FilterScope, "labelAnnotatorIds">): Prisma.Sql {
+  const own = s.labelAnnotatorIds ? sql` AND la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})` : Prisma.empty;
+  return sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})${own}`;
+}
 
 /** A dataset's membership = its latest version's items. */
 export const LATEST_VERSION_SQL = sql`v."version" = (SELECT MAX(v2."version") FROM "DatasetVersion" v2 WHERE v2."datasetId" = v."datasetId")`;
@@ -94,10 +104,20 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     const parts = [named.length ? sql`${cat} IN (${list(named)})` : null, q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null].filter((p) => p !== null);
     return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe WHERE ${Prisma.join(parts, " OR ")})`;
   },
+  label: (q, s) =>
+    q.label.length ? sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE la."trajectoryId" = t."id" AND ${labelScopeSql(s)} AND la."value" IN (${list(q.label)}))` : null,
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),
   duration: (q) => rangeSql(sql`t."durationMs"`, q.duration, 1000),
 };
+
+/** Who is looking: an id, or an id plus whose labels they may see (blind mode). */
+export type Viewer = string | { id: string; labelAnnotatorIds?: string[] };
+
+export function scopeOf(db: Db, viewer: Viewer, search: ParsedSearch | null): FilterScope {
+  const v = typeof viewer === "string" ? { id: viewer } : viewer;
+  return { dialect: dialectOf(db), actorId: v.id, search, labelAnnotatorIds: v.labelAnnotatorIds };
+}
 
 /** The active filters of a query as SQL predicates on alias `t`; `omit` leaves filters out (facet counts). */
 export function filterConditions(q: TrajectoryListQuery, scope: FilterScope, omit: readonly (TrajectoryFilterKey | "q")[] = []): Prisma.Sql[] {
@@ -218,7 +238,7 @@ const rowSchema = z.object({
 
 function toRow(r: z.output<typeof rowSchema>): TrajectoryRow {
   const { mine, ...rest } = r;
-  return { ...rest, annotatedByMe: mine, isAttempt: r.parentId !== null };
+  return { ...rest, annotatedByMe: mine, isAttempt: r.parentId !== null, labels: [] };
 }
 
 const countSchema = z.array(z.object({ c: num })).length(1);
@@ -260,8 +280,24 @@ function cursorFor(row: TrajectoryRow | undefined, sort: SortPart[], dir: PageCu
  * One page and the total, in one transaction. With a cursor the page is found by keyset (cost independent of
  * depth); without one by offset, counted from whichever end of the result is nearer.
  */
-export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, actorId: string, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET): Promise<TrajectoryPage> {
-  const scope: FilterScope = { dialect: dialectOf(db), actorId, search };
+export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET): Promise<TrajectoryPage> {
+  const scope = scopeOf(db, viewer, search);
+  const page = await readPage(db, q, scope, deepOffset);
+  const labels = await findLabelValues(db, page.rows.map((r) => r.id), scope);
+  return { ...page, rows: page.rows.map((r) => ({ ...r, labels: labels.get(r.id) ?? [] })) };
+}
+
+/** issue 9: distinct error-category label values per trajectory (one query for a page of ids). */
+async function findLabelValues(db: Db, ids: string[], scope: FilterScope): Promise<Map<string, string[]>> {
+  if (!ids.length) return new Map();
+  const rows = await db.$queryRaw<unknown[]>`SELECT DISTINCT la."trajectoryId" AS "id", la."value" AS "v" FROM "Annotation" la
+    WHERE la."trajectoryId" IN (${list(ids)}) AND ${labelScopeSql(scope)} ORDER BY 2`;
+  const out = new Map<string, string[]>();
+  for (const r of z.array(z.object({ id: z.string(), v: z.string() })).parse(rows)) out.set(r.id, [...(out.get(r.id) ?? []), r.v]);
+  return out;
+}
+
+async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deepOffset: number): Promise<TrajectoryPage> {
   const conditions = filterConditions(q, scope);
   const countSql = sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
   const offset = (q.page - 1) * q.perPage;
@@ -297,8 +333,8 @@ export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, actor
  * past the limit: the usual case (everything fits) needs no separate COUNT over the same rows; only a truncated
  * selection counts the rest.
  */
-export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, actorId: string, search: ParsedSearch | null, limit: number): Promise<{ ids: string[]; total: number }> {
-  const scope: FilterScope = { dialect: dialectOf(db), actorId, search };
+export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null, limit: number): Promise<{ ids: string[]; total: number }> {
+  const scope = scopeOf(db, viewer, search);
   const from = needsJoins(q.sort) ? sql`"Trajectory" t${JOINS}` : sql`"Trajectory" t`;
   const where = whereSql(q, scope);
   return db.$transaction(async (tx) => {

@@ -40,6 +40,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   // The transcript page holds the deep-linked step unless a page was asked for explicitly.
   const from = pageSchema.parse(query).from ?? (link.step !== undefined ? link.step - (link.step % TRANSCRIPT_PAGE) : 0);
   const facts: ReplayFacts = {
+    trajectoryId: id,
     outcome: t.outcome,
     reward: t.reward,
     errors: t.detectedErrors.map((e) => ({ ...e, excerpt: e.excerpt && e.excerpt.length > 100 ? `${e.excerpt.slice(0, 100)}…` : e.excerpt })),
