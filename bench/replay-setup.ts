@@ -6,7 +6,7 @@ import path from "node:path";
 import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
 import { deleteReplayLayouts } from "../lib/db/repositories/replay-layouts.ts";
-import { mulberry32, type Rng } from "../lib/generator/generate.ts";
+import { mulberry32, type Rng } from "../lib/domain/random.ts";
 import { bulkyOutput } from "../lib/generator/scenarios.ts";
 import { importTrajectories } from "../lib/services/import-trajectories.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { mulberry32 } from "../lib/generator/generate.ts";
+import { mulberry32 } from "../lib/domain/random.ts";
 import { ensureReplayDb, forgetReplayLayouts, IDS } from "./replay-setup.ts";
 
 const arg = (name: string, fallback: string) => {

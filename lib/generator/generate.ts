@@ -3,6 +3,7 @@
 import { NATIVE_FORMAT, type RecordingEvent, type StepInput, type TrajectoryInput } from "../domain/trajectory.ts";
 import { AGENTS, MODELS, TASK_TEMPLATES, type TaskTemplate } from "./tasks.ts";
 import { ERROR_SCENARIOS, bulkyOutput, type ErrorScenario } from "./scenarios.ts";
+import { mulberry32, type Rng } from "../domain/random.ts";
 
 export interface GenerateOptions {
   /** Total trajectories to produce, recovery attempts included. */
@@ -20,18 +21,6 @@ export interface GenerateOptions {
   checkpoints?: number[];
 }
 
-export type Rng = () => number;
-
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));

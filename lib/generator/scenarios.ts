@@ -1,7 +1,7 @@
 // Realistic failure scenarios (command errors, missing dependencies, failing tests, hung commands, ...) with
 // ANSI-coloured output and the command that recovers from each.
 import type { ErrorCategory } from "../domain/taxonomy.ts";
-import type { Rng } from "./generate.ts";
+import type { Rng } from "../domain/random.ts";
 
 export interface ErrorScenario {
   key: string;

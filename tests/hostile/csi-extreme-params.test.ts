@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../../lib/services/import-trajectories.ts";
 import { clearReplaySessions, getReplayManifest, getReplayRange } from "../../lib/services/replay/index.ts";
-import { mulberry32 } from "../../lib/generator/generate.ts";
+import { mulberry32 } from "../../lib/domain/random.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 
 // Every CSI final xterm.js 6 registers (InputHandler), with the intermediates/prefixes it registers them under.

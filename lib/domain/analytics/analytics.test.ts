@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { meanPassAtK, passAtK, recoveryAtK } from "./pass-at-k.ts";
 import { rateDifference, wilsonInterval } from "./intervals.ts";
-import { pairByTask, pairedBootstrap, seededRandom } from "./bootstrap.ts";
+import { pairByTask, pairedBootstrap } from "./bootstrap.ts";
+import { mulberry32 as seededRandom } from "../random.ts";
 
 describe("pass@k estimator", () => {
   it("matches 1 − C(n−c,k)/C(n,k) on hand-computed cases", () => {

@@ -3,18 +3,8 @@
 // tasks removes task difficulty from the comparison. A seeded RNG makes the interval reproducible run to run.
 import { passAtK } from "./pass-at-k.ts";
 import type { Interval } from "./intervals.ts";
+import { mulberry32 } from "../random.ts";
 
-/** Small, fast, seedable PRNG (mulberry32); returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface TaskSamples {
   n: number;
@@ -62,7 +52,7 @@ export function pairedBootstrap(pairs: readonly PairedTask[], k: number, opts: {
   const diffs = scored.map((s) => s.b - s.a);
   const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   const iterations = opts.iterations ?? 2000;
-  const rand = seededRandom(opts.seed ?? 1);
+  const rand = mulberry32(opts.seed ?? 1);
   const stats: number[] = new Array(iterations);
   for (let i = 0; i < iterations; i++) {
     let sum = 0;

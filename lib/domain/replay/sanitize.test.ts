@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LINE_TRUNCATED_NOTICE, MAX_LINE_CHARS, TerminalSanitizer, sanitizeTerminalOutput as clean } from "./sanitize.ts";
-import { mulberry32 } from "../../generator/generate.ts";
+import { mulberry32 } from "../random.ts";
 
 const ESC = "\u001b";
 const BEL = "\u0007";

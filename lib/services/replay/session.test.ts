@@ -8,7 +8,7 @@ import { feedEvents } from "../../domain/replay/keyframes.ts";
 import { countEventsUpTo, type ReplayChunk, type ReplayEvent } from "../../domain/replay/recording.ts";
 import { TerminalSanitizer } from "../../domain/replay/sanitize.ts";
 import { SessionClock } from "../../domain/replay/synthesize.ts";
-import { mulberry32 } from "../../generator/generate.ts";
+import { mulberry32 } from "../../domain/random.ts";
 import type { StepInput, TrajectoryInput } from "../../domain/trajectory.ts";
 
 

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseResize, type ReplayEvent } from "../../../domain/replay/recording.ts";
-import { mulberry32 } from "../../../generator/generate.ts";
+import { mulberry32 } from "../../../domain/random.ts";
 import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../../../tests/helpers/shared-fixtures.ts";
 import { chunkEvents, compareSeeks, keyframesOf, type SeekPoint } from "./differential.ts";
 import { generateSession } from "./session-corpus.ts";

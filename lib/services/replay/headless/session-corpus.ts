@@ -3,7 +3,7 @@
 // pagers, \r progress bars, wide characters, resizes, line-drawing charsets, tab stops, origin/insert/wrap modes,
 // a saved cursor restored much later — mixed at random from a fixed seed, with writes split mid-sequence.
 import type { ReplayEvent } from "../../../domain/replay/recording.ts";
-import { mulberry32 } from "../../../generator/generate.ts";
+import { mulberry32 } from "../../../domain/random.ts";
 
 const E = "\u001b";
 const C = `${E}[`;
