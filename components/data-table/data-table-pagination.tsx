@@ -59,3 +59,21 @@ export function DataTablePagination({ total, page, pageCount, hrefs, perPage, pe
     </div>
   );
 }
+
+/**
+ * The four paging links of a keyset-paged list: first and last by page number, previous and next by the cursors the
+ * server returned (page 2's "previous" is page 1, which needs none).
+ */
+export function pagingHrefs(
+  page: number,
+  pageCount: number,
+  cursors: { prevCursor?: string | null; nextCursor?: string | null },
+  pageHref: (page: number, cursor?: string | null) => string,
+): { first: string | null; prev: string | null; next: string | null; last: string | null } {
+  return {
+    first: page > 1 ? pageHref(1) : null,
+    prev: page > 1 ? pageHref(page - 1, page > 2 ? cursors.prevCursor : null) : null,
+    next: page < pageCount && cursors.nextCursor ? pageHref(page + 1, cursors.nextCursor) : null,
+    last: page < pageCount ? pageHref(pageCount) : null,
+  };
+}

@@ -6,7 +6,7 @@ import { DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, decodeCursor, isTrajectoryColu
 import { editDatasetItemsAction } from "@/lib/actions/datasets";
 import { formatCount } from "@/lib/format";
 import { DataTable } from "@/components/data-table/data-table";
-import { DataTablePagination } from "@/components/data-table/data-table-pagination";
+import { DataTablePagination, pagingHrefs } from "@/components/data-table/data-table-pagination";
 import { useServerTable } from "@/components/data-table/use-server-table";
 import { useRowSelection } from "@/components/data-table/use-row-selection";
 import { useUrlState } from "@/components/data-table/use-url-state";
@@ -82,12 +82,7 @@ export function DatasetItemsTable({ list, name, revision, editable }: { list: Tr
         perPage={list.perPage}
         perPageOptions={[10, DEFAULT_PER_PAGE, 50, 100]}
         onPerPage={(perPage) => go(updateQuery(query, { perPage }))}
-        hrefs={{
-          first: page > 1 ? pageHref(1) : null,
-          prev: page > 1 ? pageHref(page - 1, page > 2 ? list.prevCursor : null) : null,
-          next: page < pageCount && list.nextCursor ? pageHref(page + 1, list.nextCursor) : null,
-          last: page < pageCount ? pageHref(pageCount) : null,
-        }}
+        hrefs={pagingHrefs(page, pageCount, list, pageHref)}
       />
     </div>
   );

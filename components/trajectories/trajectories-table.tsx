@@ -11,7 +11,7 @@ import {
 } from "@/lib/validation/search-params";
 import { formatCount } from "@/lib/format";
 import { DataTable } from "@/components/data-table/data-table";
-import { DataTablePagination } from "@/components/data-table/data-table-pagination";
+import { DataTablePagination, pagingHrefs } from "@/components/data-table/data-table-pagination";
 import { DataTableSelectionBar } from "@/components/data-table/data-table-selection-bar";
 import { DataTableViewOptions } from "@/components/data-table/data-table-view-options";
 import { useUrlState } from "@/components/data-table/use-url-state";
@@ -206,12 +206,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         perPage={list.perPage}
         perPageOptions={[10, DEFAULT_PER_PAGE, 50, 100]}
         onPerPage={(perPage) => go(updateQuery(query, { perPage }))}
-        hrefs={{
-          first: page > 1 ? pageHref(1) : null,
-          prev: page > 1 ? pageHref(page - 1, page > 2 ? list.prevCursor : null) : null,
-          next: page < pageCount && list.nextCursor ? pageHref(page + 1, list.nextCursor) : null,
-          last: page < pageCount ? pageHref(pageCount) : null,
-        }}
+        hrefs={pagingHrefs(page, pageCount, list, pageHref)}
       />
     </div>
   );
