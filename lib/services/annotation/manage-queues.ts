@@ -10,7 +10,7 @@ import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/se
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/users.ts";
 import { findQueue, insertQueue, isAssignee, listQueues as listQueueRows, listSkips, queueProgress, type QueueProgress, type QueueView } from "../../db/repositories/annotation/queues.ts";
-import { isUniqueViolation } from "../../db/repositories/annotation/labels.ts";
+import { isUniqueViolation } from "../../db/unique-violation.ts";
 
 export const createQueueSchema = z.object({
   name: z.string().trim().min(1).max(120),

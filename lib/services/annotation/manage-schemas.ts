@@ -6,7 +6,7 @@ import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { labelSchemaInputSchema, mergeOptions, type LabelSchemaView } from "../../domain/annotation/label-schema.ts";
 import { createLabelSchema, findLabelSchema, listLabelSchemas, updateLabelSchema } from "../../db/repositories/annotation/schemas.ts";
-import { isUniqueViolation } from "../../db/repositories/annotation/labels.ts";
+import { isUniqueViolation } from "../../db/unique-violation.ts";
 
 export async function listSchemas(ctx: ServiceContext): Promise<LabelSchemaView[]> {
   authorize(ctx, "trajectory:read");

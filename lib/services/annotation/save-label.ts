@@ -7,8 +7,9 @@ import { can } from "../../domain/authz.ts";
 import { checkLabelValue } from "../../domain/annotation/label-schema.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import {
-  deleteLabelIfVersion, findLabel, findLabelByTarget, insertLabel, isUniqueViolation, listLabelEvents, updateLabelIfVersion, type LabelView,
+  deleteLabelIfVersion, findLabel, findLabelByTarget, insertLabel, listLabelEvents, updateLabelIfVersion, type LabelView,
 } from "../../db/repositories/annotation/labels.ts";
+import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { labelChangeSchema, labelInputSchema } from "./label-input.ts";
 import { resolveOrThrow } from "./resolve-label.ts";
 

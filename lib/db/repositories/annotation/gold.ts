@@ -1,6 +1,7 @@
 // Adjudicated (gold) labels: one per schema and target, versioned like labels so two reviewers never overwrite
 // each other silently.
 import type { Db } from "../../client.ts";
+import { isUniqueViolation } from "../../unique-violation.ts";
 
 export interface GoldView {
   id: string;
@@ -34,7 +35,7 @@ export async function saveGold(db: Db, g: NewGold, expectedVersion: number): Pro
     try {
       return toView(await db.goldLabel.create({ data: g }));
     } catch (e) {
-      if ((e as { code?: string }).code === "P2002") return null;
+      if (isUniqueViolation(e)) return null;
       throw e;
     }
   }

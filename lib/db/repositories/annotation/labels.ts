@@ -189,10 +189,6 @@ export async function countLabelsOfTrajectory(db: Db, trajectoryId: string): Pro
   return { stored: t?.annotationCount ?? 0, actual };
 }
 
-/** True when the error is a unique-constraint violation (the target is already labelled by this annotator). */
-export function isUniqueViolation(e: unknown): boolean {
-  return (e as { code?: string })?.code === "P2002";
-}
 
 /** Ratings for agreement: value per annotator per target, for one schema, optionally only targets of some trajectories. */
 export async function loadRatings(db: Db, schemaId: string, trajectoryIds?: string[]): Promise<{ targetKey: string; annotatorId: string; value: string }[]> {

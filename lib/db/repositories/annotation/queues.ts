@@ -2,7 +2,7 @@
 // "Next item" is race-safe without locks: a slot number is unique per item, so of two annotators inserting the same
 // place one gets a unique violation and moves on; an expired reservation is taken over by a conditional update.
 import type { Db } from "../../client.ts";
-import { isUniqueViolation } from "./labels.ts";
+import { isUniqueViolation } from "../../unique-violation.ts";
 
 export interface QueueView {
   id: string;

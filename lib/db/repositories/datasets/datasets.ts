@@ -4,6 +4,7 @@
 import type { Db, Prisma } from "../../client.ts";
 import { AppError } from "../../../errors.ts";
 import type { ItemKind } from "../../../domain/curation/types.ts";
+import { isUniqueViolation } from "../../unique-violation.ts";
 
 type Tx = Prisma.TransactionClient;
 const LONG_TX = { timeout: 120_000, maxWait: 10_000 };
@@ -99,7 +100,7 @@ export async function insertDataset(db: Db, d: { name: string; description: stri
       return ds.id;
     }, LONG_TX);
   } catch (e) {
-    if ((e as { code?: string }).code === "P2002") throw new AppError("CONFLICT", `a dataset named "${d.name}" already exists`);
+    if (isUniqueViolation(e)) throw new AppError("CONFLICT", `a dataset named "${d.name}" already exists`);
     throw e;
   }
 }
