@@ -1,0 +1,59 @@
+-- CreateTable
+CREATE TABLE "Suggestion" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "source" TEXT NOT NULL,
+    "schemaId" TEXT NOT NULL,
+    "targetType" TEXT NOT NULL,
+    "targetKey" TEXT NOT NULL,
+    "trajectoryId" TEXT NOT NULL,
+    "stepStart" INTEGER,
+    "stepEnd" INTEGER,
+    "forkPointId" TEXT,
+    "value" TEXT NOT NULL,
+    "comment" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Suggestion_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "SuggestionDecision" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "suggestionKey" TEXT NOT NULL,
+    "suggestionId" TEXT,
+    "detectedErrorId" TEXT,
+    "trajectoryId" TEXT NOT NULL,
+    "annotatorId" TEXT NOT NULL,
+    "source" TEXT NOT NULL,
+    "schemaId" TEXT NOT NULL,
+    "suggestedValue" TEXT NOT NULL,
+    "decision" TEXT NOT NULL,
+    "value" TEXT,
+    "annotationId" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "SuggestionDecision_suggestionId_fkey" FOREIGN KEY ("suggestionId") REFERENCES "Suggestion" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "SuggestionDecision_detectedErrorId_fkey" FOREIGN KEY ("detectedErrorId") REFERENCES "DetectedError" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "SuggestionDecision_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "SuggestionDecision_annotatorId_fkey" FOREIGN KEY ("annotatorId") REFERENCES "User" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "Suggestion_trajectoryId_idx" ON "Suggestion"("trajectoryId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Suggestion_schemaId_source_targetKey_key" ON "Suggestion"("schemaId", "source", "targetKey");
+
+-- CreateIndex
+CREATE INDEX "SuggestionDecision_trajectoryId_annotatorId_idx" ON "SuggestionDecision"("trajectoryId", "annotatorId");
+
+-- CreateIndex
+CREATE INDEX "SuggestionDecision_source_schemaId_suggestedValue_idx" ON "SuggestionDecision"("source", "schemaId", "suggestedValue");
+
+-- CreateIndex
+CREATE INDEX "SuggestionDecision_suggestionId_idx" ON "SuggestionDecision"("suggestionId");
+
+-- CreateIndex
+CREATE INDEX "SuggestionDecision_detectedErrorId_idx" ON "SuggestionDecision"("detectedErrorId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "SuggestionDecision_suggestionKey_annotatorId_key" ON "SuggestionDecision"("suggestionKey", "annotatorId");
