@@ -18,6 +18,7 @@ import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
 import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
+import { suggestionsCommand, SUGGESTIONS_HELP } from "./commands/suggestions.ts";
 import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
 import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
 import { analyticsCommand, ANALYTICS_HELP } from "./commands/analytics.ts";
@@ -41,6 +42,7 @@ Commands:
   ${REINDEX_HELP}
   ${LABELS_HELP}
   ${AGREEMENT_HELP}
+  ${SUGGESTIONS_HELP}
   ${DATASET_HELP}
   ${EXPORT_HELP}
   ${ANALYTICS_HELP}
@@ -98,6 +100,7 @@ const commands: Record<string, Command> = {
   "reindex-search": reindexCommand,
   labels: labelsCommand,
   agreement: agreementCommand,
+  suggestions: suggestionsCommand,
   dataset: datasetCommand,
   export: exportCommand,
   analytics: analyticsCommand,

@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   "label.write",
   "label.import",
   "label.adjudicate",
+  "suggestion.import",
+  "suggestion.decide",
   "queue.create",
   "schema.change",
 ] as const;

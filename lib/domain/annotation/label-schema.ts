@@ -21,8 +21,9 @@ export const labelOptionSchema = z.object({
 });
 export type LabelOptionDef = z.infer<typeof labelOptionSchema>;
 
-// Keys the labelling panel binds (j/k steps, u undo, s next schema); schema hotkeys must not take them.
-const RESERVED_KEYS = new Set(["j", "k", "u", "s"]);
+// Keys the labelling panel binds (j/k steps, u undo, s next schema; a/c/x accept, change, reject a suggestion);
+// schema hotkeys must not take them.
+const RESERVED_KEYS = new Set(["j", "k", "u", "s", "a", "c", "x"]);
 
 export const labelSchemaInputSchema = z
   .object({
@@ -43,7 +44,7 @@ export const labelSchemaInputSchema = z
       if (values.has(o.value)) ctx.addIssue({ code: "custom", path: ["options", i, "value"], message: `duplicate option "${o.value}"` });
       values.add(o.value);
       if (o.hotkey) {
-        if (RESERVED_KEYS.has(o.hotkey)) ctx.addIssue({ code: "custom", path: ["options", i, "hotkey"], message: `"${o.hotkey}" is reserved for navigation` });
+        if (RESERVED_KEYS.has(o.hotkey)) ctx.addIssue({ code: "custom", path: ["options", i, "hotkey"], message: `"${o.hotkey}" is reserved for the labelling keys` });
         if (keys.has(o.hotkey)) ctx.addIssue({ code: "custom", path: ["options", i, "hotkey"], message: `hotkey "${o.hotkey}" is used twice` });
         keys.add(o.hotkey);
       }

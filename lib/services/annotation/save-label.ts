@@ -9,21 +9,27 @@ import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import {
   deleteLabelIfVersion, findLabel, findLabelByTarget, insertLabel, listLabelEvents, updateLabelIfVersion, type LabelView,
 } from "../../db/repositories/annotation/labels.ts";
+import { findDecision, type NewDecision } from "../../db/repositories/annotation/suggestions.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { labelChangeSchema, labelInputSchema } from "./label-input.ts";
 import { resolveOrThrow } from "./resolve-label.ts";
 
-/** Label a target as the acting user. 409 when this user already labelled it (edit that label instead). */
-export async function createLabel(ctx: ServiceContext, raw: unknown): Promise<LabelView> {
+/**
+ * Label a target as the acting user. 409 when this user already labelled it (edit that label instead). `fromSuggestion`
+ * (accepting or changing a suggestion) records that decision with the label, in its transaction.
+ */
+export async function createLabel(ctx: ServiceContext, raw: unknown, opts: { fromSuggestion?: Omit<NewDecision, "annotatorId" | "trajectoryId" | "schemaId" | "value"> } = {}): Promise<LabelView> {
   authorize(ctx, "annotation:write");
   const input = labelInputSchema.parse(raw);
   const { label } = await resolveOrThrow(ctx.db, input);
+  const decision = opts.fromSuggestion ? { ...opts.fromSuggestion, annotatorId: ctx.actor.id, trajectoryId: label.trajectoryId, schemaId: label.schemaId, value: label.value } : undefined;
   try {
-    const saved = await insertLabel(ctx.db, { ...label, annotatorId: ctx.actor.id }, ctx.actor.id);
-    await recordAudit(ctx, { action: "label.write", targetType: "label", targetId: saved.id, details: { change: "create", targetKey: saved.targetKey, value: saved.value } });
+    const saved = await insertLabel(ctx.db, { ...label, annotatorId: ctx.actor.id }, ctx.actor.id, { decision });
+    await recordAudit(ctx, { action: "label.write", targetType: "label", targetId: saved.id, details: { change: "create", targetKey: saved.targetKey, value: saved.value, ...(decision ? { suggestion: decision.suggestionKey, decision: decision.decision } : {}) } });
     return saved;
   } catch (e) {
     if (!isUniqueViolation(e)) throw e;
+    if (decision && (await findDecision(ctx.db, decision.suggestionKey, ctx.actor.id))) throw new AppError("CONFLICT", "you already decided on this suggestion");
     const existing = await findLabelByTarget(ctx.db, label.schemaId, ctx.actor.id, label.targetKey);
     throw new AppError("CONFLICT", `you already labelled this target (version ${existing?.version ?? "?"}); change that label instead`, { current: existing });
   }

@@ -1,6 +1,7 @@
 // Human labels (Annotation rows) with their history (AnnotationEvent) and Trajectory.annotationCount, each write in
 // one transaction so the count, the label and its history never disagree.
 import type { Db, Prisma } from "../../client.ts";
+import { decisionRow, type NewDecision } from "./suggestions.ts";
 
 export interface LabelView {
   id: string;
@@ -118,14 +119,19 @@ export interface NewLabel {
   comment: string | null;
 }
 
-/** Insert a label, its "create" event and bump the trajectory's count. Throws Prisma P2002 when the target is labelled. */
-export async function insertLabel(db: Db, l: NewLabel, actorId: string): Promise<LabelView> {
+/**
+ * Insert a label, its "create" event and bump the trajectory's count. Throws Prisma P2002 when the target is labelled.
+ * With `decision` (a suggestion accepted or changed), the decision is recorded in the same transaction, so a label
+ * made from a suggestion and the decision that made it exist together or not at all (P2002 also when decided).
+ */
+export async function insertLabel(db: Db, l: NewLabel, actorId: string, opts: { decision?: NewDecision } = {}): Promise<LabelView> {
   return db.$transaction(async (tx) => {
     const r = await tx.annotation.create({ data: l, select: labelSelect });
     await tx.annotationEvent.create({
       data: { annotationId: r.id, trajectoryId: l.trajectoryId, schemaId: l.schemaId, targetKey: l.targetKey, actorId, action: "create", newValue: l.value, newComment: l.comment, version: 1 },
     });
     await tx.trajectory.update({ where: { id: l.trajectoryId }, data: { annotationCount: { increment: 1 } } });
+    if (opts.decision) await tx.suggestionDecision.create({ data: decisionRow(opts.decision, r.id) });
     return toView(r);
   });
 }
