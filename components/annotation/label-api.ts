@@ -1,7 +1,9 @@
 // The labelling panel talks to /api/v1/annotations (the same validation and 409 handling as every other client).
 import type { LabelView } from "@/lib/services/annotation/list-labels";
+import type { SuggestionView } from "@/lib/services/annotation/suggestions/list-suggestions";
+import type { Decision } from "@/lib/domain/annotation/suggestions";
 
-export type { LabelView };
+export type { LabelView, SuggestionView };
 
 export class LabelApiError extends Error {
   constructor(message: string, readonly status: number) {
@@ -22,4 +24,9 @@ export const labelApi = {
   create: (body: { trajectory: string; schema: string; value: string; target?: unknown; comment?: string | null }) => call<LabelView>("POST", "/api/v1/annotations", body),
   update: (body: { id: string; version: number; value?: string; comment?: string | null }) => call<LabelView>("PATCH", "/api/v1/annotations", body),
   remove: (id: string, version: number) => call<void>("DELETE", `/api/v1/annotations?id=${encodeURIComponent(id)}&version=${version}`),
+};
+
+export const suggestionApi = {
+  list: (trajectoryId: string) => call<{ suggestions: SuggestionView[] }>("GET", `/api/v1/annotations/suggestions?trajectory=${encodeURIComponent(trajectoryId)}`),
+  decide: (body: { suggestion: string; decision: Decision; value?: string }) => call<{ suggestion: string; decision: Decision; label: LabelView | null }>("POST", "/api/v1/annotations/suggestions", body),
 };

@@ -1,7 +1,8 @@
 "use client";
 // Labelling next to the replay: pick a target (step range, fork point, the whole trajectory or attempt), a value
 // from the schema (hotkeys), an optional rationale, and submit. Keyboard-first (see the ? overlay); in a queue,
-// Enter after the last schema finishes the item and opens the next one.
+// Enter after the last schema finishes the item and opens the next one. Pending suggestions are listed above the
+// labels: a accepts the focused one, c changes it (pick a category, Enter), x rejects it.
 import { useEffect, useMemo, useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Keyboard } from "lucide-react";
@@ -11,7 +12,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { completeItemAction, skipItemAction } from "@/lib/actions/annotation";
-import { labelApi, type LabelView } from "./label-api";
+import { labelApi, suggestionApi, type LabelView, type SuggestionView } from "./label-api";
+import { focusedSuggestion, SuggestionList, suggestionValueLabel } from "./suggestion-list";
 import { useLabelKeys } from "./use-label-keys";
 import { LabelList } from "./label-list";
 import { publishStepLabels, stepLabelsOf } from "./step-labels";
@@ -36,6 +38,10 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [help, setHelp] = useState(false);
   const [keys, setKeys] = useState(view.queue !== null);
+  const [suggestions, setSuggestions] = useState<SuggestionView[]>(view.suggestions);
+  const [changing, setChanging] = useState<SuggestionView | null>(null);
+  // A suggestion clicked in the list; otherwise the focus follows the step cursor.
+  const [pickedSuggestion, setPickedSuggestion] = useState<string | null>(null);
   const [busy, startTransition] = useTransition();
   const schema = view.schemas[schemaIdx];
   // True once hydrated (keys work from then on); tests and the "keys on" badge rely on it.
@@ -56,6 +62,7 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const current = schema && target?.ok ? mine(schema.id, target.target.key) : undefined;
 
   const refresh = async () => setLabels((await labelApi.list(trajectoryId)).labels);
+  const focused = suggestions.find((x) => x.key === pickedSuggestion) ?? focusedSuggestion(suggestions, cursor);
   const say = (text: string, error = false) => setMessage({ text, error });
 
   const queueComplete = (list: LabelView[]) => view.queue !== null && view.queue.schemaKeys.every((k) => list.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
@@ -70,8 +77,46 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
     });
   };
 
+  /** Accept or reject at once; "changed" first asks for the category (the option picker), then Enter decides. */
+  const decide = (sug: SuggestionView, decision: "accepted" | "changed" | "rejected", value?: string) => {
+    if (busy) return;
+    const sIdx = view.schemas.findIndex((x) => x.id === sug.schemaId);
+    if (decision === "changed" && value === undefined) {
+      if (sIdx >= 0) setSchemaIdx(sIdx);
+      if (sug.targetType === "step_range") {
+        setRange([sug.stepStart ?? 0, sug.stepEnd ?? sug.stepStart ?? 0]);
+        setMode("range");
+      } else if (sug.targetType === "fork_point") {
+        setCursor(sug.stepStart ?? 0);
+        setMode("fork");
+      } else setMode("whole");
+      setChanging(sug);
+      setPending(null);
+      return say(`Changing the suggestion on ${describeTarget(sug)}: pick the right value, then Enter (Esc cancels).`);
+    }
+    const what = `${suggestionValueLabel(view.schemas, sug)} on ${describeTarget(sug)}`;
+    startTransition(async () => {
+      try {
+        const r = await suggestionApi.decide({ suggestion: sug.key, decision, ...(value !== undefined ? { value } : {}) });
+        setSuggestions((list) => list.filter((x) => x.key !== sug.key));
+        setPickedSuggestion(null);
+        setChanging(null);
+        setPending(null);
+        if (r.label) setLabels((ls) => [...ls.filter((l) => l.id !== r.label!.id), r.label!]);
+        say(r.decision === "rejected" ? `Rejected the suggestion ${what}.` : r.decision === "accepted" ? `Accepted ${what} as your label.` : `Changed the suggestion ${what} to ${suggestionValueLabel(view.schemas, { schemaId: sug.schemaId, value: r.label?.value ?? "" })}.`);
+      } catch (e) {
+        say((e as Error).message, true);
+        setSuggestions((await suggestionApi.list(trajectoryId).catch(() => ({ suggestions }))).suggestions);
+      }
+    });
+  };
+
   const submit = () => {
     if (!schema || busy) return;
+    if (changing) {
+      if (pending === null) return say(`Choose a ${schema.name.toLowerCase()} first (press its key).`, true);
+      return decide(changing, "changed", pending);
+    }
     if (pending === null) {
       if (queueComplete(labels)) return finishItem();
       return say(`Choose a ${schema.name.toLowerCase()} first (press its key).`, true);
@@ -135,7 +180,7 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
 
   const clamp = (n: number) => Math.max(0, Math.min(stepCount - 1, n));
   useLabelKeys(keys && view.canLabel, {
-    move: (d) => setCursor((c) => clamp(c + d)),
+    move: (d) => (setCursor((c) => clamp(c + d)), setPickedSuggestion(null)),
     rangeStart: () => {
       setRange(([, e]) => [cursor, Math.max(cursor, e)]);
       setMode("range");
@@ -160,6 +205,12 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
     escape: () => {
       setHelp(false);
       setPending(null);
+      setChanging(null);
+    },
+    suggestion: (decision) => {
+      if (!focused) return false;
+      decide(focused, decision);
+      return true;
     },
   });
 
@@ -239,6 +290,22 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
             </div>
             {target && !target.ok ? <p className="text-xs text-destructive">{target.message}</p> : null}
           </div>
+        ) : null}
+        {changing ? (
+          <p className="rounded-md border border-primary/50 bg-primary/5 px-2 py-1 text-xs" data-testid="changing-suggestion">
+            Changing the {changing.source === "detector" ? "detector's" : `${changing.source.replace(/^imported:/, "")}'s`} suggestion {suggestionValueLabel(view.schemas, changing)} on {describeTarget(changing)} — pick a value above, then Enter.
+          </p>
+        ) : null}
+        {view.canLabel ? (
+          <SuggestionList
+            suggestions={suggestions}
+            schemas={view.schemas}
+            focusedKey={focused?.key}
+            changingKey={changing?.key ?? null}
+            busy={busy}
+            onFocus={(x) => (setPickedSuggestion(x.key), setCursor(clamp(x.stepStart ?? 0)))}
+            onDecide={(x, d) => decide(x, d)}
+          />
         ) : null}
         {message ? (
           <p role={message.error ? "alert" : "status"} className={cn("text-sm", message.error ? "text-destructive" : "text-muted-foreground")}>{message.text}</p>

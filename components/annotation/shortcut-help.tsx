@@ -2,11 +2,14 @@
 import type { LabelSchemaView } from "@/lib/domain/annotation/label-schema";
 
 const KEYS: [string, string][] = [
-  ["j / k", "next / previous step (cursor)"],
+  ["j / k", "next / previous step (cursor; the focused suggestion follows it)"],
   ["[ / ]", "range starts / ends at the cursor"],
   ["s", "next schema"],
   ["Enter", "save the label (in a queue: then finish the item and open the next)"],
   ["u", "undo your last save"],
+  ["a", "accept the focused suggestion as your label"],
+  ["c", "change the focused suggestion: pick a value, then Enter"],
+  ["x", "reject the focused suggestion"],
   ["Esc", "clear the chosen value"],
   ["?", "show or hide this list"],
 ];

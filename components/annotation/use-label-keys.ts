@@ -1,6 +1,7 @@
 "use client";
 // Labelling keys, taken before the replay's own (capture phase) while keyboard labelling is on: j/k move the step
-// cursor, [ ] set the range ends, schema hotkeys pick a value, s switches schema, Enter submits, u undoes, ? helps.
+// cursor, [ ] set the range ends, schema hotkeys pick a value, s switches schema, Enter submits, u undoes, ? helps;
+// a / c / x accept, change or reject the focused suggestion (when there is none, they fall through to hotkeys).
 import { useEffect, useRef } from "react";
 
 export interface LabelKeyHandlers {
@@ -13,7 +14,11 @@ export interface LabelKeyHandlers {
   undo(): void;
   toggleHelp(): void;
   escape(): void;
+  /** Decide on the focused suggestion; false when there is none. */
+  suggestion(decision: "accepted" | "changed" | "rejected"): boolean;
 }
+
+const SUGGESTION_KEYS = { a: "accepted", c: "changed", x: "rejected" } as const;
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -60,6 +65,11 @@ export function useLabelKeys(enabled: boolean, handlers: LabelKeyHandlers): void
           break;
         case "Escape":
           h.escape();
+          break;
+        case "a":
+        case "c":
+        case "x":
+          handled = h.suggestion(SUGGESTION_KEYS[e.key]) || h.pick(e.key);
           break;
         default:
           handled = h.pick(e.key.toLowerCase());

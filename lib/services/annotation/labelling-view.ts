@@ -9,6 +9,7 @@ import { findTargetFacts, listLabels, type LabelEventView, type LabelView } from
 import { findSlot } from "../../db/repositories/annotation/queues.ts";
 import { getLabelHistory, visibleAnnotators } from "./list-labels.ts";
 import { openQueue } from "./manage-queues.ts";
+import { listSuggestions, type SuggestionView } from "./suggestions/list-suggestions.ts";
 
 export interface QueueContext {
   queueId: string;
@@ -29,6 +30,8 @@ export interface LabellingView {
   history: LabelEventView[];
   blind: boolean;
   queue: QueueContext | null;
+  /** Suggestions (detector, imported) this annotator has not decided yet; empty for those who cannot label. */
+  suggestions: SuggestionView[];
 }
 
 export async function getLabellingView(ctx: ServiceContext, trajectory: string, opts: { slotId?: string } = {}): Promise<LabellingView> {
@@ -55,5 +58,6 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
     history: (await getLabelHistory(ctx, facts.id)).slice(0, 50),
     blind: ids !== undefined,
     queue,
+    suggestions: can(ctx.actor, "annotation:write") ? (await listSuggestions(ctx, { trajectory: facts.id })).suggestions : [],
   };
 }
