@@ -10,6 +10,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { QueueList } from "@/components/annotation/queue-list";
 import { CreateQueueForm } from "@/components/annotation/create-queue-form";
+import { getSuggestionPrecision } from "@/lib/services/annotation/suggestions/suggestion-precision";
+import { SuggestionPrecisionTable } from "@/components/annotation/suggestion-precision-table";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Annotation" };
@@ -19,7 +21,7 @@ const querySchema = z.object({ filter: z.string().max(8000).optional().catch(und
 export default async function AnnotationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await getPageContext("annotation:write");
   const { filter } = querySchema.parse(await searchParams);
-  const [queues, schemas] = await Promise.all([listQueueSummaries(ctx), can(ctx.actor, "queue:manage") ? listSchemas(ctx) : null]);
+  const [queues, schemas, precision] = await Promise.all([listQueueSummaries(ctx), can(ctx.actor, "queue:manage") ? listSchemas(ctx) : null, getSuggestionPrecision(ctx)]);
   return (
     <div className="flex flex-col gap-5">
       <PageHeader title="Annotation" description="Label where and why trajectories failed, and how good each recovery attempt is." />
@@ -31,6 +33,7 @@ export default async function AnnotationPage({ searchParams }: { searchParams: P
           <Link className="text-primary hover:underline" href="/trajectories">trajectory</Link> directly, next to its replay.
         </EmptyState>
       )}
+      <SuggestionPrecisionTable p={precision} />
       {schemas ? <CreateQueueForm schemas={schemas.filter((s) => s.active).map((s) => ({ key: s.key, name: s.name }))} defaultFilter={filter ?? ""} /> : null}
     </div>
   );
