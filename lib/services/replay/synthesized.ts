@@ -1,6 +1,6 @@
 // Replay source for a trajectory without a recording: the session is synthesized from its steps
-// (lib/domain/replay/synthesize.ts). Only the layout — step times, chunk boundaries, idle pauses — and the
-// keyframes are kept in memory; a chunk's events are re-synthesized from the few steps it covers on request,
+// (lib/domain/replay/synthesize.ts). Only the layout — step times, chunk boundaries, idle pauses — is kept in
+// memory; a chunk's events are re-synthesized from the few steps it covers on request,
 // so a 20 MB trajectory costs a few MB of server memory, not 20.
 //
 // Keyframes are computed on the server (headless xterm on a worker thread, under a budget) once and stored in
