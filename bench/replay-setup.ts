@@ -6,6 +6,7 @@ import path from "node:path";
 import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
 import { deleteReplayLayouts } from "../lib/db/repositories/replay-layouts.ts";
+import { deleteSynthesizedKeyframes } from "../lib/db/repositories/synthesized-keyframes.ts";
 import { mulberry32, type Rng } from "../lib/domain/random.ts";
 import { bulkyOutput } from "../lib/generator/scenarios.ts";
 import { importTrajectories } from "../lib/services/import-trajectories.ts";
@@ -92,10 +93,25 @@ export async function ensureReplayDb(outDir: string, log: (m: string) => void): 
 }
 
 /** Drop the stored replay layouts, so the next view of each trajectory lays it out as a first-ever view would. */
+/** Forget stored layouts and synthesized keyframes: the next view is a first-ever one. */
 export async function forgetReplayLayouts(config: DatabaseConfig): Promise<number> {
   const db = createDb(config);
   try {
+    await deleteSynthesizedKeyframes(db);
     return await deleteReplayLayouts(db);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** Wait until the synthesized session's keyframes are stored (built in the background after its first view). */
+export async function waitForSynthesizedKeyframes(config: DatabaseConfig, timeoutMs: number): Promise<boolean> {
+  const db = createDb(config);
+  try {
+    for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 500))) {
+      if (await db.synthesizedKeyframe.count({ where: { trajectoryId: IDS.steps, seq: 0 } })) return true;
+    }
+    return false;
   } finally {
     await db.$disconnect();
   }

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { mulberry32 } from "../lib/domain/random.ts";
-import { ensureReplayDb, forgetReplayLayouts, IDS } from "./replay-setup.ts";
+import { ensureReplayDb, forgetReplayLayouts, IDS, waitForSynthesizedKeyframes } from "./replay-setup.ts";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -156,8 +156,10 @@ for (const id of [IDS.recorded, IDS.steps]) {
   await context.close();
 }
 log(`first-ever view (layout computed): recorded ${ms(firstEver[IDS.recorded]!)}, synthesized ${ms(firstEver[IDS.steps]!)}`);
-// Let the background work of those views (layout save, keyframes) finish, then restart: "cold" is a view after it.
+// Let the background work of those views (layout save, keyframes — stored for both sessions) finish, then restart:
+// "cold" and the deep link are views after it.
 await new Promise((r) => setTimeout(r, 5000));
+log(`synthesized keyframes stored before the restart: ${await waitForSynthesizedKeyframes(config, 120_000)}`);
 server.kill("SIGTERM");
 await new Promise((r) => server.once("exit", r));
 server = await startServer(config.url);

@@ -8,6 +8,7 @@ import type { DatabaseConfig } from "../../lib/env.ts";
 import { createDb, type Db } from "../../lib/db/client.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
 import { ensureUser } from "../../lib/db/repositories/users.ts";
+import { stopReplayWork } from "../../lib/services/replay/index.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import type { Role } from "../../lib/domain/authz.ts";
 
@@ -77,6 +78,8 @@ export async function createTestDatabase(provider: Provider): Promise<TestDataba
     ctx: { db, actor },
     as: async (n, role) => ({ db, actor: await ensureUser(db, n, role) }),
     drop: async () => {
+      // Background replay work (keyframe builds started by a test's views) must not outlive the database.
+      await stopReplayWork();
       await db.$disconnect();
       await dropDb();
     },

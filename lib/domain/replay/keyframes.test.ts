@@ -53,7 +53,7 @@ describe("buildKeyframes", () => {
       [[0, "o", "12345"]],
       [[10, "o", "67890\u001b]52;c;"]], // an OSC left open at the chunk boundary
       [[20, "o", "xx\u0007ab"]],
-      [[30, "r", "90x20"], [31, "o", "cdefghij"]],
+      [[30, "o", "cdefghij"]],
       [[40, "o", "k"]],
     ];
     const out = [];
@@ -62,7 +62,21 @@ describe("buildKeyframes", () => {
     expect(out[0]!.keyframe).toMatchObject({ cols: 80, rows: 24, data: "" });
     expect(out[1]!.keyframe.data).toBe("1234567890");
     expect(out[1]!.keyframe.sanitizer.pending).toBe("\u001b]52;c;");
-    expect(out[2]!.keyframe).toMatchObject({ cols: 90, rows: 20, data: "1234567890abcdefghij" });
+    expect(out[2]!.keyframe).toMatchObject({ cols: 80, rows: 24, data: "1234567890abcdefghij" });
     expect(made[0]!.disposed).toBe(true);
+  });
+
+  it("takes none after the first resize (a seek past it replays from the keyframe before it)", async () => {
+    const list: ReplayEvent[][] = [[[0, "o", "12345678"]], [[10, "o", "abcdefgh"], [11, "r", "90x20"]], [[20, "o", "ijklmnop"]], [[30, "o", "q"]]];
+    const out = [];
+    for await (const k of buildKeyframes(chunks(list), (c, r) => new RecordingEmulator(c, r), { cols: 80, rows: 24 }, 8)) out.push(k);
+    expect(out.map((k) => k.seq)).toEqual([0, 1]);
+  });
+
+  it("keeps taking them after a malformed resize event (it changes nothing)", async () => {
+    const list: ReplayEvent[][] = [[[0, "o", "12345678"]], [[10, "r", "bad"], [11, "o", "abcdefgh"]], [[20, "o", "q"]]];
+    const out = [];
+    for await (const k of buildKeyframes(chunks(list), (c, r) => new RecordingEmulator(c, r), { cols: 80, rows: 24 }, 8)) out.push(k);
+    expect(out.map((k) => k.seq)).toEqual([0, 1, 2]);
   });
 });

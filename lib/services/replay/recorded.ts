@@ -12,7 +12,7 @@ import { recordingStepTimings, stepOfMarker } from "../../domain/replay/step-tim
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
 import { AppError } from "../../errors.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
-import { clampChunkEvents, OnceTask, type ReplaySource, type SourceDeps } from "./source.ts";
+import { clampChunkEvents, OnceTask, stopGuard, type ReplaySource, type SourceDeps } from "./source.ts";
 
 const SCAN_BATCH = 32;
 const headerSchema = z.object({ idle_time_limit: z.number().positive().optional() }).loose();
@@ -57,8 +57,9 @@ export class RecordedSource implements ReplaySource {
     return rows.map((r, i) => ({ seq: from + i, startMs: r.startMs, endMs: r.endMs, events: clampChunkEvents(parseChunkEvents(r.events, this.where(from + i))) }));
   }
 
-  private async *allChunks() {
+  private async *allChunks(guard: () => void) {
     for (let pos = 0; pos < this.dbSeq.length; pos += SCAN_BATCH) {
+      guard();
       yield* await this.readChunks(pos, Math.min(pos + SCAN_BATCH, this.dbSeq.length) - 1);
     }
   }
@@ -75,7 +76,9 @@ export class RecordedSource implements ReplaySource {
 
   private async build(): Promise<void> {
     if (this.overBudget || (await this.hasCurrentKeyframes())) return;
-    const built = await this.deps.buildKeyframes(this.allChunks(), { cols: this.index.cols, rows: this.index.rows });
+    const guard = stopGuard();
+    const built = await this.deps.buildKeyframes(this.allChunks(guard), { cols: this.index.cols, rows: this.index.rows });
+    guard();
     if (built.overBudget) {
       this.overBudget = built.overBudget;
       console.warn(`[replay] recording ${this.recordingId}: keyframes given up (${built.overBudget}); it is replayed from the start`);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
-import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema, setKeyframeBuilder } from "./session.ts";
+import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
+import type { KeyframeBuilder } from "./headless/keyframe-builder.ts";
 import { buildKeyframesOffThread } from "./headless/keyframe-builder.ts";
 import { createHeadlessEmulator } from "./headless/emulator.ts";
 import { feedEvents } from "../../domain/replay/keyframes.ts";
@@ -131,10 +132,12 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
     expect(range.chunks.at(-1)!.startMs).toBe(far);
     const stored = await t.db.recordingChunk.findMany({ where: { recording: { trajectoryId: recordedId }, keyframe: { not: null } }, select: { seq: true } });
     expect(stored.map((c) => c.seq)).toContain(0);
-    // The last keyframe comes after the resize at step 4: it must restore 100 columns.
+    // No keyframe after the resize at step 4 (28.9 s; xterm's reflow depends on history a keyframe lacks): a seek
+    // past it starts at the last keyframe before it, at 120 columns, and replays the resize.
     const late = await getReplayRange(t.ctx, recordedId, { fromMs: m.index.durationMs, keyframe: "1" });
-    expect(late.keyframe).toMatchObject({ cols: 100, rows: 30 });
-    expect(late.chunks[0]!.startMs).toBeGreaterThan(28_900);
+    expect(late.keyframe).toMatchObject({ cols: 120, rows: 32 });
+    expect(late.chunks[0]!.startMs).toBeLessThan(28_900);
+    expect(late.chunks.flatMap((c) => c.events).some((e) => e[1] === "r" && e[2] === "100x30")).toBe(true);
   });
 
   it.skipIf(skip)("serves the first chunk without a keyframe and rejects unknown trajectories", async () => {
@@ -206,6 +209,127 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
     expect(row).not.toBeNull();
     clearReplaySessions();
     expect(JSON.parse(row!.data).index).toEqual((await getReplayManifest(t.ctx, id!)).index);
+  });
+});
+
+describe.each(PROVIDERS)("stored keyframes of synthesized sessions on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  let id: string;
+  let builds = 0;
+  const rows = () => t.db.synthesizedKeyframe.findMany({ where: { trajectoryId: id }, orderBy: { seq: "asc" }, select: { seq: true, layoutKey: true } });
+  const counting: KeyframeBuilder = (...args) => {
+    builds++;
+    return buildKeyframesOffThread(...args);
+  };
+
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    setKeyframeBuilder(counting);
+    [id] = (await importTrajectories(t.ctx, records([bulky()]), { origin: "seed" })).trajectoryIds as [string];
+  });
+  afterAll(async () => {
+    setKeyframeBuilder(buildKeyframesOffThread);
+    await t?.drop();
+  });
+
+  it.skipIf(skip)("stores them on the first seek and serves seeks after a restart from the table, without building again", async () => {
+    const m = await getReplayManifest(t.ctx, id);
+    const target = m.index.steps[47]!.endMs;
+    const first = await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" });
+    expect(first.keyframe).not.toBeNull();
+    const stored = await rows();
+    expect(stored.map((r) => r.seq)).toContain(0);
+    expect(stored.length).toBeGreaterThan(3);
+    expect(new Set(stored.map((r) => r.layoutKey)).size).toBe(1);
+    expect(builds).toBe(1);
+    // A restart: no session in memory, only the stored layout and keyframes.
+    await stopReplayWork();
+    await vi.waitFor(async () => expect(await t.db.replayLayout.findUnique({ where: { trajectoryId: id } })).not.toBeNull());
+    clearReplaySessions();
+    const again = await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" });
+    expect(again).toEqual(first);
+    expect(builds).toBe(1);
+  });
+
+  it.skipIf(skip)("rebuilds keyframes of another layout or version, and rejects a damaged one", async () => {
+    const m = await getReplayManifest(t.ctx, id);
+    const target = m.index.durationMs;
+    const truth = await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" });
+    // Rows of another layout (the steps were laid out differently) are not used: rebuilt and replaced.
+    await t.db.synthesizedKeyframe.updateMany({ where: { trajectoryId: id }, data: { layoutKey: "old-layout" } });
+    clearReplaySessions();
+    const before = builds;
+    expect(await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).toEqual(truth);
+    expect(builds).toBe(before + 1);
+    expect((await rows()).every((r) => r.layoutKey !== "old-layout")).toBe(true);
+    // Keyframes of an older KEYFRAME_VERSION: rebuilt too.
+    const zero = await t.db.synthesizedKeyframe.findFirstOrThrow({ where: { trajectoryId: id, seq: 0 } });
+    await t.db.synthesizedKeyframe.update({ where: { trajectoryId_seq: { trajectoryId: id, seq: 0 } }, data: { keyframe: JSON.stringify({ ...JSON.parse(zero.keyframe), version: 1 }) } });
+    clearReplaySessions();
+    expect(await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).toEqual(truth);
+    expect(builds).toBe(before + 2);
+    // A damaged row is an error naming the trajectory and chunk, not a wrong screen.
+    const seq = truth.keyframe!.seq;
+    await t.db.synthesizedKeyframe.update({ where: { trajectoryId_seq: { trajectoryId: id, seq } }, data: { keyframe: "{broken" } });
+    clearReplaySessions();
+    await expect(getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining(`${id} chunk ${seq}`) });
+  });
+
+  it.skipIf(skip)("deletes them with the trajectory", async () => {
+    expect((await rows()).length).toBeGreaterThan(0);
+    await t.db.trajectory.delete({ where: { id } });
+    expect(await t.db.synthesizedKeyframe.count()).toBe(0);
+  });
+});
+
+describe.each(PROVIDERS)("background replay work on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  let id: string;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    [id] = (await importTrajectories(t.ctx, records([bulky()]), { origin: "seed" })).trajectoryIds as [string];
+  });
+  afterAll(async () => {
+    setKeyframeBuilder(buildKeyframesOffThread);
+    vi.restoreAllMocks();
+    await t?.drop();
+  });
+
+  it.skipIf(skip)("stopReplayWork cancels a scheduled keyframe build and stops a running one, quietly", async () => {
+    const errors = vi.spyOn(console, "error");
+    await getReplayManifest(t.ctx, id); // schedules a background build
+    await stopReplayWork();
+    await new Promise((r) => setTimeout(r, 2000)); // past BACKGROUND_DELAY_MS: the build must not start
+    expect(await t.db.synthesizedKeyframe.count({ where: { trajectoryId: id } })).toBe(0);
+    // A build that is running: it stops at its next chunk and stores nothing.
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    setKeyframeBuilder(async (chunks, size) => {
+      started();
+      await new Promise((r) => setTimeout(r, 300));
+      return buildKeyframesOffThread(chunks, size);
+    });
+    const m = await getReplayManifest(t.ctx, id);
+    const seek = getReplayRange(t.ctx, id, { fromMs: m.index.durationMs, keyframe: "1" }).then(
+      () => "served",
+      (e: Error) => e.message,
+    );
+    await running;
+    await stopReplayWork();
+    expect(await seek).toBe("replay work stopped");
+    expect(await t.db.synthesizedKeyframe.count({ where: { trajectoryId: id } })).toBe(0);
+    expect(errors.mock.calls.filter((c) => String(c[0]).startsWith("[replay]"))).toEqual([]);
+  });
+
+  it.skipIf(skip)("still logs a background build that really fails", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    setKeyframeBuilder(async () => {
+      throw new Error("emulator exploded");
+    });
+    await getReplayManifest(t.ctx, id);
+    await vi.waitFor(() => expect(errors.mock.calls.some((c) => String(c[0]).includes("[replay] keyframes for synthesized") && String(c[1]).includes("emulator exploded"))).toBe(true), { timeout: 5000 });
   });
 });
 

@@ -9,7 +9,7 @@ import { chunkIndexAt, type ReplayManifest, type ReplayRange, type StepSummary }
 import { AppError } from "../../errors.ts";
 import { openRecordedSource } from "./recorded.ts";
 import { buildKeyframesOffThread, prepareKeyframeThread, type KeyframeBuilder } from "./headless/keyframe-builder.ts";
-import type { ReplaySource, SourceDeps } from "./source.ts";
+import { stopReplayWork as stopBackgroundWork, trackReplayWork, type ReplaySource, type SourceDeps } from "./source.ts";
 import { openSynthesizedSource } from "./synthesized.ts";
 import { loadReplayLayout, storeReplayLayout } from "./layout.ts";
 
@@ -82,7 +82,7 @@ async function openSession(ctx: ServiceContext, id: string): Promise<{ source: R
     const opened = await openOrLoadSource(ctx.db, head);
     heads = opened.heads;
     // Saved after the answer is on its way: a failed save only means the next open computes it again.
-    if (!opened.stored) void storeReplayLayout(ctx.db, opened.source).catch((e: unknown) => console.error(`[replay] saving the layout of ${head.id} failed:`, e));
+    if (!opened.stored) void trackReplayWork(storeReplayLayout(ctx.db, opened.source)).catch((e: unknown) => console.error(`[replay] saving the layout of ${head.id} failed:`, e));
     return opened.source;
   })();
   cache.set(key, opening);
@@ -172,6 +172,16 @@ export async function warmReplayLayouts(ctx: ServiceContext, ids: readonly strin
     n++;
   }
   return n;
+}
+
+/**
+ * Stop the replay work this process runs in the background (keyframe builds, layout saves) and wait until it has
+ * settled, then forget cached sessions: call before the database goes away (tests' database teardown), so that no
+ * build outlives it and reports a failure that is none.
+ */
+export async function stopReplayWork(): Promise<void> {
+  await stopBackgroundWork();
+  clearReplaySessions();
 }
 
 /** Test hook: forget cached sessions (e.g. between integration tests sharing a process). */

@@ -39,16 +39,67 @@ export function clampChunkEvents(events: readonly ReplayEvent[]): ReplayEvent[] 
 /** How long background work waits after a replay is opened (the first frame is served meanwhile). */
 export const BACKGROUND_DELAY_MS = 1500;
 
+/** Thrown into a build that stopReplayWork() stopped: expected, so it is not logged as a failure. */
+export class ReplayWorkStopped extends Error {
+  constructor() {
+    super("replay work stopped");
+  }
+}
+
+declare global {
+  var __retermReplayWork: { generation: number; timers: Set<ReturnType<typeof setTimeout>>; running: Set<Promise<unknown>> } | undefined;
+}
+
+// Background work of this process (builds scheduled or running, layout saves), on globalThis like the session
+// cache, so that stopReplayWork() reaches all of it.
+function work(): NonNullable<typeof globalThis.__retermReplayWork> {
+  globalThis.__retermReplayWork ??= { generation: 0, timers: new Set(), running: new Set() };
+  return globalThis.__retermReplayWork;
+}
+
+/** Keep track of work that runs on after the request that started it, until it settles. */
+export function trackReplayWork<T>(p: Promise<T>): Promise<T> {
+  const running = work().running;
+  running.add(p);
+  void p.then(
+    () => running.delete(p),
+    () => running.delete(p),
+  );
+  return p;
+}
+
+/** A guard for a long build: throws ReplayWorkStopped once stopReplayWork() was called after the build began. */
+export function stopGuard(): () => void {
+  const generation = work().generation;
+  return () => {
+    if (work().generation !== generation) throw new ReplayWorkStopped();
+  };
+}
+
+/**
+ * Cancel scheduled background work, stop running builds at their next chunk and wait until everything has
+ * settled: called before the database it writes to goes away (a test database's teardown, a server shutting down).
+ */
+export async function stopReplayWork(): Promise<void> {
+  const w = work();
+  w.generation++;
+  for (const t of w.timers) clearTimeout(t);
+  w.timers.clear();
+  while (w.running.size) await Promise.allSettled([...w.running]);
+}
+
 /** Runs `build` once per source; a failure is logged and forgotten so the next request can retry. */
 export class OnceTask {
   private running: Promise<void> | null = null;
   private scheduled: ReturnType<typeof setTimeout> | null = null;
 
   run(build: () => Promise<void>): Promise<void> {
-    this.running ??= build().catch((e: unknown) => {
-      this.running = null;
-      throw e;
-    });
+    this.running ??= trackReplayWork(
+      build().catch((e: unknown) => {
+        this.running = null;
+        throw e;
+      }),
+    );
     return this.running;
   }
 
@@ -59,10 +110,16 @@ export class OnceTask {
    */
   background(build: () => Promise<void>, what: string): void {
     if (this.running || this.scheduled) return;
-    this.scheduled = setTimeout(() => {
+    const timers = work().timers;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
       this.scheduled = null;
-      this.run(build).catch((e: unknown) => console.error(`[replay] ${what} failed:`, e));
+      this.run(build).catch((e: unknown) => {
+        if (!(e instanceof ReplayWorkStopped)) console.error(`[replay] ${what} failed:`, e);
+      });
     }, BACKGROUND_DELAY_MS);
-    this.scheduled.unref?.();
+    timer.unref?.();
+    timers.add(timer);
+    this.scheduled = timer;
   }
 }

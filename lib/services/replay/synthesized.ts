@@ -1,19 +1,26 @@
 // Replay source for a trajectory without a recording: the session is synthesized from its steps
-// (lib/domain/replay/synthesize.ts). Only the layout — step times, chunk boundaries, idle pauses — and the
-// keyframes are kept in memory; a chunk's events are re-synthesized from the few steps it covers on request,
+// (lib/domain/replay/synthesize.ts). Only the layout — step times, chunk boundaries, idle pauses — is kept in
+// memory; a chunk's events are re-synthesized from the few steps it covers on request,
 // so a 20 MB trajectory costs a few MB of server memory, not 20.
 //
-// Keyframes are computed on the server (headless xterm on a worker thread, under a budget) and kept in this
-// process's cache: a synthesized session has no Recording row to attach them to.
+// Keyframes are computed on the server (headless xterm on a worker thread, under a budget) once and stored in
+// SynthesizedKeyframe, tagged with the layout they fit (layoutKey), so a seek or deep link after a restart, or in
+// another server process, is a single-row read as for a recording.
+import { createHash } from "node:crypto";
 import type { Db } from "../../db/client.ts";
+import { findFirstSynthesizedKeyframe, findNearestSynthesizedKeyframe, saveSynthesizedKeyframes } from "../../db/repositories/synthesized-keyframes.ts";
 import { findStepsForReplay } from "../../db/repositories/trajectory-detail.ts";
-import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
+import { KEYFRAME_VERSION } from "../../domain/replay/keyframes.ts";
+import { collectGaps, keyframeSchema, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
 import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../../domain/replay/synthesize.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
+import { AppError } from "../../errors.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
-import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, type ReplaySource, type SourceDeps } from "./source.ts";
+import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, stopGuard, type ReplaySource, type SourceDeps } from "./source.ts";
 
 const STEP_BATCH = 200;
+/** Bump when synthesizing output changes while the layout stays the same (the stored keyframes are then stale). */
+const LAYOUT_KEY_VERSION = 1;
 const KEYFRAME_BATCH = 8;
 const RECENT_CHUNKS = 32;
 
@@ -30,8 +37,9 @@ async function* stepsOf(db: Db, trajectoryId: string, from: number, to: number):
 }
 
 export class SynthesizedSource implements ReplaySource {
-  private readonly keyframes = new Map<number, Keyframe>();
   private readonly building = new OnceTask();
+  /** Which layout stored keyframes belong to: chunk positions mean something only within one layout. */
+  private readonly layoutKey: string;
   constructor(
     private readonly deps: SourceDeps,
     readonly index: ReplayIndex,
@@ -39,7 +47,9 @@ export class SynthesizedSource implements ReplaySource {
     private readonly starts: ChunkStart[],
     /** Why keyframes were given up on (emulation over budget), if they were. */
     private overBudget: string | null = null,
-  ) {}
+  ) {
+    this.layoutKey = createHash("sha256").update(JSON.stringify([LAYOUT_KEY_VERSION, index.cols, index.rows, starts])).digest("base64url").slice(0, 32);
+  }
 
   /** One per step, in step order. */
   private get timings(): StepTiming[] {
@@ -88,20 +98,40 @@ export class SynthesizedSource implements ReplaySource {
     return out.map((c) => ({ ...c, events: clampChunkEvents(c.events) }));
   }
 
-  private async *allChunks(): AsyncGenerator<ReplayChunk> {
-    for (let pos = 0; pos < this.starts.length; pos += KEYFRAME_BATCH) yield* await this.generate(pos, Math.min(pos + KEYFRAME_BATCH, this.starts.length) - 1);
+  private async *allChunks(guard: () => void): AsyncGenerator<ReplayChunk> {
+    for (let pos = 0; pos < this.starts.length; pos += KEYFRAME_BATCH) {
+      guard();
+      yield* await this.generate(pos, Math.min(pos + KEYFRAME_BATCH, this.starts.length) - 1);
+    }
+  }
+
+  private async hasCurrentKeyframes(): Promise<boolean> {
+    const first = await findFirstSynthesizedKeyframe(this.deps.db, this.trajectoryId, this.layoutKey);
+    if (!first) return false;
+    try {
+      return keyframeSchema.safeParse(JSON.parse(first)).data?.version === KEYFRAME_VERSION;
+    } catch {
+      return false;
+    }
   }
 
   private async build(): Promise<void> {
-    if (this.overBudget || this.keyframes.size) return;
-    const built = await this.deps.buildKeyframes(this.allChunks(), { cols: this.index.cols, rows: this.index.rows });
+    if (this.overBudget || (await this.hasCurrentKeyframes())) return;
+    const guard = stopGuard();
+    const built = await this.deps.buildKeyframes(this.allChunks(guard), { cols: this.index.cols, rows: this.index.rows });
+    guard();
     if (built.overBudget) {
       this.overBudget = built.overBudget;
       console.warn(`[replay] synthesized ${this.trajectoryId}: keyframes given up (${built.overBudget}); it is replayed from the start`);
       await this.deps.saveLayout(this);
       return;
     }
-    for (const k of built.keyframes) this.keyframes.set(k.seq, k.keyframe);
+    await saveSynthesizedKeyframes(
+      this.deps.db,
+      this.trajectoryId,
+      this.layoutKey,
+      built.keyframes.map((k) => ({ seq: k.seq, keyframe: JSON.stringify(k.keyframe) })),
+    );
   }
 
   warmKeyframes(): void {
@@ -111,11 +141,18 @@ export class SynthesizedSource implements ReplaySource {
   async keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null> {
     if (pos === 0) return null;
     await this.building.run(() => this.build());
-    for (let p = pos; p >= 0; p--) {
-      const k = this.keyframes.get(p);
-      if (k) return { seq: p, keyframe: k };
+    if (this.overBudget) return null;
+    const row = await findNearestSynthesizedKeyframe(this.deps.db, this.trajectoryId, this.layoutKey, pos);
+    if (!row) return null;
+    let json: unknown;
+    try {
+      json = JSON.parse(row.keyframe);
+    } catch {
+      json = null;
     }
-    return null;
+    const parsed = keyframeSchema.safeParse(json);
+    if (!parsed.success) throw new AppError("UNPROCESSABLE", `synthesized replay of ${this.trajectoryId} chunk ${row.seq}: stored keyframe is invalid (${parsed.error.issues[0]?.message ?? "not JSON"})`);
+    return { seq: row.seq, keyframe: parsed.data };
   }
 }
 

@@ -3,7 +3,7 @@
 // neither when one of them ends (SGR 22 resets both), writes every underline as a single one (no style or colour),
 // turns erased cells into spaces and drops soft-wrap flags of rows it trims. Every row is written in full when the
 // next row continues it, so the restored terminal wraps exactly where the original did.
-import type { IBuffer, IBufferCell } from "@xterm/headless";
+import type { IBuffer, IBufferCell, IBufferLine } from "@xterm/headless";
 import { sgrOf, type AttrData } from "./terminal-state.ts";
 
 const HAS_EXTENDED = 0x10000000;
@@ -21,6 +21,12 @@ function attrsOf(cell: IBufferCell): AttrData {
 
 function keyOf(a: AttrData): string {
   return a.bg & HAS_EXTENDED ? `${a.fg},${a.bg},${a.extended.underlineStyle},${a.extended.underlineColor}` : `${a.fg},${a.bg}`;
+}
+
+function leftByWideWrap(line: IBufferLine, next: IBufferLine | undefined, cols: number): boolean {
+  const last = line.getCell(cols - 1);
+  const first = next?.getCell(0);
+  return !!last && !!first && last.getChars() === "" && last.getWidth() === 1 && first.getWidth() === 2 && keyOf(attrsOf(last)) === keyOf(attrsOf(first));
 }
 
 /** Rows [from, to) of `buf`, starting at the cursor of a fresh terminal (attributes reset). */
@@ -42,6 +48,11 @@ export function serializeRows(buf: IBuffer, from: number, to: number, cols: numb
     if (!line) continue;
     const continued = y + 1 < to && buf.getLine(y + 1)?.isWrapped === true;
     let end = cols;
+    // A wide character that did not fit at the end of a row wrapped and left that row's last cell empty. Leave it
+    // unwritten, so that writing the character wraps the same way: xterm's reflow on a later resize treats such a
+    // row as one column shorter (a space there would shift the rest of the paragraph by one cell).
+    // Only when that cell still has the character's attributes (wrapping gives it those), so that it comes out the same.
+    if (continued && leftByWideWrap(line, buf.getLine(y + 1), cols)) end = cols - 1;
     // A row created by wrapping was filled with the background of the character that wrapped: write all of it.
     if (!continued && !line.isWrapped) {
       // Trailing cells that are empty and unstyled need not be written.
@@ -80,7 +91,7 @@ export function serializeRows(buf: IBuffer, from: number, to: number, cols: numb
           n++;
         }
         out.push(`\u001b[${n}X`);
-        if (x + n < end) out.push(`\u001b[${n}C`);
+        if (x + n < end || (continued && x + n < cols)) out.push(`\u001b[${n}C`);
         x += n - 1;
         continue;
       }

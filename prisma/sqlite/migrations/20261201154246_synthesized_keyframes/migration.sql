@@ -1,0 +1,10 @@
+-- CreateTable
+CREATE TABLE "SynthesizedKeyframe" (
+    "trajectoryId" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "layoutKey" TEXT NOT NULL,
+    "keyframe" TEXT NOT NULL,
+
+    PRIMARY KEY ("trajectoryId", "seq"),
+    CONSTRAINT "SynthesizedKeyframe_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
