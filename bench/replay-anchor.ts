@@ -125,11 +125,11 @@ async function startServer(): Promise<ChildProcess> {
 async function trajectoryIds(recs: Recording[]): Promise<Map<string, string>> {
   const res = await fetch(`${base}/api/v1/trajectories?perPage=100`);
   if (!res.ok) throw new Error(`listing trajectories: HTTP ${res.status}`);
-  const body = (await res.json()) as { rows: { id: string; task: { externalId?: string; name: string } }[] };
+  const body = (await res.json()) as { rows: { id: string; taskName: string }[] };
   const ids = new Map<string, string>();
   for (const r of recs) {
-    const row = body.rows.find((x) => x.task.externalId === r.name || x.task.name === r.name);
-    if (!row) throw new Error(`no trajectory for ${r.name} in ${JSON.stringify(body.rows.map((x) => x.task))}`);
+    const row = body.rows.find((x) => x.taskName === r.name);
+    if (!row) throw new Error(`no trajectory for ${r.name} among ${JSON.stringify(body.rows.map((x) => x.taskName))}`);
     ids.set(r.name, row.id);
   }
   return ids;
