@@ -34,20 +34,21 @@ test("the step list loads far steps as it is scrolled, and clicking one seeks th
 
   await page.goto(`/trajectories/${ID}`);
   const list = page.getByTestId("replay-step-list");
-  await expect(list.locator('[data-testid="replay-step"][data-step="0"]')).toBeVisible();
+  // Generous first wait: the e2e server shares a loaded machine.
+  await expect(list.locator('[data-testid="replay-step"][data-step="0"]')).toBeVisible({ timeout: 30_000 });
   await expect(list.locator('[data-step="390"]')).toHaveCount(0);
 
   const fetched: string[] = [];
   page.on("request", (r) => r.url().includes("/replay/steps?") && fetched.push(r.url()));
   await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   const far = list.locator('[data-testid="replay-step"][data-step="390"]');
-  await expect(far).toContainText(command(390));
+  await expect(far).toContainText(command(390), { timeout: 15_000 });
   expect(fetched.some((u) => /from=300&to=400/.test(u))).toBe(true);
 
   // A few seconds pass before playback following would scroll the list again; the click seeks at once.
   await far.click();
   const replay = page.getByTestId("replay");
-  await expect(replay).toHaveAttribute("data-step", "390");
+  await expect(replay).toHaveAttribute("data-step", "390", { timeout: 15_000 });
   await expect(replay).toHaveAttribute("data-settled", "true");
   await expect.poll(() => page.evaluate(() => window.__retermTerminals?.main?.screen() ?? "")).toContain(command(390));
   await expect(list.locator('[data-testid="replay-step"][aria-current="step"]')).toHaveAttribute("data-step", "390");
@@ -59,10 +60,10 @@ test("the transcript arrives after the page and loads more steps as the reader s
   const transcript = page.getByTestId("transcript");
   await transcript.scrollIntoViewIfNeeded();
   const steps = transcript.getByTestId("step");
-  await expect(steps.first()).toContainText(command(0));
+  await expect(steps.first()).toContainText(command(0), { timeout: 30_000 });
   await expect(steps).toHaveCount(50);
   await steps.last().scrollIntoViewIfNeeded();
-  await expect(steps).toHaveCount(100);
+  await expect(steps).toHaveCount(100, { timeout: 15_000 });
   await expect(steps.nth(99)).toContainText(command(99));
   await expect(transcript).toHaveAttribute("data-loaded-to", "100");
 });
