@@ -66,4 +66,10 @@ test("the transcript arrives after the page and loads more steps as the reader s
   await expect(steps).toHaveCount(100, { timeout: 15_000 });
   await expect(steps.nth(99)).toContainText(command(99));
   await expect(transcript).toHaveAttribute("data-loaded-to", "100");
+
+  // A deep link to a step opens the transcript at that step's page.
+  await page.goto(`/trajectories/${ID}?step=120`);
+  await page.getByTestId("transcript").scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("transcript").getByTestId("step").first()).toContainText(command(100), { timeout: 30_000 });
+  await expect(page.getByTestId("transcript")).toHaveAttribute("data-loaded-from", "100");
 });

@@ -8,9 +8,8 @@ import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import type { StepView } from "@/lib/services/view-trajectory";
 import { StepList } from "./step-list";
+import { TRANSCRIPT_PAGE } from "./transcript-page";
 
-/** Steps per request: the reading view stays light even for trajectories with thousands of long steps. */
-export const TRANSCRIPT_PAGE = 50;
 /** Start loading this far before the transcript scrolls into view. */
 const NEAR = "800px";
 /** Without scrolling, the first page still arrives this long after the page has loaded (idle time permitting). */

@@ -18,7 +18,8 @@ import { ReplaySkeleton } from "@/components/replay/replay-skeleton";
 import { ReplayErrorBoundary } from "@/components/replay/replay-error-boundary";
 import { ForkTree } from "@/components/replay/fork-tree";
 import { VerifierPanel } from "@/components/replay/verifier-panel";
-import { Transcript, TRANSCRIPT_PAGE } from "@/components/steps/transcript";
+import { Transcript } from "@/components/steps/transcript";
+import { TRANSCRIPT_PAGE } from "@/components/steps/transcript-page";
 import { LabellingSection } from "@/components/annotation/labelling-section";
 
 export const metadata: Metadata = { title: "Trajectory" };
