@@ -1,6 +1,7 @@
 "use client";
 // One line per step beside the terminal, following playback. Virtualized: thousands of steps render a few dozen
-// rows. Following pauses for a few seconds after the reader scrolls the list themselves.
+// rows, and their lines are fetched in pages as they scroll into view (use-step-summaries.ts). Following pauses
+// for a few seconds after the reader scrolls the list themselves.
 import { useEffect, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Bot, Copy, GitFork, MessageSquare, TriangleAlert } from "lucide-react";
@@ -8,15 +9,32 @@ import type { StepSummary } from "@/lib/domain/replay/recording";
 import { cn } from "@/lib/utils";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { labelsAt, type StepLabel } from "@/components/annotation/step-labels";
+import { useStepSummaries } from "./use-step-summaries";
 
 const ROW_PX = 44;
 const FOLLOW_PAUSE_MS = 4000;
 
-export function ReplayStepList({ steps, current, forkSteps, stepLabels = [], onSelect, className }: { steps: StepSummary[]; current: number | null; forkSteps: ReadonlySet<number>; stepLabels?: StepLabel[]; onSelect: (index: number) => void; className?: string }) {
+export interface StepListSource {
+  trajectoryId: string;
+  /** Steps in the trajectory: the list's length before its lines are loaded. */
+  total: number;
+  /** Lines sent with the page (around where the replay opens). */
+  initial: { from: number; steps: StepSummary[] };
+}
+
+export function ReplayStepList({ source, current, forkSteps, stepLabels = [], onSelect, className }: { source: StepListSource; current: number | null; forkSteps: ReadonlySet<number>; stepLabels?: StepLabel[]; onSelect: (index: number) => void; className?: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const userScrolledAt = useRef(0);
+  const { rows, want, error } = useStepSummaries(source.trajectoryId, source.total, source.initial);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every change anyway; nothing here relies on memoization
-  const virtualizer = useVirtualizer({ count: steps.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 10 });
+  const virtualizer = useVirtualizer({ count: source.total, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const firstShown = items[0]?.index ?? 0;
+  const lastShown = items.at(-1)?.index ?? 0;
+
+  useEffect(() => {
+    if (source.total) want(firstShown, lastShown + 1);
+  }, [firstShown, lastShown, want, source.total]);
 
   useEffect(() => {
     if (current === null || performance.now() - userScrolledAt.current < FOLLOW_PAUSE_MS) return;
@@ -33,9 +51,20 @@ export function ReplayStepList({ steps, current, forkSteps, stepLabels = [], onS
       onWheel={() => (userScrolledAt.current = performance.now())}
       onTouchMove={() => (userScrolledAt.current = performance.now())}
     >
+      {error ? <p role="alert" className="sticky top-0 z-10 border-b bg-destructive/10 px-2 py-1 text-xs text-destructive">{error}</p> : null}
       <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((row) => {
-          const s = steps[row.index]!;
+        {items.map((row) => {
+          const s = rows.get(row.index);
+          if (!s) {
+            return (
+              <div key={row.index} role="listitem" className="absolute inset-x-0" style={{ top: row.start, height: row.size }}>
+                <div data-testid="replay-step-pending" data-step={row.index} className="flex h-full items-center gap-2 border-b px-2 text-xs text-muted-foreground">
+                  <span className="w-9 shrink-0 font-mono tabular-nums">#{row.index}</span>
+                  <span className="h-2.5 flex-1 animate-pulse rounded bg-muted" aria-label="loading" />
+                </div>
+              </div>
+            );
+          }
           const active = s.index === current;
           const labels = labelsAt(stepLabels, s.index);
           return (

@@ -1,11 +1,11 @@
 "use client";
 // The trajectory's terminal replay: terminal, timeline and controls, with the step list beside it.
-import { use, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
 import { buildMarkers, stepSeekMs, type MarkerInput } from "@/lib/domain/replay/markers";
-import { deepLinkMs, idleCapFor, replayHref, type ReplayLink } from "@/lib/domain/replay/player-options";
-import type { ReplayManifest } from "@/lib/domain/replay/recording";
+import { idleCapFor, replayHref } from "@/lib/domain/replay/player-options";
+import type { ReplayIndex, StepSummary } from "@/lib/domain/replay/recording";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { ReplayControls } from "./replay-controls";
 import { ReplayStepList } from "./replay-step-list";
@@ -17,15 +17,22 @@ import { useReplayPlayer } from "./use-replay-player";
 /** What the replay shows besides the session: detector findings, fork points and the result. */
 export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string; reward: number | null; /** issue 9: whose step-range labels to mark */ trajectoryId?: string };
 
-export function ReplayView({ manifest, facts, link }: { manifest: Promise<ReplayManifest>; facts: ReplayFacts; link: ReplayLink }) {
-  const m = use(manifest);
+/** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
+export interface ReplayOpeningProps {
+  index: ReplayIndex;
+  startMs: number;
+  stepCount: number;
+  stepWindow: { from: number; steps: StepSummary[] };
+}
+
+export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; facts: ReplayFacts }) {
   const stepLabels = useStepLabels(facts.trajectoryId);
-  const { index } = m;
+  const { index, startMs } = opening;
+  const stepSource = useMemo(() => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }), [index.trajectoryId, opening.stepCount, opening.stepWindow]);
   const markers = useMemo(
     () => buildMarkers({ ...facts, steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
     [facts, index],
   );
-  const startMs = deepLinkMs(link, index.steps, index.durationMs) ?? 0;
   const { player, state } = useReplayPlayer("main", index, markers, { startMs, idleCap: idleCapFor(index.idleTimeLimitMs) });
   useReplayHotkeys(player);
   const stage = useRef<HTMLDivElement>(null);
@@ -95,7 +102,7 @@ export function ReplayView({ manifest, facts, link }: { manifest: Promise<Replay
         </div>
         {/* The list must not set the row height (it is as tall as all its steps): it fills the cell instead. */}
         <div className="relative h-72 xl:h-auto">
-          <ReplayStepList steps={m.steps} current={state.currentStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
+          <ReplayStepList source={stepSource} current={state.currentStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
         </div>
       </div>
     </section>

@@ -4,3 +4,5 @@
 export { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork, summarizeStep, warmReplayLayouts, type ReplayRangeQuery } from "./session.ts";
 export { compareAttempts, compareLinkSchema, MAX_COMPARED, type AttemptComparison, type ComparedAttempt } from "./compare.ts";
 export { getTestReport, type TestReport } from "./test-report.ts";
+export { getStepSummaries, MAX_STEP_SUMMARIES, stepSummaryQuerySchema, type StepSummaryPage, type StepSummaryQuery } from "./step-summaries.ts";
+export { getReplayOpening, OPENING_STEP_WINDOW, type ReplayOpening } from "./opening.ts";

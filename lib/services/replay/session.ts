@@ -106,11 +106,13 @@ export function summarizeStep(h: StepHead): StepSummary {
  * What a player needs before its first frame: timing index, chunk boundaries and one line per step. Starts
  * keyframe computation in the background so that the first seek is already fast.
  */
-export async function getReplayManifest(ctx: ServiceContext, id: string): Promise<ReplayManifest> {
+export async function getReplayManifest(ctx: ServiceContext, id: string, opts: { withSteps?: boolean } = {}): Promise<ReplayManifest> {
   authorize(ctx, "trajectory:read");
   const { source, heads } = await openSession(ctx, id);
   source.warmKeyframes();
   prepareKeyframeThread();
+  // The trajectory page reads its step lines in ranges (opening.ts, step-summaries.ts), not all at once.
+  if (opts.withSteps === false) return { index: source.index, steps: [] };
   const steps = (heads ?? (await findStepHeads(ctx.db, source.index.trajectoryId))).map(summarizeStep);
   return { index: source.index, steps };
 }

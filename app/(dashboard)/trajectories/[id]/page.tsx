@@ -2,25 +2,24 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { preload } from "react-dom";
 import { ChevronLeft } from "lucide-react";
 import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
-import { getForkTree, getSteps, getTrajectory } from "@/lib/services/view-trajectory";
-import { getReplayManifest } from "@/lib/services/replay";
-import { getTestReport } from "@/lib/services/replay";
+import { getForkTree, getTrajectory } from "@/lib/services/view-trajectory";
+import { getReplayOpening, getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/ui/page-header";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
 import { ImportWarningsPanel } from "@/components/trajectories/import-warnings";
-import { ReplayView, type ReplayFacts } from "@/components/replay/replay-view";
-import { replayRangeUrl } from "@/components/replay/fetch-range";
+import type { ReplayFacts } from "@/components/replay/replay-view";
+import { ReplaySection } from "@/components/replay/replay-section";
 import { ReplaySkeleton } from "@/components/replay/replay-skeleton";
 import { ReplayErrorBoundary } from "@/components/replay/replay-error-boundary";
 import { ForkTree } from "@/components/replay/fork-tree";
 import { VerifierPanel } from "@/components/replay/verifier-panel";
-import { Transcript, TRANSCRIPT_PAGE } from "@/components/steps/transcript";
+import { Transcript } from "@/components/steps/transcript";
+import { TRANSCRIPT_PAGE } from "@/components/steps/transcript-page";
 import { LabellingSection } from "@/components/annotation/labelling-section";
 
 export const metadata: Metadata = { title: "Trajectory" };
@@ -35,8 +34,6 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const t = await getTrajectory(ctx, requested).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!t) notFound();
   const id = t.id; // the URL may name the trajectory by its client id
-  // The first frame's data starts downloading with the HTML, not after hydration (deep links need the index first).
-  if (link.step === undefined && link.t === undefined) preload(replayRangeUrl(id, 0, 0, true), { as: "fetch", crossOrigin: "anonymous" });
   // The transcript page holds the deep-linked step unless a page was asked for explicitly.
   const from = pageSchema.parse(query).from ?? (link.step !== undefined ? link.step - (link.step % TRANSCRIPT_PAGE) : 0);
   const facts: ReplayFacts = {
@@ -49,9 +46,10 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       ...(t.parent?.forkStepIndex != null ? [{ stepIndex: t.parent.forkStepIndex, attempts: 1, errorCategory: null, label: `Forked from the parent after step ${t.parent.forkStepIndex}` }] : []),
     ],
   };
-  const manifest = getReplayManifest(ctx, id);
+  // Only what the first frame needs comes with the HTML; the step list and transcript load in ranges.
+  const opening = getReplayOpening(ctx, id, link, t.stepCount);
   // The test report scans every output: it starts after the replay's first frame has been served.
-  const tests = manifest.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
+  const tests = opening.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (
     <div className="flex flex-col gap-4">
       <Link href="/trajectories" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
@@ -62,7 +60,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       <ImportWarningsPanel t={t} />
       <ReplayErrorBoundary>
         <Suspense fallback={<ReplaySkeleton />}>
-          <ReplayView key={id} manifest={manifest} facts={facts} link={link} />
+          <ReplaySection key={id} opening={opening} facts={facts} />
         </Suspense>
       </ReplayErrorBoundary>
       <Suspense fallback={<ReplaySkeleton compact />}>
@@ -78,9 +76,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
           </Suspense>
         ) : null}
       </div>
-      <Suspense fallback={<ReplaySkeleton compact />}>
-        <Transcript steps={getSteps(ctx, id, from, from + TRANSCRIPT_PAGE)} from={from} total={t.stepCount} forkSteps={new Set(t.forkPoints.map((f) => f.stepIndex))} />
-      </Suspense>
+      <Transcript key={`${id}:${from}`} trajectoryId={id} from={from} total={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} />
     </div>
   );
 }
