@@ -293,9 +293,9 @@ function cursorFor(row: TrajectoryRow | undefined, sort: SortPart[], dir: PageCu
  * SEARCH_COUNT_CAP only, and a very common search term is checked per candidate in list order ("probe"), so the
  * page query stops after one page instead of reading every match.
  */
-export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET): Promise<TrajectoryPage> {
+export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET, searchCap = SEARCH_COUNT_CAP): Promise<TrajectoryPage> {
   const scope = scopeOf(db, viewer, search);
-  const page = search ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }) : await readPage(db, q, scope, deepOffset);
+  const page = search ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }, searchCap) : await readPage(db, q, scope, deepOffset);
   const labels = await findLabelValues(db, page.rows.map((r) => r.id), scope);
   return { ...page, rows: page.rows.map((r) => ({ ...r, labels: labels.get(r.id) ?? [] })) };
 }
@@ -349,9 +349,9 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
  * so whether a next page exists is known without the total. Past the cap the total is a lower bound (the rows seen
  * so far), exact again on the last page.
  */
-async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope): Promise<TrajectoryPage> {
+async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
   const conditions = filterConditions(q, scope);
-  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(conditions)} LIMIT ${SEARCH_COUNT_CAP + 1}) capped`;
+  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(conditions)} LIMIT ${cap + 1}) capped`;
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
@@ -363,10 +363,10 @@ async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope
   const more = reverse || fetched.length > q.perPage;
   const counted = countSchema.parse(count)[0]!.c;
   const seen = offset + rows.length;
-  const capped = counted > SEARCH_COUNT_CAP && more;
+  const capped = counted > cap && more;
   return {
     rows,
-    total: counted <= SEARCH_COUNT_CAP ? counted : capped ? Math.max(SEARCH_COUNT_CAP, seen) : seen,
+    total: counted <= cap ? counted : capped ? Math.max(cap, seen) : seen,
     totalCapped: capped,
     nextCursor: more ? cursorFor(rows.at(-1), q.sort, "after") : null,
     prevCursor: q.page > 1 ? cursorFor(rows[0], q.sort, "before") : null,
