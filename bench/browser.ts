@@ -95,6 +95,20 @@ interface Scenario {
   run: (ctx: ServiceContext) => Promise<unknown>;
 }
 
+// The core group-bys of the facet counts with outcome=failed, as SQL: before issue 15 the catalog (run, task) and
+// state (outcome, error, forks, attempt, warnings) facets were two passes, each leaving out its own filters.
+const STATE_COLS = `t."outcome", t."firstErrorCategory", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END, CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END, CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END`;
+const AGGS = `COUNT(*), MIN(t."reward"), MAX(t."reward"), MIN(t."stepCount"), MAX(t."stepCount"), MIN(t."durationMs"), MAX(t."durationMs")`;
+async function twoPassFacets(ctx: ServiceContext, outcome: string): Promise<unknown> {
+  const catalog = await ctx.db.$queryRawUnsafe(`SELECT t."runId", t."taskId", COUNT(*) FROM "Trajectory" t WHERE t."outcome" IN ($1) GROUP BY t."runId", t."taskId"`, outcome);
+  const state = await ctx.db.$queryRawUnsafe(`SELECT ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY 1, 2, 3, 4, 5`);
+  return [catalog, state];
+}
+async function onePassFacets(ctx: ServiceContext): Promise<unknown> {
+  // The outcome filter is applied per group in JS (facets.ts), so the one pass reads every row, like the state pass did.
+  return ctx.db.$queryRawUnsafe(`SELECT t."runId", t."taskId", ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`);
+}
+
 async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
   const models = await ctx.db.run.groupBy({ by: ["model"], _count: { _all: true }, orderBy: { _count: { model: "desc" } } });
   const model = models[0]!.model!;
@@ -109,6 +123,9 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "deep page, row 50,000 (offset)", target: 100, run: (c) => listTrajectories(c, q({ page: 2001 })) },
     { name: "facet counts (outcome=failed)", target: 300, run: (c) => getTrajectoryFacets(c, q({ outcome: "failed" })) },
     { name: "facet counts (no filter)", target: 300, run: (c) => getTrajectoryFacets(c, q({})) },
+    // Issue 15, before/after in one run: the two group-bys the facets issued before they became one pass.
+    { name: "facet group-bys, 2 passes (before 15)", target: 300, run: (c) => twoPassFacets(c, "failed") },
+    { name: "facet group-by, 1 pass (after 15)", target: 300, run: (c) => onePassFacets(c) },
     { name: "search: table, q=ModuleNotFoundError", target: 300, run: (c) => listTrajectories(c, q({ q: "ModuleNotFoundError" })) },
     { name: 'search: table, q="no module named" + failed', target: 300, run: (c) => listTrajectories(c, q({ q: '"no module named"', outcome: "failed" })) },
     { name: "search: steps API, q=pip install", target: 300, run: (c) => searchSteps(c, { q: "pip install", limit: 20 }) },
