@@ -146,7 +146,7 @@ const totalSchema = z.array(z.object({ n: z.coerce.number().nullable() })).lengt
 
 /**
  * Whether a query is common enough that probing candidates in list order (SearchForm "probe") beats reading its
- * hits: each of its plain one-word terms occurs in at least as many indexed steps as there are indexed trajectories
+ * hits: each of its plain one-word terms occurs in at least as many indexed steps as there are trajectories
  * (on average one matching step per trajectory; every term must be, as all must match). Phrases and prefixes give
  * no estimate (they may be far rarer than their words), so a query made only of them is treated as rare. Estimates
  * come from the index's own statistics: FTS5's vocabulary table on SQLite (one b-tree lookup per word), the tsvector
@@ -162,7 +162,9 @@ export async function isCommonSearch(db: Db, s: ParsedSearch): Promise<boolean> 
       // A temp table is per connection and needs no migration; the interactive transaction keeps one connection.
       await tx.$executeRawUnsafe(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
       const w = wordCountSchema.parse(await tx.$queryRaw<unknown[]>`SELECT v."term" AS "w", v."doc" AS "n" FROM temp."step_fts_vocab" v WHERE v."term" IN (${Prisma.join(words)})`);
-      const n = totalSchema.parse(await tx.$queryRaw<unknown[]>`SELECT MAX("seq") AS "n" FROM "step_search_doc"`)[0]!.n ?? 0;
+      // All trajectories, not only the indexed ones: the probe walks every candidate, and while the index lags an
+      // import the unindexed ones never match. MAX(rowid) is one b-tree lookup (deleted rows only make it larger).
+      const n = totalSchema.parse(await tx.$queryRaw<unknown[]>`SELECT MAX((SELECT MAX("rowid") FROM "Trajectory"), (SELECT MAX("seq") FROM "step_search_doc")) AS "n"`)[0]!.n ?? 0;
       return [w, n] as const;
     });
   } else {
