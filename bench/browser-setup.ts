@@ -24,7 +24,8 @@ export function benchConfig(provider: DatabaseConfig["provider"], n: number): Da
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/reterm_bench_browser_${n}${TAG ? `_${TAG}` : ""}`;
+  // A tag leads the name (reterm_<tag>_…), so each checkout's databases share its prefix on the shared server.
+  url.pathname = TAG ? `/reterm_${TAG}_bench_browser_${n}` : `/reterm_bench_browser_${n}`;
   return { provider, url: url.toString() };
 }
 
@@ -73,6 +74,17 @@ async function addCurationData(db: Db): Promise<void> {
   log(`curation data: ${labelled.length} labelled trajectories, 2 datasets`);
 }
 
+/** Logs import progress about every 5 % (a 10^6 build runs for hours on a loaded machine; the log says how far it got). */
+function progress(n: number): (r: { imported: number }) => void {
+  const t0 = performance.now();
+  let next = Math.ceil(n / 20);
+  return (r) => {
+    if (r.imported < next) return;
+    next = r.imported + Math.ceil(n / 20);
+    log(`  imported ${r.imported} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  };
+}
+
 /** A migrated database holding exactly `n` generated trajectories with a complete search index. */
 export async function prepareBenchDatabase(config: DatabaseConfig, n: number, opts: { searchIndex?: boolean } = {}): Promise<Db> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
@@ -83,7 +95,7 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number, op
   if (count !== n) {
     if (count > 0) throw new Error(`${config.provider}: benchmark database holds ${count} trajectories, expected ${n}; delete it and re-run`);
     const actor = await ensureUser(db, "bench", "admin");
-    const report = await timed(`${config.provider}: import ${n} generated trajectories`, () => seedDemo({ db, actor }, { count: n, seed: 1 }));
+    const report = await timed(`${config.provider}: import ${n} generated trajectories`, () => seedDemo({ db, actor }, { count: n, seed: 1, onProgress: progress(n) }));
     log(`${config.provider}: imported ${report?.imported ?? 0}, ${report?.steps ?? 0} steps, failed ${report?.failed ?? 0}`);
     await addCurationData(db);
   } else if ((await db.annotation.count()) === 0) {

@@ -24,3 +24,8 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
+
+/** A count that may have stopped at a cap (search totals): "1,000+" when there are more than `n`. */
+export function formatCountAtLeast(n: number, capped: boolean): string {
+  return capped ? `${formatCount(n)}+` : formatCount(n);
+}

@@ -3,12 +3,14 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { formatCount } from "@/lib/format";
+import { formatCount, formatCountAtLeast } from "@/lib/format";
 
 interface Props {
   total: ReactNode;
   page: number;
   pageCount: number;
+  /** False when the total is a lower bound (a capped search count): "Page 3 of 41+", and no link to the last page. */
+  pageCountKnown?: boolean;
   /** Links for first/previous/next/last page; null where there is no such page. */
   hrefs: { first: string | null; prev: string | null; next: string | null; last: string | null };
   perPage: number;
@@ -31,7 +33,7 @@ function PageLink({ href, label, children }: { href: string | null; label: strin
 }
 
 /** Footer of a server-side table: total, rows per page and page links (prev/next use keyset cursors). */
-export function DataTablePagination({ total, page, pageCount, hrefs, perPage, perPageOptions, onPerPage }: Props) {
+export function DataTablePagination({ total, page, pageCount, pageCountKnown = true, hrefs, perPage, perPageOptions, onPerPage }: Props) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t px-3 py-2 text-sm text-muted-foreground">
       <span data-testid="table-total">{total}</span>
@@ -47,7 +49,7 @@ export function DataTablePagination({ total, page, pageCount, hrefs, perPage, pe
           </select>
         </label>
         <span className="tabular-nums" data-testid="page-position">
-          Page {formatCount(page)} of {formatCount(pageCount)}
+          Page {formatCount(page)} of {formatCountAtLeast(pageCount, !pageCountKnown)}
         </span>
         <div className="flex items-center gap-1">
           <PageLink href={hrefs.first} label="First page"><ChevronFirst /></PageLink>
@@ -69,11 +71,13 @@ export function pagingHrefs(
   pageCount: number,
   cursors: { prevCursor?: string | null; nextCursor?: string | null },
   pageHref: (page: number, cursor?: string | null) => string,
+  /** False when the page count is only a lower bound: there is no known last page to link to. */
+  lastKnown = true,
 ): { first: string | null; prev: string | null; next: string | null; last: string | null } {
   return {
     first: page > 1 ? pageHref(1) : null,
     prev: page > 1 ? pageHref(page - 1, page > 2 ? cursors.prevCursor : null) : null,
     next: page < pageCount && cursors.nextCursor ? pageHref(page + 1, cursors.nextCursor) : null,
-    last: page < pageCount ? pageHref(pageCount) : null,
+    last: lastKnown && page < pageCount ? pageHref(pageCount) : null,
   };
 }

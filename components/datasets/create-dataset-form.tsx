@@ -3,7 +3,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { DatabaseZap } from "lucide-react";
 import { createDatasetFromFilterAction, createDatasetFromSelectionAction, type ActionResult } from "@/lib/actions/datasets";
-import { formatCount } from "@/lib/format";
+import { formatCount, formatCountAtLeast } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
 
@@ -11,7 +11,7 @@ type Kind = "trajectory" | "segment";
 type Create = (v: { name: string; kind: Kind; description?: string }) => Promise<ActionResult<{ name: string; items: number }>>;
 
 /** "Create a dataset from this filter": every trajectory the table's current filters match (not only this page). */
-export function CreateDatasetForm({ filter, matching }: { filter: string; matching: number }) {
+export function CreateDatasetForm({ filter, matching, matchingCapped = false }: { filter: string; matching: number; matchingCapped?: boolean }) {
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
@@ -20,7 +20,7 @@ export function CreateDatasetForm({ filter, matching }: { filter: string; matchi
       </Button>
     );
   }
-  return <DatasetForm create={(v) => createDatasetFromFilterAction({ ...v, filter })} submitLabel={`Create from ${formatCount(matching)} matching`} onCancel={() => setOpen(false)} />;
+  return <DatasetForm create={(v) => createDatasetFromFilterAction({ ...v, filter })} submitLabel={`Create from ${formatCountAtLeast(matching, matchingCapped)} matching`} onCancel={() => setOpen(false)} />;
 }
 
 /** The form for a dataset built from the selected trajectories (ids are read when it is submitted). */

@@ -146,6 +146,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       <DataTableSelectionBar
         count={selection.ids.size}
         matching={list.total}
+        matchingCapped={list.totalCapped}
         pageSelected={pageRowsSelected}
         allMatching={selection.allMatching?.view === viewParams().toString()}
         noun="trajectories"
@@ -200,13 +201,14 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         </div>
       )}
       <DataTablePagination
-        total={`${formatCount(list.total)} trajectories`}
+        total={list.totalCapped ? `More than ${formatCount(list.total)} trajectories` : `${formatCount(list.total)} trajectories`}
         page={page}
         pageCount={pageCount}
+        pageCountKnown={!list.totalCapped}
         perPage={list.perPage}
         perPageOptions={[10, DEFAULT_PER_PAGE, 50, 100]}
         onPerPage={(perPage) => go(updateQuery(query, { perPage }))}
-        hrefs={pagingHrefs(page, pageCount, list, pageHref)}
+        hrefs={pagingHrefs(page, pageCount, list, pageHref, !list.totalCapped)}
       />
     </div>
   );

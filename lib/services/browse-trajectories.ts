@@ -21,9 +21,12 @@ export interface SearchState {
 
 export interface TrajectoryList {
   rows: TrajectoryListRow[];
+  /** Matching trajectories; with `totalCapped`, a lower bound (a search stops counting past SEARCH_COUNT_CAP). */
   total: number;
+  totalCapped: boolean;
   page: number;
   perPage: number;
+  /** Pages known to exist: with `totalCapped`, at least one more than the current page while there is a next one. */
   pageCount: number;
   nextCursor: string | null;
   prevCursor: string | null;
@@ -42,7 +45,7 @@ async function viewerOf(ctx: ServiceContext): Promise<Viewer> {
   return { id: ctx.actor.id, labelAnnotatorIds: await visibleAnnotators(ctx) };
 }
 
-const empty = (q: TrajectoryListQuery, search: SearchState | null): TrajectoryList => ({ rows: [], total: 0, page: q.page, perPage: q.perPage, pageCount: 1, nextCursor: null, prevCursor: null, search });
+const empty = (q: TrajectoryListQuery, search: SearchState | null): TrajectoryList => ({ rows: [], total: 0, totalCapped: false, page: q.page, perPage: q.perPage, pageCount: 1, nextCursor: null, prevCursor: null, search });
 
 /** One page of trajectories matching the query, with the total and keyset cursors for the neighbouring pages. */
 export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQuery): Promise<TrajectoryList> {
@@ -54,9 +57,10 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
   return {
     rows: matches ? page.rows.map((r) => ({ ...r, match: matches.get(r.id) ?? null })) : page.rows,
     total: page.total,
+    totalCapped: page.totalCapped,
     page: q.page,
     perPage: q.perPage,
-    pageCount: Math.max(1, Math.ceil(page.total / q.perPage)),
+    pageCount: Math.max(1, Math.ceil(page.total / q.perPage), page.nextCursor ? q.page + 1 : q.page),
     nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null,
     prevCursor: page.prevCursor ? encodeCursor(page.prevCursor) : null,
     search: state,

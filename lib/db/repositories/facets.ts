@@ -1,9 +1,11 @@
 // Facet counts for the trajectory browser: for each facet, how many trajectories each value would match given all
 // the *other* active filters (the usual faceted-search rule, so picking a value never hides its siblings).
-// Facets are computed from a few small grouped queries: one GROUP BY (run, task) serves the run, model, task and
-// category facets, one GROUP BY (outcome, error, has-forks, is-attempt) the four others and the range bounds.
-// Each query leaves its own dimensions' filters out of the SQL and applies them per group here, so every facet
-// gets exactly "all filters but its own" without one query per facet.
+// Facets are computed from a few small grouped queries. One pass over the covering index Trajectory_browse_idx,
+// GROUP BY (outcome, run, task, error, has-forks, is-attempt, has-warnings), serves the run, model, task, category,
+// outcome, error, forks, attempt and warnings facets, the total and the range bounds: it leaves those nine
+// dimensions' filters out of the SQL and applies them per group here, so every facet gets exactly "all filters but
+// its own" without one query (or one table scan) per facet. The groups are few (a few thousand at 10^5-10^6 rows:
+// the dimensions do not grow with the table). Issue 15: this was two passes (catalog and state) until then.
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
@@ -49,15 +51,14 @@ const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 const nnum = num.nullable();
 
-const CATALOG: TrajectoryFilterKey[] = ["runId", "model", "taskId", "category"];
-const STATE: TrajectoryFilterKey[] = ["outcome", "error", "forks", "attempt", "warnings"];
+const CATALOG = ["runId", "model", "taskId", "category"] as const satisfies readonly TrajectoryFilterKey[];
+const STATE = ["outcome", "error", "forks", "attempt", "warnings"] as const satisfies readonly TrajectoryFilterKey[];
 const RANGES = ["reward", "steps", "duration"] as const;
 
-const catalogCellSchema = z.array(z.object({ run: z.string(), task: z.string(), c: num }));
-const stateCellSchema = z.array(
-  z.object({ o: z.string(), e: z.string().nullable(), f: num, a: num, w: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum }),
+const cellSchema = z.array(
+  z.object({ run: z.string(), task: z.string(), o: z.string(), e: z.string().nullable(), f: num, a: num, w: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum }),
 );
-type StateCell = z.output<typeof stateCellSchema>[number];
+type Cell = z.output<typeof cellSchema>[number];
 const boundsSchema = z.array(z.object({ lo: nnum, hi: nnum })).length(1);
 
 /** Options sorted by count (then label); selected values stay listed even when they match nothing now. */
@@ -91,12 +92,12 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
     db.task.findMany({ select: { id: true, name: true, category: true } }),
     db.dataset.findMany({ select: { id: true, name: true } }),
   ]);
-  const [catalogRaw, stateRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
-    db.$queryRaw<unknown[]>`SELECT t."runId" AS "run", t."taskId" AS "task", COUNT(*) AS "c" FROM "Trajectory" t${where(CATALOG)} GROUP BY t."runId", t."taskId"`,
-    db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
+  const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
+    // Grouped in the index's column order (outcome, run, task, error, …) so both databases can stream the groups.
+    db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
       CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
       MIN(t."stepCount") AS "smin", MAX(t."stepCount") AS "smax", MIN(t."durationMs") AS "dmin", MAX(t."durationMs") AS "dmax"
-      FROM "Trajectory" t${where(STATE)} GROUP BY 1, 2, 3, 4, 5`,
+      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`,
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -107,36 +108,33 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
-  const catalog = catalogCellSchema.parse(catalogRaw);
-  const catalogTests = {
-    runId: (x: (typeof catalog)[number]) => oneOf(q.runId, x.run),
-    model: (x: (typeof catalog)[number]) => oneOf(q.model, runById.get(x.run)?.model),
-    taskId: (x: (typeof catalog)[number]) => oneOf(q.taskId, x.task),
-    category: (x: (typeof catalog)[number]) => oneOf(q.category, taskById.get(x.task)?.category),
+  const cells = cellSchema.parse(cellsRaw);
+  const tests: Record<(typeof CATALOG)[number] | (typeof STATE)[number], (x: Cell) => boolean> = {
+    runId: (x) => oneOf(q.runId, x.run),
+    model: (x) => oneOf(q.model, runById.get(x.run)?.model),
+    taskId: (x) => oneOf(q.taskId, x.task),
+    category: (x) => oneOf(q.category, taskById.get(x.task)?.category),
+    outcome: (x) => oneOf(q.outcome, x.o),
+    error: (x) => oneOf(q.error, x.e ?? NO_ERROR),
+    forks: (x) => yesNo(q.forks, x.f),
+    attempt: (x) => yesNo(q.attempt, x.a),
+    warnings: (x) => yesNo(q.warnings, x.w),
   };
-  const state = stateCellSchema.parse(stateRaw);
-  const stateTests = {
-    outcome: (x: StateCell) => oneOf(q.outcome, x.o),
-    error: (x: StateCell) => oneOf(q.error, x.e ?? NO_ERROR),
-    forks: (x: StateCell) => yesNo(q.forks, x.f),
-    attempt: (x: StateCell) => yesNo(q.attempt, x.a),
-    warnings: (x: StateCell) => yesNo(q.warnings, x.w),
-  };
-  const matching = state.filter((x) => Object.values(stateTests).every((t) => t(x)));
+  const matching = cells.filter((x) => Object.values(tests).every((t) => t(x)));
   const total = matching.reduce((n, x) => n + x.c, 0);
-  const range = (i: number, lo: (x: StateCell) => number | null, hi: (x: StateCell) => number | null): RangeBounds =>
+  const range = (i: number, lo: (x: Cell) => number | null, hi: (x: Cell) => number | null): RangeBounds =>
     rangeBounds[i] ?? { min: extreme(matching.map(lo), Math.min), max: extreme(matching.map(hi), Math.max) };
-  const forks = tally(state, stateTests, "forks", (x) => (x.f ? "yes" : "no"));
-  const attempts = tally(state, stateTests, "attempt", (x) => (x.a ? "yes" : "no"));
-  const warned = tally(state, stateTests, "warnings", (x) => (x.w ? "yes" : "no"));
+  const forks = tally(cells, tests, "forks", (x) => (x.f ? "yes" : "no"));
+  const attempts = tally(cells, tests, "attempt", (x) => (x.a ? "yes" : "no"));
+  const warned = tally(cells, tests, "warnings", (x) => (x.w ? "yes" : "no"));
   const duration = range(2, (x) => x.dmin, (x) => x.dmax);
   return {
-    runId: options(tally(catalog, catalogTests, "runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
-    model: options(tally(catalog, catalogTests, "model", (x) => runById.get(x.run)?.model), new Map(), q.model),
-    taskId: options(tally(catalog, catalogTests, "taskId", (x) => x.task), new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])), q.taskId),
-    category: options(tally(catalog, catalogTests, "category", (x) => taskById.get(x.task)?.category), new Map(), q.category),
-    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: tally(state, stateTests, "outcome", (x) => x.o).get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
-    error: options(tally(state, stateTests, "error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
+    runId: options(tally(cells, tests, "runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
+    model: options(tally(cells, tests, "model", (x) => runById.get(x.run)?.model), new Map(), q.model),
+    taskId: options(tally(cells, tests, "taskId", (x) => x.task), new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])), q.taskId),
+    category: options(tally(cells, tests, "category", (x) => taskById.get(x.task)?.category), new Map(), q.category),
+    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: tally(cells, tests, "outcome", (x) => x.o).get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
+    error: options(tally(cells, tests, "error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
     forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
     label: options(labelCounts, new Map(), q.label),

@@ -119,11 +119,65 @@ export function tsQueryExpression(s: ParsedSearch): string {
     .join(" & ");
 }
 
+/**
+ * How a search predicate is evaluated. "hits": read every matching step from the index, then keep the trajectories
+ * among them (right for rare terms, and for anything that visits every match anyway: facets, "select all").
+ * "probe": ask the index about each candidate trajectory in list order (right for a term in most trajectories when
+ * only a page and a capped count are wanted: the walk stops after a few dozen or a thousand rows instead of reading
+ * a posting list as long as the table).
+ */
+export type SearchForm = "hits" | "probe";
+
 /** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
-export function searchFilterSql(dialect: Dialect, s: ParsedSearch): Prisma.Sql {
+export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchForm = "hits"): Prisma.Sql {
+  if (form === "probe") {
+    // SQLite: the rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.
+    return dialect === "sqlite"
+      ? Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`
+      : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = t."id" AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}))`;
+  }
   return dialect === "sqlite"
     ? Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`
     : Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}))`;
+}
+
+const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));
+const totalSchema = z.array(z.object({ n: z.coerce.number().nullable() })).length(1);
+
+/**
+ * Whether a query is common enough that probing candidates in list order (SearchForm "probe") beats reading its
+ * hits: each of its plain one-word terms occurs in at least as many indexed steps as there are trajectories
+ * (on average one matching step per trajectory; every term must be, as all must match). Phrases and prefixes give
+ * no estimate (they may be far rarer than their words), so a query made only of them is treated as rare. Estimates
+ * come from the index's own statistics: FTS5's vocabulary table on SQLite (one b-tree lookup per word), the tsvector
+ * column's most-common-element frequencies gathered by ANALYZE on PostgreSQL (a word outside that list is rare).
+ */
+export async function isCommonSearch(db: Db, s: ParsedSearch): Promise<boolean> {
+  const words = [...new Set(s.terms.filter((t) => t.tokens.length === 1 && !t.prefix).map((t) => t.tokens[0]!))];
+  if (!words.length) return false;
+  let perWord: z.output<typeof wordCountSchema>;
+  let trajectories: number;
+  if (dialectOf(db) === "sqlite") {
+    [perWord, trajectories] = await db.$transaction(async (tx) => {
+      // A temp table is per connection and needs no migration; the interactive transaction keeps one connection.
+      await tx.$executeRawUnsafe(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
+      const w = wordCountSchema.parse(await tx.$queryRaw<unknown[]>`SELECT v."term" AS "w", v."doc" AS "n" FROM temp."step_fts_vocab" v WHERE v."term" IN (${Prisma.join(words)})`);
+      // All trajectories, not only the indexed ones: the probe walks every candidate, and while the index lags an
+      // import the unindexed ones never match. MAX(rowid) is one b-tree lookup (deleted rows only make it larger).
+      const n = totalSchema.parse(await tx.$queryRaw<unknown[]>`SELECT MAX((SELECT MAX("rowid") FROM "Trajectory"), (SELECT MAX("seq") FROM "step_search_doc")) AS "n"`)[0]!.n ?? 0;
+      return [w, n] as const;
+    });
+  } else {
+    perWord = wordCountSchema.parse(
+      await db.$queryRaw<unknown[]>`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search'::regclass) AS "n"
+        FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
+        WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search' AND st."attname" = 'tsv' AND f."elem" IN (${Prisma.join(words)})`,
+    );
+    trajectories = totalSchema.parse(await db.$queryRaw<unknown[]>`SELECT GREATEST(c."reltuples", 0) AS "n" FROM pg_class c WHERE c."oid" = '"Trajectory"'::regclass`)[0]!.n ?? 0;
+  }
+  const counts = new Map(perWord.map((r) => [r.w, r.n ?? 0]));
+  const least = Math.min(...words.map((w) => counts.get(w) ?? 0));
+  return trajectories > 0 && least >= trajectories;
 }
 
 const hitRowSchema = z.object({ trajectoryId: z.string(), rid: z.coerce.number().int().nullable() });

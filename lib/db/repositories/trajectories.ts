@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
-import { dialectOf, searchFilterSql, type Dialect, type ParsedSearch } from "./search.ts";
+import { dialectOf, isCommonSearch, searchFilterSql, type Dialect, type ParsedSearch, type SearchForm } from "./search.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "./analytics/fork-category.ts";
 import { NO_ERROR, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
 
@@ -45,6 +45,8 @@ export interface FilterScope {
   dialect: Dialect;
   actorId: string;
   search: ParsedSearch | null;
+  /** How the search predicate is evaluated (default "hits"; see SearchForm). */
+  searchForm?: SearchForm;
   /** issue 9: whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
   labelAnnotatorIds?: string[];
 }
@@ -76,7 +78,7 @@ export const LATEST_VERSION_SQL = sql`v."version" = (SELECT MAX(v2."version") FR
 
 /** Filter registry, db half: one SQL predicate per filter key (null = not set). */
 const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: FilterScope) => Prisma.Sql | null> = {
-  q: (_q, s) => (s.search ? searchFilterSql(s.dialect, s.search) : null),
+  q: (_q, s) => (s.search ? searchFilterSql(s.dialect, s.search, s.searchForm) : null),
   runId: (q) => (q.runId.length ? sql`t."runId" IN (${list(q.runId)})` : null),
   model: (q) => (q.model.length ? sql`t."runId" IN (SELECT r2."id" FROM "Run" r2 WHERE r2."model" IN (${list(q.model)}))` : null),
   taskId: (q) => (q.taskId.length ? sql`t."taskId" IN (${list(q.taskId)})` : null),
@@ -264,9 +266,18 @@ function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[],
 /** From this offset on, a page without a cursor is counted from the nearer end of the result. */
 const DEEP_OFFSET = 5_000;
 
+/**
+ * A search's count stops here: counting every trajectory that mentions a very common word (`pytest`, in 90 % of
+ * them) costs as much as reading its whole posting list, for a number nobody reads past "more than 1,000".
+ */
+export const SEARCH_COUNT_CAP = 1_000;
+
 export interface TrajectoryPage {
   rows: TrajectoryRow[];
+  /** Matching trajectories; a lower bound when `totalCapped`. */
   total: number;
+  /** True when counting stopped at the cap (searches only): there are more than `total`. */
+  totalCapped: boolean;
   /** Keyset cursors for the neighbouring pages (null at either end). */
   nextCursor: PageCursor | null;
   prevCursor: PageCursor | null;
@@ -278,11 +289,13 @@ function cursorFor(row: TrajectoryRow | undefined, sort: SortPart[], dir: PageCu
 
 /**
  * One page and the total, in one transaction. With a cursor the page is found by keyset (cost independent of
- * depth); without one by offset, counted from whichever end of the result is nearer.
+ * depth); without one by offset, counted from whichever end of the result is nearer. A search counts up to
+ * SEARCH_COUNT_CAP only, and a very common search term is checked per candidate in list order ("probe"), so the
+ * page query stops after one page instead of reading every match.
  */
-export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET): Promise<TrajectoryPage> {
+export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET, searchCap = SEARCH_COUNT_CAP): Promise<TrajectoryPage> {
   const scope = scopeOf(db, viewer, search);
-  const page = await readPage(db, q, scope, deepOffset);
+  const page = search ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }, searchCap) : await readPage(db, q, scope, deepOffset);
   const labels = await findLabelValues(db, page.rows.map((r) => r.id), scope);
   return { ...page, rows: page.rows.map((r) => ({ ...r, labels: labels.get(r.id) ?? [] })) };
 }
@@ -297,16 +310,19 @@ async function findLabelValues(db: Db, ids: string[], scope: FilterScope): Promi
   return out;
 }
 
+const parseRows = (raw: unknown[]) => z.array(rowSchema).parse(raw).map(toRow);
+
 async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deepOffset: number): Promise<TrajectoryPage> {
   const conditions = filterConditions(q, scope);
   const countSql = sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
   const offset = (q.page - 1) * q.perPage;
   const finish = (raw: unknown[], total: number, reverse: boolean): TrajectoryPage => {
-    const rows = z.array(rowSchema).parse(raw).map(toRow);
+    const rows = parseRows(raw);
     if (reverse) rows.reverse();
     return {
       rows,
       total,
+      totalCapped: false,
       nextCursor: offset + rows.length < total ? cursorFor(rows.at(-1), q.sort, "after") : null,
       prevCursor: q.page > 1 ? cursorFor(rows[0], q.sort, "before") : null,
     };
@@ -326,6 +342,35 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
     const skip = reverse ? Math.max(0, total - offset - take) : offset;
     return finish(await tx.$queryRaw<unknown[]>(pageSql(scope, conditions, q.sort, reverse, take, skip)), total, reverse);
   });
+}
+
+/**
+ * A page of search results. The count stops at SEARCH_COUNT_CAP + 1 rows; the page reads one row more than it shows,
+ * so whether a next page exists is known without the total. Past the cap the total is a lower bound (the rows seen
+ * so far), exact again on the last page.
+ */
+async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
+  const conditions = filterConditions(q, scope);
+  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(conditions)} LIMIT ${cap + 1}) capped`;
+  const offset = (q.page - 1) * q.perPage;
+  const reverse = q.cursor?.dir === "before";
+  const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
+  const [count, raw] = await db.$transaction([db.$queryRaw<unknown[]>(countSql), db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset))]);
+  const fetched = parseRows(raw);
+  const rows = fetched.slice(0, q.perPage);
+  if (reverse) rows.reverse();
+  // Going back, the page after this one is where we came from; going forward, the extra row says whether it exists.
+  const more = reverse || fetched.length > q.perPage;
+  const counted = countSchema.parse(count)[0]!.c;
+  const seen = offset + rows.length;
+  const capped = counted > cap && more;
+  return {
+    rows,
+    total: counted <= cap ? counted : capped ? Math.max(cap, seen) : seen,
+    totalCapped: capped,
+    nextCursor: more ? cursorFor(rows.at(-1), q.sort, "after") : null,
+    prevCursor: q.page > 1 ? cursorFor(rows[0], q.sort, "before") : null,
+  };
 }
 
 /**

@@ -33,7 +33,7 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         </EmptyState>
       ) : (
         <>
-          {can(ctx.actor, "dataset:write") ? <div className="mb-3 flex justify-end"><CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} /></div> : null}
+          {can(ctx.actor, "dataset:write") ? <div className="mb-3 flex justify-end"><CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} matchingCapped={list.totalCapped} /></div> : null}
           <TrajectoriesTable list={list} facets={facets} canCreateDataset={can(ctx.actor, "dataset:write")} />
         </>
       )}

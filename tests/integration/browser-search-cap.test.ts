@@ -1,0 +1,113 @@
+// Issue 15: a search page stops early. Its count is capped (a lower bound past the cap, "More than 1,000" in the
+// table), the next page is known without the total, and a very common word is checked per candidate in list order
+// ("probe") instead of reading all its hits. Both ways of evaluating a search must select exactly the same
+// trajectories; paging through a capped search must list every match once. Both databases; expectations come from
+// the generated data.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { generateTrajectories } from "../../lib/generator/generate.ts";
+import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
+import { ensureSearchIndex } from "../../lib/services/search-trajectories.ts";
+import { dialectOf, isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
+import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { stripAnsi } from "../../lib/domain/ansi.ts";
+import type { StepInput } from "../../lib/domain/trajectory.ts";
+
+const SEED = { count: 90, seed: 7 };
+const generated = [...generateTrajectories(SEED)];
+const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
+const stepText = (s: StepInput) => stripAnsi([s.action, s.observation, s.reasoning, s.message].filter(Boolean).join("\n"));
+// The index's tokens are runs of letters and digits, so a word is bounded by anything else.
+const word = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}])`, "iu");
+const stepsWith = (re: RegExp) => generated.reduce((n, g) => n + g.steps.filter((s) => re.test(stepText(s))).length, 0);
+const trajectoriesWith = (re: RegExp) => generated.filter((g) => g.steps.some((s) => re.test(stepText(s)))).length;
+const parsed = (text: string): ParsedSearch => parseSearchQuery(text)!;
+
+describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    await seedDemo(t.ctx, SEED);
+    await ensureSearchIndex(t.ctx);
+    // PostgreSQL's word frequencies come from ANALYZE (autovacuum runs it in use).
+    await t.db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function idsWhere(s: ParsedSearch, form: SearchForm): Promise<string[]> {
+    const rows = await t.db.$queryRaw<{ id: string }[]>`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)} ORDER BY t."id"`;
+    return rows.map((r) => r.id);
+  }
+
+  it.skipIf(skip)("tells a word in most trajectories from a rare one, and never guesses for phrases or prefixes", async () => {
+    expect(stepsWith(word("pytest"))).toBeGreaterThanOrEqual(generated.length);
+    expect(stepsWith(word("modulenotfounderror"))).toBeLessThan(generated.length / 2);
+    expect(await isCommonSearch(t.db, parsed("pytest"))).toBe(true);
+    expect(await isCommonSearch(t.db, parsed("ModuleNotFoundError"))).toBe(false);
+    // Every word must be common: one rare word makes the query rare.
+    expect(await isCommonSearch(t.db, parsed("pytest ModuleNotFoundError"))).toBe(false);
+    expect(await isCommonSearch(t.db, parsed('"pytest"'))).toBe(true);
+    expect(await isCommonSearch(t.db, parsed('"python3 -m pytest"'))).toBe(false);
+    expect(await isCommonSearch(t.db, parsed("pyte*"))).toBe(false);
+    expect(await isCommonSearch(t.db, parsed("zzzqqq"))).toBe(false);
+  });
+
+  it.skipIf(skip).each(["pytest", "pytest error", '"no module named"', "pip install", "modul*", "ModuleNotFoundError"])("probing and reading hits select the same trajectories for %s", async (text) => {
+    const s = parsed(text);
+    const hits = await idsWhere(s, "hits");
+    expect(await idsWhere(s, "probe")).toEqual(hits);
+    if (text === "pytest") expect(hits).toHaveLength(trajectoriesWith(word("pytest")));
+  });
+
+  it.skipIf(skip)("pages through a capped search to every match exactly once, forwards and back", async () => {
+    const s = parsed("pytest");
+    const cap = 10;
+    const base = { q: "pytest", perPage: 7, sort: "stepCount.desc" };
+    const all = (await findMatchingTrajectoryIds(t.db, q(base), t.ctx.actor.id, s, 10_000)).ids;
+    expect(all.length).toBeGreaterThan(cap + 7);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const p = await findTrajectoriesPage(t.db, q({ ...base, page, cursor }), t.ctx.actor.id, s, undefined, cap);
+      pages.push(p.rows.map((r) => r.id));
+      const seen = pages.flat().length;
+      if (p.nextCursor) {
+        // More rows follow: the total is the rows seen so far or the cap, whichever is larger, and says so.
+        expect(p).toMatchObject({ totalCapped: true, total: Math.max(cap, seen) });
+        cursor = encodeCursor(p.nextCursor);
+      } else {
+        // The last page knows the exact total.
+        expect(p).toMatchObject({ totalCapped: false, total: all.length });
+        break;
+      }
+      expect(page).toBeLessThan(100);
+    }
+    expect(pages.flat()).toEqual(all);
+    // Back from the last page by the "before" cursor: the page before it, and a next page is known to exist.
+    const last = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length, cursor }), t.ctx.actor.id, s, undefined, cap);
+    const back = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length - 1, cursor: encodeCursor(last.prevCursor!) }), t.ctx.actor.id, s, undefined, cap);
+    expect(back.rows.map((r) => r.id)).toEqual(pages.at(-2));
+    expect(back.nextCursor).not.toBeNull();
+  });
+
+  it.skipIf(skip)("counts a search under the cap exactly; without a search the count is never capped", async () => {
+    const rare = trajectoriesWith(word("modulenotfounderror"));
+    expect(rare).toBeGreaterThan(0);
+    const p = await findTrajectoriesPage(t.db, q({ q: "ModuleNotFoundError", perPage: 5 }), t.ctx.actor.id, parsed("ModuleNotFoundError"), undefined, 1000);
+    expect(p).toMatchObject({ total: rare, totalCapped: false });
+    const list = await listTrajectories(t.ctx, q({ q: "pytest", perPage: 5 }));
+    expect(list).toMatchObject({ total: trajectoriesWith(word("pytest")), totalCapped: false, pageCount: Math.ceil(trajectoriesWith(word("pytest")) / 5) });
+    // Without a search the count is exact whatever its size (and the page count is the real one).
+    const plain = await listTrajectories(t.ctx, q({ perPage: 5 }));
+    expect(plain).toMatchObject({ total: generated.length, totalCapped: false, pageCount: Math.ceil(generated.length / 5) });
+    // The probe form keeps filters: it is one predicate among the others.
+    const failed = await listTrajectories(t.ctx, q({ q: "pytest", outcome: "failed", perPage: 100 }));
+    const want = generated.filter((g) => g.outcome === "failed" && g.steps.some((st) => word("pytest").test(stepText(st)))).length;
+    expect(failed.rows).toHaveLength(want);
+  });
+});
