@@ -1,5 +1,5 @@
 // Analytics benchmark on SQLite and PostgreSQL at 10^5 trajectories. Usage:
-//   nice -n 5 tsx bench/analytics.ts [trajectories=100000] [--runs=15] [--skip-pg] [--skip-sqlite]
+//   nice -n 5 tsx bench/analytics.ts [trajectories=100000] [--runs=15] [--skip-pg] [--skip-sqlite] [--setup-only]
 // Builds (or reuses) bench/out/analytics-<n>.db and the PostgreSQL database reterm_bench_analytics_<n>: generated
 // trajectories with trained runs at checkpoints 100/200/400 (so every chart has data), fork-point labels on ~5% of
 // fork points and "task-invalid" labels on a few trajectories. No search index (analytics do not read it).
@@ -28,7 +28,9 @@ import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);
-const OUT = path.resolve(import.meta.dirname, "out");
+// BENCH_OUT and BENCH_PG_PREFIX let parallel sessions on a shared machine keep their databases apart.
+const OUT = process.env.BENCH_OUT ?? path.resolve(import.meta.dirname, "out");
+const PG_PREFIX = process.env.BENCH_PG_PREFIX ?? "reterm_bench_analytics";
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 function config(provider: DatabaseConfig["provider"]): DatabaseConfig {
@@ -37,7 +39,7 @@ function config(provider: DatabaseConfig["provider"]): DatabaseConfig {
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/reterm_bench_analytics_${n}`;
+  url.pathname = `/${PG_PREFIX}_${n}`;
   return { provider, url: url.toString() };
 }
 
@@ -83,6 +85,7 @@ function stats(ms: number[]) {
 
 async function bench(provider: DatabaseConfig["provider"]) {
   const { db, ctx } = await prepare(config(provider));
+  if (process.argv.includes("--setup-only")) return void (await db.$disconnect());
   const allRuns = await db.run.findMany({ select: { id: true, name: true, trainingMethod: true }, orderBy: { name: "asc" } });
   const base = allRuns.find((r) => r.trainingMethod === "base")!;
   const trained = allRuns.find((r) => r.name.endsWith("recovery-grpo-s400"))!;

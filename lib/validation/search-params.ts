@@ -51,6 +51,12 @@ export const TRAJECTORY_FILTERS = {
   forkError: { label: "Fork-point error", variant: "multi" },
   // issue 9: error-category values of people's labels (an annotator in blind mode counts and filters on their own)
   label: { label: "Label", variant: "multi" },
+  // issue 11: analytics distributions drill down with these. The last three pick ONE row per fork point (a sibling
+  // group of attempts), so the table's count equals the number of fork points in the chart's bar.
+  firstErrorStep: { label: "First error at step", variant: "range" },
+  recovered: { label: "Recovered at attempt", variant: "choice" },
+  groupReward: { label: "Sibling-group mean reward", variant: "range" },
+  groupSpread: { label: "Sibling rewards differ", variant: "choice" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -64,6 +70,8 @@ export const MAX_SORT_KEYS = 3;
 export const NO_ERROR = "none";
 export const YES_NO = ["yes", "no"] as const;
 export const ANNOTATED = ["me", "anyone", "nobody"] as const;
+/** `recovered`: the 1-based attempt that first succeeded, or "never" (known-outcome attempts, none succeeded). */
+export const RECOVERED_NEVER = "never";
 
 export interface SortPart {
   id: TrajectorySortId;
@@ -194,6 +202,11 @@ const fields = {
   reward: range(false).optional(),
   steps: range(true).optional(),
   duration: range(false).optional(),
+  // issue 11
+  firstErrorStep: range(true).optional(),
+  recovered: z.string().regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never").optional(),
+  groupReward: range(false).optional(),
+  groupSpread: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   sort: sortList.optional(),
   dir: directionList.optional(),
   page: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(1),
@@ -227,6 +240,18 @@ export interface TrajectoryListQuery {
   reward?: NumberRange;
   steps?: NumberRange;
   duration?: NumberRange;
+  /** issue 11: 0-based step of the first error within this range. */
+  firstErrorStep?: NumberRange;
+  /**
+   * issue 11: one row per fork point whose first successful attempt (within the run/model/category filters) is this
+   * 1-based attempt — that attempt; "never": fork points with known-outcome attempts and no success — their first
+   * known-outcome attempt (smallest id).
+   */
+  recovered?: string;
+  /** issue 11: one row per sibling group (its first rewarded attempt by id) whose mean reward is in [min, max) — max exclusive, like the histogram's buckets. */
+  groupReward?: NumberRange;
+  /** issue 11: with groupReward — "no": two or more rewarded attempts that all got the same reward; "yes": the rest. */
+  groupSpread?: (typeof YES_NO)[number];
   sort: SortPart[];
   page: number;
   perPage: number;
@@ -346,6 +371,10 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   set("reward", formatRange(q.reward));
   set("steps", formatRange(q.steps));
   set("duration", formatRange(q.duration));
+  set("firstErrorStep", formatRange(q.firstErrorStep));
+  set("recovered", q.recovered);
+  set("groupReward", formatRange(q.groupReward));
+  set("groupSpread", q.groupSpread);
   const isDefaultSort = q.sort.length === DEFAULT_SORT.length && q.sort.every((s, i) => s.id === DEFAULT_SORT[i]!.id && s.desc === DEFAULT_SORT[i]!.desc);
   if (!isDefaultSort) {
     set("sort", q.sort.map((s) => s.id).join(","));
@@ -360,7 +389,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
-  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration) ||
+  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread) ||
     [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label].some((l) => l.length > 0);
 }
 
