@@ -76,3 +76,16 @@ export function groupRewardHref(scope: DrillScope, lo: number, hi: number, opts:
   p.set("groupSpread", opts.spread ? "yes" : "no");
   return `/trajectories?${p}`;
 }
+
+/** The day after `days` days from a "YYYY-MM-DD" UTC day. */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Trajectories with a label of `schema` made in the period starting on `start` (a UTC day or ISO week). */
+export function labelledHref(scope: DrillScope, schema: string, start: string, period: "day" | "week"): string {
+  const p = base(scope);
+  p.set("labelSchema", schema);
+  p.set("labelledAt", `${start}..${addDays(start, period === "day" ? 1 : 7)}`);
+  return `/trajectories?${p}`;
+}

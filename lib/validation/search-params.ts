@@ -57,6 +57,9 @@ export const TRAJECTORY_FILTERS = {
   recovered: { label: "Recovered at attempt", variant: "choice" },
   groupReward: { label: "Sibling-group mean reward", variant: "range" },
   groupSpread: { label: "Sibling rewards differ", variant: "choice" },
+  // issue 11: annotation-progress drill-down — trajectories with a label of these schemas made on these UTC days
+  labelSchema: { label: "Label schema", variant: "multi" },
+  labelledAt: { label: "Labelled on", variant: "range" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -207,6 +210,12 @@ const fields = {
   recovered: z.string().regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never").optional(),
   groupReward: range(false).optional(),
   groupSpread: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
+  labelSchema: multi(list("must not be empty")),
+  labelledAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/, "must be FROM..TO, two UTC days YYYY-MM-DD (TO excluded)")
+    .refine((v) => { const [a, b] = v.split(".."); return a! < b!; }, "must start before it ends (FROM..TO, TO excluded)")
+    .optional(),
   sort: sortList.optional(),
   dir: directionList.optional(),
   page: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(1),
@@ -252,6 +261,10 @@ export interface TrajectoryListQuery {
   groupReward?: NumberRange;
   /** issue 11: with groupReward — "no": two or more rewarded attempts that all got the same reward; "yes": the rest. */
   groupSpread?: (typeof YES_NO)[number];
+  /** issue 11: trajectories with a label of one of these schemas (keys) — with labelledAt, made in that period. */
+  labelSchema: string[];
+  /** issue 11: "FROM..TO" UTC days, TO excluded: trajectories with a label made in that period. */
+  labelledAt?: string;
   sort: SortPart[];
   page: number;
   perPage: number;
@@ -363,7 +376,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label", "labelSchema"] as const) for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -375,6 +388,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   set("recovered", q.recovered);
   set("groupReward", formatRange(q.groupReward));
   set("groupSpread", q.groupSpread);
+  set("labelledAt", q.labelledAt);
   const isDefaultSort = q.sort.length === DEFAULT_SORT.length && q.sort.every((s, i) => s.id === DEFAULT_SORT[i]!.id && s.desc === DEFAULT_SORT[i]!.desc);
   if (!isDefaultSort) {
     set("sort", q.sort.map((s) => s.id).join(","));
@@ -389,8 +403,8 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
-  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label].some((l) => l.length > 0);
+  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread || q.labelledAt) ||
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema].some((l) => l.length > 0);
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

@@ -114,7 +114,25 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   recovered: (q) => (q.recovered ? recoveredSql(q, q.recovered) : null),
   groupReward: (q) => (q.groupReward || q.groupSpread ? groupRewardSql(q, q.groupReward, q.groupSpread) : null),
   groupSpread: () => null, // part of groupReward's predicate
+  labelSchema: (q, s) => (q.labelSchema.length || q.labelledAt ? labelledSql(q, s) : null),
+  labelledAt: () => null, // part of labelSchema's predicate
 };
+
+/**
+ * issue 11: a label of the given schemas made on the given UTC days (FROM..TO, TO excluded) — the day computed as the
+ * annotation analytics compute periods, so a period's drill-down matches its count. Blind annotators: their own labels.
+ */
+function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
+  const parts = [sql`la."trajectoryId" = t."id"`];
+  if (q.labelSchema.length) parts.push(sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" IN (${list(q.labelSchema)}))`);
+  if (q.labelledAt) {
+    const [from, to] = q.labelledAt.split("..");
+    const day = s.dialect === "postgresql" ? sql`to_char(la."createdAt", 'YYYY-MM-DD')` : sql`substr(la."createdAt", 1, 10)`;
+    parts.push(sql`${day} >= ${from} AND ${day} < ${to}`);
+  }
+  if (s.labelAnnotatorIds) parts.push(sql`la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})`);
+  return sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE ${Prisma.join(parts, " AND ")})`;
+}
 
 /**
  * issue 11: the sibling attempts of trajectory `t`'s fork point, alias `s`, within the table's run, model and task
