@@ -22,6 +22,7 @@ import { getTaskHealth } from "../lib/services/analytics/get-task-health.ts";
 import { getDistributions } from "../lib/services/analytics/get-distributions.ts";
 import { compareRuns } from "../lib/services/analytics/compare-runs.ts";
 import { getAnalyticsOptions } from "../lib/services/analytics/get-analytics-options.ts";
+import { getAnnotationAnalytics } from "../lib/services/analytics/get-annotation-analytics.ts";
 import { listTrajectories } from "../lib/services/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../lib/validation/analytics-params.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
@@ -73,6 +74,14 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
     await db.annotation.createMany({ data: some.map((t) => ({ schemaId: schema.id, annotatorId: actor.id, targetType: "trajectory", targetKey: `traj:${t.id}`, trajectoryId: t.id, value: "task-invalid" })) });
     console.log(`[setup] ${cfg.provider}: labelled ${labelled.length} of ${forks.length} fork points`);
   }
+  // A second annotator on every other labelled fork point (disagreeing on every third), so agreement over time has data.
+  const second = await ensureUser(db, "bench-2", "annotator");
+  if ((await db.annotation.count({ where: { annotatorId: second.id } })) === 0) {
+    const firsts = await db.annotation.findMany({ where: { annotatorId: actor.id, forkPointId: { not: null } }, orderBy: { id: "asc" } });
+    const picked = firsts.filter((_, i) => i % 2 === 0);
+    await db.annotation.createMany({ data: picked.map((a, i) => ({ schemaId: a.schemaId, annotatorId: second.id, targetType: a.targetType, targetKey: a.targetKey, trajectoryId: a.trajectoryId, forkPointId: a.forkPointId, value: i % 3 === 0 ? "timeout" : a.value })) });
+    console.log(`[setup] ${cfg.provider}: second annotator labelled ${picked.length} fork points`);
+  }
   await db.$executeRawUnsafe(cfg.provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   return { db, ctx };
 }
@@ -103,6 +112,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
     ["distributions (all runs)", () => getDistributions(ctx, f)],
     ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
     ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
+    ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
+    ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
     ["filter options", () => getAnalyticsOptions(ctx)],
     ["database counts", () => getStats(ctx)],
     ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
@@ -120,7 +131,7 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const page: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f)]);
+    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f), getAnnotationAnalytics(ctx, f, "week")]);
     page.push(performance.now() - t0);
   }
   const baseline = stats(times.get(cases[0]![0])!).median;

@@ -13,6 +13,7 @@ import { countCompletedItemsByPeriod, countLabelsByPeriod, loadPairedLabels, typ
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { resolveDrillRuns } from "./drill-runs.ts";
 
+export type { Period };
 export const PERIODS = ["day", "week"] as const;
 export const periodSchema = z.enum(PERIODS, { message: "must be day or week" }).default("week");
 
