@@ -31,7 +31,7 @@ describe("reterm analytics recovery", () => {
     const expected = await getRecoveryAnalytics(t.ctx, { ...EMPTY_ANALYTICS_FILTER, runId: [fx.runs.A] });
     expect(JSON.parse(stdout)).toEqual(JSON.parse(JSON.stringify({ categories: expected.categories, overall: expected.overall })));
     expect(Object.keys(JSON.parse(stdout).categories[0])).toEqual(expect.arrayContaining(["category", "forkPoints", "attempts", "successfulAttempts", "recoveredForkPoints", "recoveryRate", "recoveryAtK"]));
-  }, 60_000);
+  }, 300_000);
 
   // Each CLI start takes 30–60 s on the shared machine (load 25–40), hence the long timeouts.
   it("prints distributions as the API does", async () => {
@@ -50,5 +50,5 @@ describe("reterm analytics recovery", () => {
 
   it("names an unknown run and exits non-zero", async () => {
     await expect(cli("recovery", "--run", "nope")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no run named "nope"') });
-  }, 60_000);
+  }, 300_000);
 });
