@@ -1,5 +1,5 @@
 // Analytics benchmark on SQLite and PostgreSQL at 10^5 trajectories. Usage:
-//   nice -n 5 tsx bench/analytics.ts [trajectories=100000] [--runs=15] [--skip-pg] [--skip-sqlite]
+//   nice -n 5 tsx bench/analytics.ts [trajectories=100000] [--runs=15] [--skip-pg] [--skip-sqlite] [--setup-only]
 // Builds (or reuses) bench/out/analytics-<n>.db and the PostgreSQL database reterm_bench_analytics_<n>: generated
 // trajectories with trained runs at checkpoints 100/200/400 (so every chart has data), fork-point labels on ~5% of
 // fork points and "task-invalid" labels on a few trajectories. No search index (analytics do not read it).
@@ -22,13 +22,16 @@ import { getTaskHealth } from "../lib/services/analytics/get-task-health.ts";
 import { getDistributions } from "../lib/services/analytics/get-distributions.ts";
 import { compareRuns } from "../lib/services/analytics/compare-runs.ts";
 import { getAnalyticsOptions } from "../lib/services/analytics/get-analytics-options.ts";
+import { getAnnotationAnalytics } from "../lib/services/analytics/get-annotation-analytics.ts";
 import { listTrajectories } from "../lib/services/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../lib/validation/analytics-params.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);
-const OUT = path.resolve(import.meta.dirname, "out");
+// BENCH_OUT and BENCH_PG_PREFIX let parallel sessions on a shared machine keep their databases apart.
+const OUT = process.env.BENCH_OUT ?? path.resolve(import.meta.dirname, "out");
+const PG_PREFIX = process.env.BENCH_PG_PREFIX ?? "reterm_bench_analytics";
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 function config(provider: DatabaseConfig["provider"]): DatabaseConfig {
@@ -37,7 +40,7 @@ function config(provider: DatabaseConfig["provider"]): DatabaseConfig {
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/reterm_bench_analytics_${n}`;
+  url.pathname = `/${PG_PREFIX}_${n}`;
   return { provider, url: url.toString() };
 }
 
@@ -71,6 +74,14 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
     await db.annotation.createMany({ data: some.map((t) => ({ schemaId: schema.id, annotatorId: actor.id, targetType: "trajectory", targetKey: `traj:${t.id}`, trajectoryId: t.id, value: "task-invalid" })) });
     console.log(`[setup] ${cfg.provider}: labelled ${labelled.length} of ${forks.length} fork points`);
   }
+  // A second annotator on every other labelled fork point (disagreeing on every third), so agreement over time has data.
+  const second = await ensureUser(db, "bench-2", "annotator");
+  if ((await db.annotation.count({ where: { annotatorId: second.id } })) === 0) {
+    const firsts = await db.annotation.findMany({ where: { annotatorId: actor.id, forkPointId: { not: null } }, orderBy: { id: "asc" } });
+    const picked = firsts.filter((_, i) => i % 2 === 0);
+    await db.annotation.createMany({ data: picked.map((a, i) => ({ schemaId: a.schemaId, annotatorId: second.id, targetType: a.targetType, targetKey: a.targetKey, trajectoryId: a.trajectoryId, forkPointId: a.forkPointId, value: i % 3 === 0 ? "timeout" : a.value })) });
+    console.log(`[setup] ${cfg.provider}: second annotator labelled ${picked.length} fork points`);
+  }
   await db.$executeRawUnsafe(cfg.provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   return { db, ctx };
 }
@@ -83,6 +94,7 @@ function stats(ms: number[]) {
 
 async function bench(provider: DatabaseConfig["provider"]) {
   const { db, ctx } = await prepare(config(provider));
+  if (process.argv.includes("--setup-only")) return void (await db.$disconnect());
   const allRuns = await db.run.findMany({ select: { id: true, name: true, trainingMethod: true }, orderBy: { name: "asc" } });
   const base = allRuns.find((r) => r.trainingMethod === "base")!;
   const trained = allRuns.find((r) => r.name.endsWith("recovery-grpo-s400"))!;
@@ -100,6 +112,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
     ["distributions (all runs)", () => getDistributions(ctx, f)],
     ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
     ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
+    ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
+    ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
     ["filter options", () => getAnalyticsOptions(ctx)],
     ["database counts", () => getStats(ctx)],
     ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
@@ -117,7 +131,7 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const page: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f)]);
+    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f), getAnnotationAnalytics(ctx, f, "week")]);
     page.push(performance.now() - t0);
   }
   const baseline = stats(times.get(cases[0]![0])!).median;

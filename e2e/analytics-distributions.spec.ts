@@ -45,3 +45,16 @@ test("every distribution has a table view and exports CSV", async ({ page }) => 
     await expect(card.getByRole("table").locator("tbody tr")).toHaveCount(lines.length - 1);
   }
 });
+
+test("an attempts-to-recover bar opens one row per fork point it counts", async ({ page }) => {
+  await page.goto("/analytics");
+  const card = page.getByTestId("attempts-card");
+  const bar = card.getByTestId("hist-bar-a").first();
+  await expect(bar).toBeVisible();
+  const value = Number(await bar.getAttribute("data-value"));
+  expect(value).toBeGreaterThan(0);
+  await bar.click();
+  await expect(page).toHaveURL(/\/trajectories\?.*recovered=(\d+|never)/);
+  await expect(page.getByTestId("table-total")).toHaveText(count(value));
+  await expect(page.getByTestId("drill-filter-recovered")).toBeVisible();
+});

@@ -1,4 +1,4 @@
-// `reterm analytics recovery|progress|compare|task-health`: the dashboard's analytics for scripts and notebooks.
+// `reterm analytics recovery|progress|compare|task-health|distributions|annotation`: the dashboard's analytics for scripts and notebooks.
 // --json prints the same objects as GET /api/v1/analytics/…; without it, a plain table.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
@@ -7,12 +7,16 @@ import { getRecoveryAnalytics, type RecoveryFigures } from "../../lib/services/a
 import { getTrainingProgress } from "../../lib/services/analytics/get-training-progress.ts";
 import { compareRuns } from "../../lib/services/analytics/compare-runs.ts";
 import { getTaskHealth } from "../../lib/services/analytics/get-task-health.ts";
+import { getDistributions } from "../../lib/services/analytics/get-distributions.ts";
+import { getAnnotationAnalytics, periodSchema } from "../../lib/services/analytics/get-annotation-analytics.ts";
 import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
 import type { AnalyticsFilter } from "../../lib/validation/analytics-params.ts";
 
-export const ANALYTICS_HELP = `analytics recovery|progress|task-health [--run NAME]… [--model M]… [--checkpoint C]… [--method base|grpo|…]… [--category C]… [--json]
+export const ANALYTICS_HELP = `analytics recovery|progress|task-health|distributions [--run NAME]… [--model M]… [--checkpoint C]… [--method base|grpo|…]… [--category C]… [--json]
   analytics compare --run BASELINE --run OTHER… [--k K] [--json]
-                               recovery by error category, pass@k by checkpoint, run comparison, task health`;
+  analytics annotation [--period day|week] [filters as above] [--json]
+                               recovery by error category, pass@k by checkpoint, run comparison, task health,
+                               distributions, annotation progress and agreement over time`;
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
 const argsSchema = z.object({
@@ -22,6 +26,7 @@ const argsSchema = z.object({
   method: z.array(name).default([]),
   category: z.array(name).default([]),
   k: z.coerce.number().int().min(1).max(64).default(1),
+  period: periodSchema,
   json: z.boolean().default(false),
 });
 const OPTIONS = {
@@ -31,6 +36,7 @@ const OPTIONS = {
   method: { type: "string", multiple: true },
   category: { type: "string", multiple: true },
   k: { type: "string" },
+  period: { type: "string" },
   json: { type: "boolean" },
 } as const;
 
@@ -56,16 +62,26 @@ async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchem
   }
   if (sub === "progress") return getTrainingProgress(ctx, filter);
   if (sub === "task-health") return getTaskHealth(ctx, filter);
+  if (sub === "distributions") {
+    // The same object as GET /api/v1/analytics/distributions.
+    const d = await getDistributions(ctx, filter);
+    return { length: d.length, firstError: d.firstError, withoutError: d.withoutError, attemptsToRecover: d.attemptsToRecover, siblingReward: d.siblingReward };
+  }
+  if (sub === "annotation") {
+    // The same object as GET /api/v1/analytics/annotation.
+    const a = await getAnnotationAnalytics(ctx, filter, v.period);
+    return { period: a.period, periods: a.periods, labels: a.labels, completed: a.completed, agreement: a.agreement };
+  }
   if (sub === "compare") {
     if (runIds.length < 2) throw new UsageError("analytics compare needs at least two --run NAME (the first is the baseline)");
     return compareRuns(ctx, runIds, v.k, filter);
   }
-  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health)`);
+  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health, distributions, annotation)`);
 }
 
 export async function analyticsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health [options]");
+  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health|distributions|annotation [options]");
   const { values, positionals } = parseCommandArgs(rest, OPTIONS, argsSchema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const out = await run(await getLocalContext(), sub, values);

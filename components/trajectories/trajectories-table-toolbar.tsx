@@ -1,6 +1,6 @@
 "use client";
 import type { ReactNode } from "react";
-import { RotateCcw } from "lucide-react";
+import { RotateCcw, X } from "lucide-react";
 import type { TrajectoryFacets } from "@/lib/services/browse-trajectories";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatRange, hasFilters, NO_ERROR, TRAJECTORY_FILTERS, type TrajectoryFilterKey, type TrajectoryListQuery } from "@/lib/validation/search-params";
@@ -13,7 +13,10 @@ export const SEARCH_INPUT_ID = "trajectory-search";
 
 type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" | "datasetId" | "forkError" | "label";
 type ChoiceKey = "forks" | "attempt" | "annotated" | "warnings";
-type RangeKey = "reward" | "steps" | "duration";
+type RangeKey = "reward" | "steps" | "duration" | "firstErrorStep";
+/** issue 11: set only by analytics drill-downs; shown as removable chips while set. */
+type DrillKey = "recovered" | "groupReward" | "groupSpread" | "labelSchema" | "labelledAt";
+const DRILL: DrillKey[] = ["recovered", "groupReward", "groupSpread", "labelSchema", "labelledAt"];
 
 const MULTI: MultiKey[] = ["runId", "model", "taskId", "category", "outcome", "error", "datasetId", "forkError", "label"];
 const CHOICE: ChoiceKey[] = ["forks", "attempt", "annotated", "warnings"];
@@ -21,6 +24,7 @@ const RANGES: { key: RangeKey; step: number }[] = [
   { key: "reward", step: 0.1 },
   { key: "steps", step: 1 },
   { key: "duration", step: 1 },
+  { key: "firstErrorStep", step: 1 },
 ];
 
 interface Props {
@@ -85,6 +89,15 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
             onChange={(r) => onFilter(key, r ? [formatRange(r) ?? ""] : [])}
           />
         ))}
+        {DRILL.filter((k) => (k === "labelSchema" ? query.labelSchema.length > 0 : query[k] !== undefined)).map((key) => {
+          const v = query[key];
+          const text = key === "groupReward" ? `${formatRange(query.groupReward)} (upper bound excluded)` : key === "labelledAt" ? `${v} (UTC, end excluded)` : Array.isArray(v) ? v.join(", ") : String(v);
+          return (
+            <Button key={key} variant="secondary" size="sm" data-testid={`drill-filter-${key}`} aria-label={`Remove filter ${TRAJECTORY_FILTERS[key].label}: ${text}`} onClick={() => onFilter(key, [])}>
+              {TRAJECTORY_FILTERS[key].label}: {text} <X aria-hidden />
+            </Button>
+          );
+        })}
         {hasFilters(query) ? (
           <Button variant="ghost" size="sm" onClick={onReset}>
             <RotateCcw aria-hidden /> Reset filters

@@ -51,6 +51,15 @@ export const TRAJECTORY_FILTERS = {
   forkError: { label: "Fork-point error", variant: "multi" },
   // issue 9: error-category values of people's labels (an annotator in blind mode counts and filters on their own)
   label: { label: "Label", variant: "multi" },
+  // issue 11: analytics distributions drill down with these. The last three pick ONE row per fork point (a sibling
+  // group of attempts), so the table's count equals the number of fork points in the chart's bar.
+  firstErrorStep: { label: "First error at step", variant: "range" },
+  recovered: { label: "Recovered at attempt", variant: "choice" },
+  groupReward: { label: "Sibling-group mean reward", variant: "range" },
+  groupSpread: { label: "Sibling rewards differ", variant: "choice" },
+  // issue 11: annotation-progress drill-down — trajectories with a label of these schemas made on these UTC days
+  labelSchema: { label: "Label schema", variant: "multi" },
+  labelledAt: { label: "Labelled on", variant: "range" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -64,6 +73,8 @@ export const MAX_SORT_KEYS = 3;
 export const NO_ERROR = "none";
 export const YES_NO = ["yes", "no"] as const;
 export const ANNOTATED = ["me", "anyone", "nobody"] as const;
+/** `recovered`: the 1-based attempt that first succeeded, or "never" (known-outcome attempts, none succeeded). */
+export const RECOVERED_NEVER = "never";
 
 export interface SortPart {
   id: TrajectorySortId;
@@ -194,6 +205,17 @@ const fields = {
   reward: range(false).optional(),
   steps: range(true).optional(),
   duration: range(false).optional(),
+  // issue 11
+  firstErrorStep: range(true).optional(),
+  recovered: z.string().regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never").optional(),
+  groupReward: range(false).optional(),
+  groupSpread: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
+  labelSchema: multi(list("must not be empty")),
+  labelledAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/, "must be FROM..TO, two UTC days YYYY-MM-DD (TO excluded)")
+    .refine((v) => { const [a, b] = v.split(".."); return a! < b!; }, "must start before it ends (FROM..TO, TO excluded)")
+    .optional(),
   sort: sortList.optional(),
   dir: directionList.optional(),
   page: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(1),
@@ -227,6 +249,22 @@ export interface TrajectoryListQuery {
   reward?: NumberRange;
   steps?: NumberRange;
   duration?: NumberRange;
+  /** issue 11: 0-based step of the first error within this range. */
+  firstErrorStep?: NumberRange;
+  /**
+   * issue 11: one row per fork point whose first successful attempt (within the run/model/category filters) is this
+   * 1-based attempt — that attempt; "never": fork points with known-outcome attempts and no success — their first
+   * known-outcome attempt (smallest id).
+   */
+  recovered?: string;
+  /** issue 11: one row per sibling group (its first rewarded attempt by id) whose mean reward is in [min, max) — max exclusive, like the histogram's buckets. */
+  groupReward?: NumberRange;
+  /** issue 11: with groupReward — "no": two or more rewarded attempts that all got the same reward; "yes": the rest. */
+  groupSpread?: (typeof YES_NO)[number];
+  /** issue 11: trajectories with a label of one of these schemas (keys) — with labelledAt, made in that period. */
+  labelSchema: string[];
+  /** issue 11: "FROM..TO" UTC days, TO excluded: trajectories with a label made in that period. */
+  labelledAt?: string;
   sort: SortPart[];
   page: number;
   perPage: number;
@@ -338,7 +376,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label", "labelSchema"] as const) for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -346,6 +384,11 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   set("reward", formatRange(q.reward));
   set("steps", formatRange(q.steps));
   set("duration", formatRange(q.duration));
+  set("firstErrorStep", formatRange(q.firstErrorStep));
+  set("recovered", q.recovered);
+  set("groupReward", formatRange(q.groupReward));
+  set("groupSpread", q.groupSpread);
+  set("labelledAt", q.labelledAt);
   const isDefaultSort = q.sort.length === DEFAULT_SORT.length && q.sort.every((s, i) => s.id === DEFAULT_SORT[i]!.id && s.desc === DEFAULT_SORT[i]!.desc);
   if (!isDefaultSort) {
     set("sort", q.sort.map((s) => s.id).join(","));
@@ -360,8 +403,8 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
-  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label].some((l) => l.length > 0);
+  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread || q.labelledAt) ||
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema].some((l) => l.length > 0);
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

@@ -45,6 +45,8 @@ export interface TrajectoryFacets {
   steps: RangeBounds;
   /** Seconds, like the duration filter. */
   duration: RangeBounds;
+  /** issue 11: 0-based step of the first error. */
+  firstErrorStep: RangeBounds;
 }
 
 const sql = Prisma.sql;
@@ -53,10 +55,10 @@ const nnum = num.nullable();
 
 const CATALOG = ["runId", "model", "taskId", "category"] as const satisfies readonly TrajectoryFilterKey[];
 const STATE = ["outcome", "error", "forks", "attempt", "warnings"] as const satisfies readonly TrajectoryFilterKey[];
-const RANGES = ["reward", "steps", "duration"] as const;
+const RANGES = ["reward", "steps", "duration", "firstErrorStep"] as const;
 
 const cellSchema = z.array(
-  z.object({ run: z.string(), task: z.string(), o: z.string(), e: z.string().nullable(), f: num, a: num, w: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum }),
+  z.object({ run: z.string(), task: z.string(), o: z.string(), e: z.string().nullable(), f: num, a: num, w: num, c: num, rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum, emin: nnum, emax: nnum }),
 );
 type Cell = z.output<typeof cellSchema>[number];
 const boundsSchema = z.array(z.object({ lo: nnum, hi: nnum })).length(1);
@@ -96,7 +98,8 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
     // Grouped in the index's column order (outcome, run, task, error, …) so both databases can stream the groups.
     db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
       CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
-      MIN(t."stepCount") AS "smin", MAX(t."stepCount") AS "smax", MIN(t."durationMs") AS "dmin", MAX(t."durationMs") AS "dmax"
+      MIN(t."stepCount") AS "smin", MAX(t."stepCount") AS "smax", MIN(t."durationMs") AS "dmin", MAX(t."durationMs") AS "dmax",
+      MIN(t."firstErrorStep") AS "emin", MAX(t."firstErrorStep") AS "emax"
       FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`,
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
@@ -157,6 +160,7 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
     ],
     reward: range(0, (x) => x.rmin, (x) => x.rmax),
     steps: range(1, (x) => x.smin, (x) => x.smax),
+    firstErrorStep: range(3, (x) => x.emin, (x) => x.emax),
     duration: { min: duration.min === null ? null : Math.floor(duration.min / 1000), max: duration.max === null ? null : Math.ceil(duration.max / 1000) },
   };
 }
@@ -166,7 +170,7 @@ function extreme(values: (number | null)[], pick: (...n: number[]) => number): n
   return nums.length ? pick(...nums) : null;
 }
 
-const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = { reward: sql`t."reward"`, steps: sql`t."stepCount"`, duration: sql`t."durationMs"` };
+const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = { reward: sql`t."reward"`, steps: sql`t."stepCount"`, duration: sql`t."durationMs"`, firstErrorStep: sql`t."firstErrorStep"` };
 
 async function bounds(db: Db, key: (typeof RANGES)[number], where: Prisma.Sql): Promise<RangeBounds> {
   const col = RANGE_COLUMN[key];

@@ -8,7 +8,7 @@ import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
 import { dialectOf, isCommonSearch, searchFilterSql, type Dialect, type ParsedSearch, type SearchForm } from "./search.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "./analytics/fork-category.ts";
-import { NO_ERROR, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
+import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
 
 export interface TrajectoryRow {
   id: string;
@@ -111,7 +111,72 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),
   duration: (q) => rangeSql(sql`t."durationMs"`, q.duration, 1000),
+  // issue 11: analytics distribution drill-downs (see siblingGroupSql below)
+  firstErrorStep: (q) => rangeSql(sql`t."firstErrorStep"`, q.firstErrorStep),
+  recovered: (q) => (q.recovered ? recoveredSql(q, q.recovered) : null),
+  groupReward: (q) => (q.groupReward || q.groupSpread ? groupRewardSql(q, q.groupReward, q.groupSpread) : null),
+  groupSpread: () => null, // part of groupReward's predicate
+  labelSchema: (q, s) => (q.labelSchema.length || q.labelledAt ? labelledSql(q, s) : null),
+  labelledAt: () => null, // part of labelSchema's predicate
 };
+
+/**
+ * issue 11: a label of the given schemas made on the given UTC days (FROM..TO, TO excluded) — the day computed as the
+ * annotation analytics compute periods, so a period's drill-down matches its count. Blind annotators: their own labels.
+ */
+function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
+  const parts = [sql`la."trajectoryId" = t."id"`];
+  if (q.labelSchema.length) parts.push(sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" IN (${list(q.labelSchema)}))`);
+  if (q.labelledAt) {
+    const [from, to] = q.labelledAt.split("..");
+    const day = s.dialect === "postgresql" ? sql`to_char(la."createdAt", 'YYYY-MM-DD')` : sql`substr(la."createdAt", 1, 10)`;
+    parts.push(sql`${day} >= ${from} AND ${day} < ${to}`);
+  }
+  if (s.labelAnnotatorIds) parts.push(sql`la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})`);
+  return sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE ${Prisma.join(parts, " AND ")})`;
+}
+
+/**
+ * issue 11: the sibling attempts of trajectory `t`'s fork point, alias `s`, within the table's run, model and task
+ * category filters — the scope the analytics distributions computed them in (their drill links pass those filters),
+ * so each filter below picks exactly the fork points counted in the chart's bar.
+ */
+function siblingsSql(q: TrajectoryListQuery): Prisma.Sql {
+  const parts = [sql`s."forkPointId" = t."forkPointId"`];
+  if (q.runId.length) parts.push(sql`s."runId" IN (${list(q.runId)})`);
+  if (q.model.length) parts.push(sql`s."runId" IN (SELECT r3."id" FROM "Run" r3 WHERE r3."model" IN (${list(q.model)}))`);
+  if (q.category.length) parts.push(sql`s."taskId" IN (SELECT k3."id" FROM "Task" k3 WHERE k3."category" IN (${list(q.category)}))`);
+  return Prisma.join(parts, " AND ");
+}
+
+/** First success at 1-based attempt k: that attempt; "never": the known-outcome attempt with the smallest id. */
+function recoveredSql(q: TrajectoryListQuery, recovered: string): Prisma.Sql {
+  const sib = siblingsSql(q);
+  if (recovered === RECOVERED_NEVER) {
+    // As the histogram: a success only counts with a position (MIN over attemptIndex ignores NULLs).
+    return sql`t."forkPointId" IS NOT NULL AND t."outcome" IN ('passed', 'failed')
+      AND NOT EXISTS (SELECT 1 FROM "Trajectory" s WHERE ${sib} AND ((s."outcome" = 'passed' AND s."attemptIndex" IS NOT NULL) OR (s."outcome" IN ('passed', 'failed') AND s."id" < t."id")))`;
+  }
+  return sql`t."forkPointId" IS NOT NULL AND t."outcome" = 'passed' AND t."attemptIndex" = ${Number(recovered) - 1}
+    AND NOT EXISTS (SELECT 1 FROM "Trajectory" s WHERE ${sib} AND s."outcome" = 'passed' AND s."attemptIndex" < t."attemptIndex")`;
+}
+
+/** Sibling groups by mean reward in [min, max) (max exclusive, as the histogram's buckets) and spread: the group's rewarded attempt with the smallest id. */
+function groupRewardSql(q: TrajectoryListQuery, r: { min?: number; max?: number } | undefined, spread: "yes" | "no" | undefined): Prisma.Sql {
+  const sib = siblingsSql(q);
+  const parts = [
+    sql`t."forkPointId" IS NOT NULL AND t."reward" IS NOT NULL`,
+    sql`NOT EXISTS (SELECT 1 FROM "Trajectory" s WHERE ${sib} AND s."reward" IS NOT NULL AND s."id" < t."id")`,
+  ];
+  const mean = sql`(SELECT AVG(s."reward") FROM "Trajectory" s WHERE ${sib})`;
+  if (r?.min !== undefined) parts.push(sql`${mean} >= ${r.min}`);
+  if (r?.max !== undefined) parts.push(sql`${mean} < ${r.max}`);
+  if (spread) {
+    const flat = sql`(SELECT CASE WHEN COUNT(s."reward") > 1 AND MIN(s."reward") = MAX(s."reward") THEN 1 ELSE 0 END FROM "Trajectory" s WHERE ${sib})`;
+    parts.push(sql`${flat} = ${spread === "no" ? 1 : 0}`);
+  }
+  return Prisma.join(parts, " AND ");
+}
 
 /** Who is looking: an id, or an id plus whose labels they may see (blind mode). */
 export type Viewer = string | { id: string; labelAnnotatorIds?: string[] };

@@ -1,6 +1,7 @@
 // The trajectory table filters runs by id and model only; checkpoint and training method are run properties. So a
 // drill-down from a filtered chart names the matching runs explicitly, which keeps its row count exact.
 import type { Db } from "../../db/client.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { findRuns } from "../../db/repositories/analytics/run-samples.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 
@@ -11,4 +12,10 @@ export async function resolveDrillRuns(db: Db, f: AnalyticsFilter): Promise<stri
     .filter((r) => (!f.runId.length || f.runId.includes(r.id)) && (!f.model.length || (r.model !== null && f.model.includes(r.model))))
     .filter((r) => (!f.checkpoint.length || (r.checkpoint !== null && f.checkpoint.includes(r.checkpoint))) && (!f.method.length || (r.trainingMethod !== null && f.method.includes(r.trainingMethod))))
     .map((r) => r.id);
+}
+
+/** The scope drill-down links need, on its own: the page's sections stream separately and each builds its links. */
+export async function getDrillScope(ctx: ServiceContext, filter: AnalyticsFilter): Promise<{ filter: AnalyticsFilter; drillRunIds: string[] | null }> {
+  authorize(ctx, "trajectory:read");
+  return { filter, drillRunIds: await resolveDrillRuns(ctx.db, filter) };
 }

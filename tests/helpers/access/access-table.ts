@@ -58,6 +58,7 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "route", path: "/api/v1/analytics/progress", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/task-health", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/distributions", method: "GET", need: "trajectory:read" },
+  { kind: "route", path: "/api/v1/analytics/annotation", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/datasets", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/datasets", method: "POST", need: "dataset:write" },
   { kind: "route", path: "/api/v1/datasets/[name]", method: "GET", need: "trajectory:read" },

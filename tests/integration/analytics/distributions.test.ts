@@ -6,7 +6,7 @@ import { seedAnalyticsFixture, type AnalyticsFixture } from "../../helpers/analy
 import { getDistributions } from "../../../lib/services/analytics/get-distributions.ts";
 import { listTrajectories } from "../../../lib/services/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER, type AnalyticsFilter } from "../../../lib/validation/analytics-params.ts";
-import { stepsHref } from "../../../lib/validation/analytics-drill-down.ts";
+import { firstErrorHref, groupRewardHref, recoveredHref, stepsHref } from "../../../lib/validation/analytics-drill-down.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
 
 const f = (patch: Partial<AnalyticsFilter> = {}): AnalyticsFilter => ({ ...EMPTY_ANALYTICS_FILTER, ...patch });
@@ -85,6 +85,42 @@ describe.each(PROVIDERS)("analytics distributions on $title", ({ provider, skip 
         expect(await rowsAt(stepsHref(d, b.lo, b.hi, { attempts: true }))).toBe(b.attempts);
       }
     }
+  });
+
+  it.skipIf(skip)("drills down from first-error, attempts-to-recover and sibling-reward bars to exactly their rows", async () => {
+    const filters = [f(), f({ runId: [fx.runs.A] }), f({ runId: [fx.runs.C] }), f({ method: ["base"], category: ["build"] })];
+    let checked = 0;
+    for (const filter of filters) {
+      const d = await getDistributions(t.ctx, filter);
+      for (const b of d.firstError) {
+        expect(await rowsAt(firstErrorHref(d, b.lo, b.hi, { attempts: false }))).toBe(b.rollouts);
+        expect(await rowsAt(firstErrorHref(d, b.lo, b.hi, { attempts: true }))).toBe(b.attempts);
+        checked++;
+      }
+      for (const r of d.attemptsToRecover) {
+        expect(await rowsAt(recoveredHref(d, r.attempts))).toBe(r.forkPoints);
+        checked++;
+      }
+      for (const [i, b] of d.siblingReward.entries()) {
+        const last = i === d.siblingReward.length - 1;
+        expect(await rowsAt(groupRewardHref(d, b.lo, b.hi, { last, spread: true }))).toBe(b.groups - b.flatGroups);
+        expect(await rowsAt(groupRewardHref(d, b.lo, b.hi, { last, spread: false }))).toBe(b.flatGroups);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    // Known answers: first errors at step 2 are two original rollouts; FP2 recovered at its third attempt (fixture-20);
+    // FP5 never (its only attempt, fixture-23); the flat 0.45–0.5 group is FP3 (its first rewarded attempt, fixture-21).
+    const d = await getDistributions(t.ctx, f());
+    const hashesAt = async (href: string) => {
+      const q = trajectoryListQuerySchema.parse({ ...paramsFromSearch(new URL(href, "http://x").searchParams), perPage: 100 });
+      const ids = (await listTrajectories(t.ctx, q)).rows.map((r) => r.id);
+      return (await t.db.trajectory.findMany({ where: { id: { in: ids } }, select: { contentHash: true } })).map((r) => r.contentHash).sort();
+    };
+    expect(await rowsAt(firstErrorHref(d, 2, 2, { attempts: false }))).toBe(2);
+    expect(await hashesAt(recoveredHref(d, 3))).toEqual(["fixture-20"]);
+    expect(await hashesAt(recoveredHref(d, null))).toEqual(["fixture-23"]);
+    expect(await hashesAt(groupRewardHref(d, 0.45, 0.5, { last: true, spread: false }))).toEqual(["fixture-21"]);
   });
 
   it.skipIf(skip)("is readable by a viewer", async () => {
