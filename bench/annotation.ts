@@ -3,7 +3,8 @@
 //     change at the version they read — and we check labels submitted vs stored (0 lost, 0 duplicated), history rows
 //     and Trajectory.annotationCount; p50/p95 submit latency.
 //  2. "next item" (reserve) p95 on a queue of 10^5 items created from a table filter, with the first half done,
-//     as the 50 annotators take and finish items.
+//     as the 50 annotators take and finish items — alternating rounds of the old ("first") and the current ("spread")
+//     strategy, so before/after come from the same run.
 // Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
 // Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite]
 import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
@@ -11,6 +12,7 @@ import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
 import { completeQueueItem, nextQueueItem } from "../lib/services/annotation/work-queue.ts";
+import type { ReserveStrategy } from "../lib/db/repositories/annotation/queues.ts";
 import { findLabel } from "../lib/db/repositories/annotation/labels.ts";
 import { isAppError } from "../lib/errors.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
@@ -104,14 +106,17 @@ async function bench(provider: Provider): Promise<void> {
     const createMs = performance.now() - qStart;
     // The first half is finished already: "next" must find the first open item without walking past them.
     await t.db.queueItem.updateMany({ where: { queueId: queue.id, position: { lt: QUEUE_ITEMS / 2 } }, data: { doneCount: 1 } });
-    const nextLat: number[] = [];
-    const rounds = 10;
+    // Both strategies on the same queue, rounds alternating so machine load hits them alike: "first" (everyone starts
+    // at the first free item — the old behaviour) and "spread" (each annotator tries the candidates in its own order).
+    const nextLat: Record<ReserveStrategy, number[]> = { first: [], spread: [] };
+    const rounds = 20;
     for (let r = 0; r < rounds; r++) {
+      const strategy: ReserveStrategy = r % 2 === 0 ? "first" : "spread";
       const slots = await Promise.all(
         people.map(async (ctx) => {
           const s = performance.now();
-          const slot = await nextQueueItem(ctx, queue.id);
-          nextLat.push(performance.now() - s);
+          const slot = await nextQueueItem(ctx, queue.id, new Date(), strategy);
+          nextLat[strategy].push(performance.now() - s);
           return { ctx, slot };
         }),
       );
@@ -135,7 +140,12 @@ async function bench(provider: Provider): Promise<void> {
       await completeQueueItem(people[0]!, slot!.slotId);
     }
     console.log(`  "next item" alone (100 calls): p50 ${ms(pct(solo, 50))}, p95 ${ms(pct(solo, 95))} (${(pct(solo, 95) / b50).toFixed(1)}× baseline)`);
-    console.log(`  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" (50 concurrent, ${nextLat.length} calls, first half done) p50 ${ms(pct(nextLat, 50))}, p95 ${ms(pct(nextLat, 95))} (${(pct(nextLat, 95) / b50).toFixed(1)}× baseline)`);
+    console.log(`  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" 50 concurrent, first half done:`);
+    for (const k of ["first", "spread"] as const) {
+      const xs = nextLat[k];
+      console.log(`    ${k.padEnd(6)} (${xs.length} calls) p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (${(pct(xs, 95) / b50).toFixed(1)}× baseline)`);
+    }
+    console.log(`    spread/first p95 ratio ${(pct(nextLat.spread, 95) / pct(nextLat.first, 95)).toFixed(2)}`);
   } finally {
     await t.drop();
   }
