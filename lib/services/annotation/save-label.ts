@@ -11,7 +11,7 @@ import {
 } from "../../db/repositories/annotation/labels.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { labelChangeSchema, labelInputSchema } from "./label-input.ts";
-import { resolveOrThrow } from "./resolve-label.ts";
+import { checkRanking, resolveOrThrow } from "./resolve-label.ts";
 
 /** Label a target as the acting user. 409 when this user already labelled it (edit that label instead). */
 export async function createLabel(ctx: ServiceContext, raw: unknown): Promise<LabelView> {
@@ -59,6 +59,8 @@ export async function updateLabel(ctx: ServiceContext, raw: unknown): Promise<La
     // A label may keep a retired value it already had; choosing one anew is refused.
     const v = checkLabelValue(schema, change.value, { allowRetired: change.value === label.value });
     if (!v.ok) throw new AppError("INVALID_INPUT", `value: ${v.message}`);
+    const problem = schema.kind === "ranking" ? await checkRanking(ctx.db, v.value, label.forkPointId) : null;
+    if (problem) throw new AppError("INVALID_INPUT", `value: ${problem}`);
     value = v.value;
   }
   const comment = change.comment === undefined ? label.comment : change.comment?.trim() ? change.comment.trim() : null;
