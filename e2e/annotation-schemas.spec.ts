@@ -31,6 +31,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test("an admin creates a schema with a hotkey; an annotator labels with that hotkey and reads the description", async ({ browser }) => {
+  test.setTimeout(180_000); // two sign-ins (scrypt is slow on purpose) and two browser contexts
   const admin = await (await browser.newContext()).newPage();
   await signIn(admin, "admin");
   await admin.goto(`${TEAM}/annotation/schemas`);
