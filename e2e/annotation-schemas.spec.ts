@@ -86,7 +86,7 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   // The page's keys, not the focused button's: Enter on a focused button would press it.
   await annotator.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await annotator.keyboard.press("c");
-  await expect(panel.getByRole("radio", { name: /Calm/ })).toHaveAttribute("aria-checked", "true");
+  await expect(panel.getByRole("radio", { name: "c Calm", exact: true })).toHaveAttribute("aria-checked", "true"); // "Calm › Panic" is its child
   await expect(panel.getByTestId("option-description")).toHaveText("Calm: Reads errors and answers them one at a time");
   await annotator.keyboard.press("Enter");
   await expect(panel.getByRole("status")).toContainText("Saved Shell mood: Calm");
