@@ -9,6 +9,7 @@ function valueText(schemas: LabelSchemaView[], schemaId: string, value: string |
   if (value === null) return "—";
   const s = schemas.find((x) => x.id === schemaId);
   const o = s?.options.find((x) => x.value === value);
+  if (!o && value.startsWith("[")) return `ranking of ${value.split(",").length} attempts`; // edited in the compare view
   return o ? `${o.label}${o.retired ? " (retired)" : ""}` : value;
 }
 

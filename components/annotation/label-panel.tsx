@@ -279,10 +279,12 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
                   className={cn("inline-flex items-center gap-1.5 rounded-md border px-2 py-1 text-xs", pending === o.value ? "border-primary bg-primary/15 text-foreground" : current?.value === o.value ? "border-primary/50" : "hover:bg-accent")}
                 >
                   {o.hotkey ? <kbd className="rounded border bg-muted px-1 font-mono text-[10px]">{o.hotkey}</kbd> : null}
+                  {o.parent ? <span className="text-muted-foreground">{optionLabel(schema.options, o.parent)} ›</span> : null}
                   {o.label}
                 </button>
               ))}
             </div>
+            <OptionHelp options={schema.options} value={pending ?? current?.value ?? null} />
             <div className="flex flex-wrap items-end gap-2">
               <textarea aria-label="Rationale" placeholder="Rationale (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={1} className="min-h-8 flex-1 rounded-md border bg-background px-2 py-1 text-sm" />
               <Button size="sm" onClick={submit} disabled={busy}>{current ? "Change label" : "Save label"} <kbd className="font-mono text-[10px] opacity-70">Enter</kbd></Button>
@@ -317,6 +319,13 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
 }
 
 const noopSubscribe = () => () => undefined;
+
+/** The chosen (or current) option's description, readable while labelling without hovering (issue 9b). */
+function OptionHelp({ options, value }: { options: { value: string; label: string; description?: string }[]; value: string | null }) {
+  const o = value === null ? undefined : options.find((x) => x.value === value);
+  if (!o?.description) return null;
+  return <p className="rounded-md bg-muted/50 px-2 py-1 text-xs" data-testid="option-description"><span className="font-medium">{o.label}:</span> <span className="text-muted-foreground">{o.description}</span></p>;
+}
 
 function optionLabel(options: { value: string; label: string }[], value: string): string {
   return options.find((o) => o.value === value)?.label ?? value;

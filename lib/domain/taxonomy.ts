@@ -13,7 +13,7 @@ export interface LabelSchemaDefinition {
   key: string;
   name: string;
   description: string;
-  kind: "categorical" | "ordinal" | "boolean" | "text";
+  kind: "categorical" | "ordinal" | "boolean" | "text" | "ranking";
   targets: ("trajectory" | "step_range" | "fork_point" | "attempt")[];
   options: LabelOption[];
 }
@@ -73,6 +73,15 @@ export const DEFAULT_LABEL_SCHEMAS: LabelSchemaDefinition[] = [
       { value: "true", label: "Yes", hotkey: "y" },
       { value: "false", label: "No", hotkey: "n" },
     ],
+  },
+  // issue 9b: the attempts of one fork point ranked best → worst in the sibling compare view (value: attempt ids).
+  {
+    key: "attempt-ranking",
+    name: "Attempt ranking",
+    description: "Order the recovery attempts of one fork point from best to worst recovery.",
+    kind: "ranking",
+    targets: ["fork_point"],
+    options: [],
   },
 ];
 

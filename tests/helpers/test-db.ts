@@ -46,7 +46,8 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(provider: Provider): Promise<TestDatabase> {
-  const name = `reterm_test_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
+  // RETERM_TEST_DB_PREFIX: engineers sharing one PostgreSQL server keep their databases apart (e.g. reterm_wt9b).
+  const name = `${process.env.RETERM_TEST_DB_PREFIX ?? "reterm_test"}_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
   let config: DatabaseConfig;
   let dropDb: () => Promise<void>;
   if (provider === "sqlite") {

@@ -231,15 +231,17 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     const p = await t.as("p1", "annotator");
     const q2 = await t.as("p2", "annotator");
     for (let i = 0; i < ids.length; i++) {
-      await createLabel(p, { trajectory: ids[i]!, schema: "error-category", value: values[i]![0], target: { steps: [0, 0] } });
-      await createLabel(q2, { trajectory: ids[i]!, schema: "error-category", value: values[i]![1], target: { steps: [0, 0] } });
+      // Step 4: no other test labels it ("next item" hands out queue items in a random order, so the queue test's
+      // step-0 labels may land on any of these trajectories).
+      await createLabel(p, { trajectory: ids[i]!, schema: "error-category", value: values[i]![0], target: { steps: [4, 4] } });
+      await createLabel(q2, { trajectory: ids[i]!, schema: "error-category", value: values[i]![1], target: { steps: [4, 4] } });
     }
     const filter = `annotated=anyone`;
     const q = await createQueue(rita, { name: `agree-${provider}`, filter, schemas: ["error-category"], labelsPerItem: 2, assignees: ["p1", "p2"] });
     const r = await computeAgreement(rita, { schema: "error-category", queue: q.name });
-    // Only p1/p2 rated the step-0 targets of these four trajectories together; earlier tests add other pairable targets.
+    // Only p1/p2 rated the step-4 targets of these four trajectories together; earlier tests add other pairable targets.
     const mine = r.disagreements.filter((d) => ids.includes(d.trajectoryId));
-    expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:0-0`, trajectoryId: ids[2], labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
+    expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:4-4`, trajectoryId: ids[2], labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
     expect(await codeOf(computeAgreement(alice, { schema: "error-category" }))).toBe("FORBIDDEN");
   });
 

@@ -24,7 +24,11 @@ export default async function AnnotationPage({ searchParams }: { searchParams: P
   const [queues, schemas, precision] = await Promise.all([listQueueSummaries(ctx), can(ctx.actor, "queue:manage") ? listSchemas(ctx) : null, getSuggestionPrecision(ctx)]);
   return (
     <div className="flex flex-col gap-5">
-      <PageHeader title="Annotation" description="Label where and why trajectories failed, and how good each recovery attempt is." />
+      <PageHeader
+        title="Annotation"
+        description="Label where and why trajectories failed, and how good each recovery attempt is."
+        actions={can(ctx.actor, "schema:write") ? <Link href="/annotation/schemas" className="text-sm text-primary hover:underline">Label schemas</Link> : null}
+      />
       {queues.length ? (
         <QueueList queues={queues} />
       ) : (

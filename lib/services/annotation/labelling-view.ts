@@ -40,7 +40,7 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
   if (!facts) throw new AppError("NOT_FOUND", `no trajectory "${trajectory}"`);
   const ids = await visibleAnnotators(ctx, facts.id);
   const kinds = facts.isAttempt ? ["attempt", "step_range", "fork_point"] : ["trajectory", "step_range", "fork_point"];
-  const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter((s) => s.targets.some((t) => kinds.includes(t)));
+  const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter((s) => s.kind !== "ranking" && s.targets.some((t) => kinds.includes(t))); // rankings: the compare view
   let queue: QueueContext | null = null;
   if (opts.slotId && can(ctx.actor, "annotation:write")) {
     const slot = await findSlot(ctx.db, opts.slotId);

@@ -2,7 +2,7 @@
 import { AppError } from "../../errors.ts";
 import type { Db } from "../../db/client.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
-import { findForkPointId, findTargetFacts, type NewLabel } from "../../db/repositories/annotation/labels.ts";
+import { findForkPointId, findTargetFacts, listForkAttemptIds, type NewLabel } from "../../db/repositories/annotation/labels.ts";
 import { checkLabelValue, type LabelSchemaView } from "../../domain/annotation/label-schema.ts";
 import { resolveTarget } from "../../domain/annotation/targets.ts";
 import type { LabelInput } from "./label-input.ts";
@@ -33,6 +33,10 @@ export class LabelResolver {
     }
     const v = checkLabelValue(schema, input.value);
     if (!v.ok) return { ok: false, field: "value", message: v.message };
+    if (schema.kind === "ranking") {
+      const problem = await checkRanking(this.db, v.value, forkPointId);
+      if (problem) return { ok: false, field: "value", message: problem };
+    }
     const comment = input.comment?.trim() ? input.comment.trim() : null;
     return {
       ok: true,
@@ -40,6 +44,19 @@ export class LabelResolver {
       label: { schemaId: schema.id, targetType: t.target.type, targetKey: t.target.key, trajectoryId: facts.id, stepStart: t.target.stepStart, stepEnd: t.target.stepEnd, forkPointId, value: v.value, comment },
     };
   }
+}
+
+/** A ranking orders every attempt of its fork point, each once: an incomplete or foreign list is refused. */
+export async function checkRanking(db: Db, value: string, forkPointId: string | null): Promise<string | null> {
+  if (!forkPointId) return "a ranking labels the attempts of a fork point: give the target as {\"forkStep\": n}";
+  const ids = JSON.parse(value) as string[];
+  const attempts = await listForkAttemptIds(db, forkPointId);
+  const known = new Set(attempts);
+  const foreign = ids.filter((id) => !known.has(id));
+  if (foreign.length) return `not attempts of this fork point: ${foreign.slice(0, 5).join(", ")}`;
+  const missing = attempts.filter((id) => !ids.includes(id));
+  if (missing.length) return `the ranking leaves out ${missing.length} of the fork point's ${attempts.length} attempts (${missing.slice(0, 5).join(", ")}); rank them all`;
+  return null;
 }
 
 export async function resolveOrThrow(db: Db, input: LabelInput): Promise<Extract<Resolved, { ok: true }>> {

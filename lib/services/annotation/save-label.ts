@@ -12,7 +12,7 @@ import {
 import { findDecision, type NewDecision } from "../../db/repositories/annotation/suggestions.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { labelChangeSchema, labelInputSchema } from "./label-input.ts";
-import { resolveOrThrow } from "./resolve-label.ts";
+import { checkRanking, resolveOrThrow } from "./resolve-label.ts";
 
 /**
  * Label a target as the acting user. 409 when this user already labelled it (edit that label instead). `fromSuggestion`
@@ -65,6 +65,8 @@ export async function updateLabel(ctx: ServiceContext, raw: unknown): Promise<La
     // A label may keep a retired value it already had; choosing one anew is refused.
     const v = checkLabelValue(schema, change.value, { allowRetired: change.value === label.value });
     if (!v.ok) throw new AppError("INVALID_INPUT", `value: ${v.message}`);
+    const problem = schema.kind === "ranking" ? await checkRanking(ctx.db, v.value, label.forkPointId) : null;
+    if (problem) throw new AppError("INVALID_INPUT", `value: ${problem}`);
     value = v.value;
   }
   const comment = change.comment === undefined ? label.comment : change.comment?.trim() ? change.comment.trim() : null;

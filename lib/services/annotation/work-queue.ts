@@ -3,16 +3,17 @@
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { AppError } from "../../errors.ts";
-import { completeSlot, findActiveReservation, findSlot, labelledSchemaKeys, reserveNext, skipSlot, type SlotView } from "../../db/repositories/annotation/queues.ts";
+import { completeSlot, findActiveReservation, findSlot, labelledSchemaKeys, reserveNext, skipSlot, type ReserveStrategy, type SlotView } from "../../db/repositories/annotation/queues.ts";
 import { openQueue } from "./manage-queues.ts";
 
-export async function nextQueueItem(ctx: ServiceContext, queueIdOrName: string, now = new Date()): Promise<SlotView | null> {
+/** `strategy` is for bench/annotation.ts (before/after in one run); callers keep the default. */
+export async function nextQueueItem(ctx: ServiceContext, queueIdOrName: string, now = new Date(), strategy?: ReserveStrategy): Promise<SlotView | null> {
   authorize(ctx, "annotation:write");
   const queue = await openQueue(ctx, queueIdOrName);
   const held = await findActiveReservation(ctx.db, queue.id, ctx.actor.id, now);
   if (held) return held;
   const expiresAt = new Date(now.getTime() + queue.reservationMinutes * 60_000);
-  return reserveNext(ctx.db, queue.id, ctx.actor.id, queue.labelsPerItem, now, expiresAt);
+  return reserveNext(ctx.db, queue.id, ctx.actor.id, queue.labelsPerItem, now, expiresAt, strategy);
 }
 
 async function ownSlot(ctx: ServiceContext, slotId: string) {

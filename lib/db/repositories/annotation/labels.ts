@@ -68,6 +68,12 @@ export async function findForkPointId(db: Db, trajectoryId: string, stepIndex: n
   return f?.id ?? null;
 }
 
+/** The recovery attempts of a fork point (a ranking label orders exactly these). */
+export async function listForkAttemptIds(db: Db, forkPointId: string): Promise<string[]> {
+  const rows = await db.trajectory.findMany({ where: { forkPointId }, orderBy: [{ attemptIndex: "asc" }, { id: "asc" }], select: { id: true } });
+  return rows.map((r) => r.id);
+}
+
 export async function findLabel(db: Db, id: string): Promise<LabelView | null> {
   const r = await db.annotation.findUnique({ where: { id }, select: labelSelect });
   return r ? toView(r) : null;

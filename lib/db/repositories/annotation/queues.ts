@@ -1,6 +1,7 @@
 // Annotation queues: items drawn from a table filter, assignees, and slots (one annotator's place on one item).
 // "Next item" is race-safe without locks: a slot number is unique per item, so of two annotators inserting the same
 // place one gets a unique violation and moves on; an expired reservation is taken over by a conditional update.
+// Under contention each annotator tries the candidate items in its own random order (see ReserveStrategy).
 import type { Db } from "../../client.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
 
@@ -108,10 +109,32 @@ export async function findActiveReservation(db: Db, queueId: string, annotatorId
 }
 
 /**
- * Reserve the first item (by position) this annotator has not touched that still has a free place: a slot number
- * never used, or a reservation that expired. Null when the queue holds nothing more for them.
+ * How "next item" picks among the open items of a candidate page:
+ *  - "spread" (default): every annotator tries the page's items in their own random order, so 50 annotators asking
+ *    at once each land on a different item at the first try instead of all inserting into the same first free place;
+ *  - "first": strictly by position — the old behaviour, kept so bench/annotation.ts can measure both in one run.
+ * Expired reservations are taken over first in both, oldest work first, so abandoned items are finished before new
+ * ones are started.
  */
-export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date): Promise<SlotView | null> {
+export type ReserveStrategy = "spread" | "first";
+
+/** Fisher–Yates on a copy: the order one annotator tries a page's items in. */
+function shuffled<T>(xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * Reserve an item this annotator has not touched that still has a free place: a reservation that expired (taken
+ * over by a conditional update), else a slot number never used (a unique index makes a concurrent double insert
+ * fail for one of them, who moves on). Candidates come a page at a time by position. Null when the queue holds
+ * nothing more for them.
+ */
+export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy: ReserveStrategy = "spread"): Promise<SlotView | null> {
   const PAGE = 100;
   let after = -1;
   for (;;) {
@@ -122,6 +145,17 @@ export async function reserveNext(db: Db, queueId: string, annotatorId: string, 
       select: { id: true, position: true, slots: { where: { slot: { not: null } }, select: { id: true, slot: true, status: true, expiresAt: true } } },
     });
     for (const item of items) {
+      for (const s of item.slots) {
+        if (s.status !== "reserved" || !s.expiresAt || s.expiresAt > now) continue;
+        try {
+          const n = await db.queueSlot.updateMany({ where: { id: s.id, status: "reserved", expiresAt: { lte: now } }, data: { annotatorId, expiresAt } });
+          if (n.count === 1) return slotView(await db.queueSlot.findUniqueOrThrow({ where: { id: s.id }, select: slotSelect }));
+        } catch (e) {
+          if (!isUniqueViolation(e)) throw e; // this annotator holds another slot of the item (cannot happen: filtered)
+        }
+      }
+    }
+    for (const item of strategy === "spread" ? shuffled(items) : items) {
       const used = new Set(item.slots.map((s) => s.slot));
       for (let slot = 0; slot < labelsPerItem; slot++) {
         if (used.has(slot)) continue;
@@ -131,15 +165,6 @@ export async function reserveNext(db: Db, queueId: string, annotatorId: string, 
         } catch (e) {
           if (!isUniqueViolation(e)) throw e;
           continue; // someone took this place first: try the next place (then the next item)
-        }
-      }
-      for (const s of item.slots) {
-        if (s.status !== "reserved" || !s.expiresAt || s.expiresAt > now) continue;
-        try {
-          const n = await db.queueSlot.updateMany({ where: { id: s.id, status: "reserved", expiresAt: { lte: now } }, data: { annotatorId, expiresAt } });
-          if (n.count === 1) return slotView((await db.queueSlot.findUniqueOrThrow({ where: { id: s.id }, select: slotSelect })));
-        } catch (e) {
-          if (!isUniqueViolation(e)) throw e;
         }
       }
     }

@@ -57,3 +57,9 @@ export async function updateLabelSchema(db: Db, id: string, expectedUpdatedAt: s
 export async function countLabelsOfSchema(db: Db, schemaId: string): Promise<number> {
   return db.annotation.count({ where: { schemaId } });
 }
+
+/** Labels per schema id, one grouped query (the schema list). */
+export async function countLabelsBySchema(db: Db): Promise<Map<string, number>> {
+  const groups = await db.annotation.groupBy({ by: ["schemaId"], _count: { _all: true } });
+  return new Map(groups.map((g) => [g.schemaId, g._count._all]));
+}
