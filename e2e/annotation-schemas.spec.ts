@@ -48,15 +48,15 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await form.getByLabel("Option 1 label").fill("Calm");
   // j is the labelling panel's "next step": the editor says so before anything is sent.
   await form.getByLabel("Option 1 hotkey").fill("j");
-  await expect(form.getByText('"j" is reserved for navigation')).toBeVisible();
+  await expect(form.getByText('"j" is reserved for the labelling keys')).toBeVisible();
   await expect(form.getByRole("button", { name: "Create schema" })).toBeDisabled();
-  await form.getByLabel("Option 1 hotkey").fill("c");
+  await form.getByLabel("Option 1 hotkey").fill("m");
   await form.getByLabel("Option 1 description").fill("Reads errors and answers them one at a time");
   await form.getByRole("button", { name: "Add option" }).click();
   await form.getByLabel("Option 2 value").fill("panic");
   await form.getByLabel("Option 2 label").fill("Panic");
-  await form.getByLabel("Option 2 hotkey").fill("c");
-  await expect(form.getByText('hotkey "c" is used twice')).toBeVisible();
+  await form.getByLabel("Option 2 hotkey").fill("m");
+  await expect(form.getByText('hotkey "m" is used twice')).toBeVisible();
   await form.getByLabel("Option 2 hotkey").fill("p");
   await form.getByLabel("Option 2 parent").selectOption("calm");
   await shoot(admin, "schema-editor-new");
@@ -70,7 +70,7 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await shoot(admin, "schema-list");
   // The export is the import format.
   const exported = z.array(z.object({ key: z.string(), options: z.array(z.object({ value: z.string(), hotkey: z.string().optional() })) })).parse(await (await admin.request.get(`${TEAM}/api/v1/label-schemas`)).json());
-  expect(exported.find((s) => s.key === "shell-mood")!.options.map((o) => [o.value, o.hotkey])).toEqual([["calm", "c"], ["panic", "p"]]);
+  expect(exported.find((s) => s.key === "shell-mood")!.options.map((o) => [o.value, o.hotkey])).toEqual([["calm", "m"], ["panic", "p"]]);
 
   // The annotator's browser: keyboard labelling with the new hotkey, the description readable while labelling.
   const annotator = await (await browser.newContext()).newPage();
@@ -85,8 +85,8 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await panel.getByRole("button", { name: /Keyboard labelling off/ }).click();
   // The page's keys, not the focused button's: Enter on a focused button would press it.
   await annotator.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await annotator.keyboard.press("c");
-  await expect(panel.getByRole("radio", { name: "c Calm", exact: true })).toHaveAttribute("aria-checked", "true"); // "Calm › Panic" is its child
+  await annotator.keyboard.press("m");
+  await expect(panel.getByRole("radio", { name: "m Calm", exact: true })).toHaveAttribute("aria-checked", "true"); // "Calm › Panic" is its child
   await expect(panel.getByTestId("option-description")).toHaveText("Calm: Reads errors and answers them one at a time");
   await annotator.keyboard.press("Enter");
   await expect(panel.getByRole("status")).toContainText("Saved Shell mood: Calm");
