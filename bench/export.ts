@@ -1,7 +1,8 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
 // memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
-// Usage: tsx bench/export.ts [trajectories=100000]   (the database is built once and kept in bench/out)
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only]   (the database is built once and kept in
+// bench/out, or $BENCH_OUT_DIR)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,7 +20,8 @@ import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
 
 const MB = 1024 * 1024;
-const outDir = path.resolve(import.meta.dirname, "out");
+// BENCH_OUT_DIR keeps the (large) database elsewhere, e.g. /tmp; --setup-only builds it and stops.
+const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "out");
 fs.mkdirSync(outDir, { recursive: true });
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
@@ -85,6 +87,7 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
 await db.$disconnect();
+if (process.argv.includes("--setup-only")) process.exit(0);
 
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);
