@@ -6,6 +6,7 @@ import { getLocalContext } from "../../lib/services/context.ts";
 import { createDataset, tableFilterFor } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { getDatasetDetail, listAllDatasets } from "../../lib/services/curation/view-datasets.ts";
+import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
 import type { DatasetRulesInput } from "../../lib/services/curation/rules.ts";
 
@@ -16,6 +17,7 @@ export const DATASET_HELP = `dataset create NAME [--outcome passed|failed] [--ru
   dataset freeze NAME [--override-held-out REASON] [--note TEXT]
                                freeze the current items as a new version (prints version and hash)
   dataset list | dataset show NAME
+  dataset delete NAME          delete a dataset, its versions and its exported files
   dataset held-out add|remove TASK… [--reason TEXT] | dataset held-out list
                                TASK is benchmark/id, or a bare id for any benchmark`;
 
@@ -92,6 +94,15 @@ export async function datasetCommand(argv: string[]): Promise<void> {
     for (const d of await listAllDatasets(await getLocalContext())) {
       console.log(`${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`);
     }
+    return;
+  }
+  if (sub === "delete") {
+    const [name, ...extra] = rest;
+    if (!name || extra.length) throw new UsageError("usage: dataset delete NAME");
+    const ctx = await getLocalContext();
+    const { dataset } = await getDatasetDetail(ctx, name);
+    const r = await deleteDataset(ctx, { name, expectedRevision: dataset.revision });
+    console.log(`Deleted dataset "${name}" and ${r.filesRemoved} export file(s).`);
     return;
   }
   if (sub === "show") {

@@ -2,12 +2,14 @@
 // Server actions of the datasets pages: validate on the server (zod), call a curation service, return a result the
 // form can show. The acting user comes from getPageContext.
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getPageContext } from "../services/page-context.ts";
 import { createDataset, editDatasetItems, editItemsInputSchema } from "../services/curation/manage-datasets.ts";
 import { freezeDataset, freezeInputSchema } from "../services/curation/freeze-dataset.ts";
 import { DATASET_NAME } from "../services/curation/rules.ts";
 import { markHeldOut, unmarkHeldOut } from "../services/curation/held-out.ts";
+import { deleteDataset, deleteDatasetInputSchema } from "../services/curation/delete-dataset.ts";
 import { isAppError } from "../errors.ts";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
@@ -116,4 +118,16 @@ export async function editDatasetItemsAction(input: z.input<typeof editItemsInpu
   } catch (e) {
     return failure(e);
   }
+}
+
+/** Delete the dataset (versions, items, exported files) and go back to the list; stale revision → error, nothing deleted. */
+export async function deleteDatasetAction(input: z.input<typeof deleteDatasetInputSchema>): Promise<ActionResult<never>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    await deleteDataset(ctx, deleteDatasetInputSchema.parse(input));
+  } catch (e) {
+    return failure(e);
+  }
+  revalidatePath("/datasets");
+  redirect("/datasets");
 }
