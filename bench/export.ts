@@ -81,7 +81,11 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
     f = `runId=${run.id}`;
   }
   const t = performance.now();
-  const { built } = await createDataset(ctx, { name, rules: { source: "filter", filter: f } });
+  // bench-all is the N generated trajectories (with the fixtures, N = 10^5 would pass the 10^5 a dataset may hold).
+  const rules = name === "bench-all"
+    ? { source: "selection" as const, ids: (await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } } }, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id) }
+    : { source: "filter" as const, filter: f };
+  const { built } = await createDataset(ctx, { name, rules });
   const t2 = performance.now();
   await freezeDataset(ctx, { name });
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
