@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { normalized } from "../lib/importers/util.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
@@ -37,9 +38,12 @@ if (one >= 0) {
   const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
   const exportS = (performance.now() - t0) / 1000;
   const rssExport = peakRssMb();
-  const data = fs.readFileSync(out, "utf8");
+  console.error(JSON.stringify({ format, bytes, exportS, rssExport })); // kept even if the baseline below fails
+  // Decoded piece by piece: a 10^5 export (800 MB) is longer than the longest string V8 allows.
+  const data = fs.readFileSync(out);
+  const decoder = new StringDecoder("utf8");
   const pieces: string[] = [];
-  for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(data.slice(i, i + 256 * 1024));
+  for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(decoder.write(data.subarray(i, i + 256 * 1024)));
   const fromMemory = { ...(await openExport(ctx, { name, format })), async *pieces() { yield* pieces; } };
   const t1 = performance.now();
   await writeExportFiles(fromMemory, `${out}.mem`);
