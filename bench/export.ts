@@ -1,10 +1,12 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
 // memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
-// Usage: tsx bench/export.ts [trajectories=100000]   (the database is built once and kept in bench/out)
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only]   (the database is built once and kept in
+// bench/out, or $BENCH_OUT_DIR)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { normalized } from "../lib/importers/util.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
@@ -19,7 +21,8 @@ import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
 
 const MB = 1024 * 1024;
-const outDir = path.resolve(import.meta.dirname, "out");
+// BENCH_OUT_DIR keeps the (large) database elsewhere, e.g. /tmp; --setup-only builds it and stops.
+const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "out");
 fs.mkdirSync(outDir, { recursive: true });
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
@@ -35,9 +38,12 @@ if (one >= 0) {
   const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
   const exportS = (performance.now() - t0) / 1000;
   const rssExport = peakRssMb();
-  const data = fs.readFileSync(out, "utf8");
+  console.error(JSON.stringify({ format, bytes, exportS, rssExport })); // kept even if the baseline below fails
+  // Decoded piece by piece: a 10^5 export (800 MB) is longer than the longest string V8 allows.
+  const data = fs.readFileSync(out);
+  const decoder = new StringDecoder("utf8");
   const pieces: string[] = [];
-  for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(data.slice(i, i + 256 * 1024));
+  for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(decoder.write(data.subarray(i, i + 256 * 1024)));
   const fromMemory = { ...(await openExport(ctx, { name, format })), async *pieces() { yield* pieces; } };
   const t1 = performance.now();
   await writeExportFiles(fromMemory, `${out}.mem`);
@@ -79,12 +85,17 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
     f = `runId=${run.id}`;
   }
   const t = performance.now();
-  const { built } = await createDataset(ctx, { name, rules: { source: "filter", filter: f } });
+  // bench-all is the N generated trajectories (with the fixtures, N = 10^5 would pass the 10^5 a dataset may hold).
+  const rules = name === "bench-all"
+    ? { source: "selection" as const, ids: (await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } } }, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id) }
+    : { source: "filter" as const, filter: f };
+  const { built } = await createDataset(ctx, { name, rules });
   const t2 = performance.now();
   await freezeDataset(ctx, { name });
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
 await db.$disconnect();
+if (process.argv.includes("--setup-only")) process.exit(0);
 
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);

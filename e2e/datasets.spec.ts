@@ -56,3 +56,42 @@ test("builds a dataset from the table selection, after selecting all matching ro
   // Version 1's diff counts every item as added.
   await expect(page.getByTestId("version-row").first()).toContainText(`+${passed.length}`);
 });
+
+test("builds a dataset from a queue's agreed labels, exports labels CSV, then deletes the dataset", async ({ page }) => {
+  await page.goto("/datasets");
+  const form = page.getByRole("form", { name: "Create dataset from labels" });
+  await form.getByLabel("Name").fill("e2e-agreed");
+  await form.getByLabel("Items").selectOption("trajectory");
+  await form.getByLabel("Queue").selectOption("e2e-agreement");
+  await form.getByLabel("Condition 1: whose label").selectOption("all");
+  await form.getByLabel("Condition 1: schema").selectOption("error-category");
+  await form.getByLabel("Condition 1: comparison").selectOption("values");
+  await form.getByLabel("Condition 1: value").fill("hang");
+  await form.getByTestId("create-from-labels").click();
+  await expect(page).toHaveURL(/\/datasets\/e2e-agreed$/);
+  // e2e/helpers/annotation-seed.ts: alice and bob both said "hang" on exactly one queue item.
+  await expect(page.getByTestId("table-total")).toHaveText("1 items");
+
+  await page.getByLabel("Export format").selectOption("labels-csv");
+  await page.getByTestId("start-export").click();
+  await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
+  const lines = fs.readFileSync((await download.path())!, "utf8").split("\r\n").filter(Boolean);
+  expect(lines[0]).toMatch(/^trajectoryId,externalId,task,run,annotator,schema,/);
+  expect(lines.filter((l) => l.includes(",hang,")).length).toBeGreaterThanOrEqual(2);
+
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await page.screenshot({ path: `${process.env.E2E_SHOTS ?? "test-results"}/dataset-page-${theme}.png`, fullPage: true });
+    await page.goto("/datasets");
+    await page.screenshot({ path: `${process.env.E2E_SHOTS ?? "test-results"}/datasets-${theme}.png`, fullPage: true });
+    await page.goto("/datasets/e2e-agreed");
+  }
+  await page.evaluate(() => localStorage.setItem("theme", "light"));
+
+  await page.getByTestId("delete-dataset").click();
+  await page.getByRole("button", { name: "Delete dataset and its export files?" }).click();
+  await expect(page).toHaveURL(/\/datasets$/);
+  await expect(page.getByTestId("dataset-row").filter({ hasText: "e2e-agreed" })).toHaveCount(0);
+});

@@ -6,16 +6,22 @@ import { getLocalContext } from "../../lib/services/context.ts";
 import { createDataset, tableFilterFor } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { getDatasetDetail, listAllDatasets } from "../../lib/services/curation/view-datasets.ts";
+import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
 import type { DatasetRulesInput } from "../../lib/services/curation/rules.ts";
+import { parseLabelConditionSpec } from "../../lib/domain/curation/label-rules.ts";
 
 export const DATASET_HELP = `dataset create NAME [--outcome passed|failed] [--run R]… [--task T]… [--segments recovery]
-                               [--label SCHEMA=V1,V2 | --label SCHEMA>=N] [--min-steps N] [--max-steps N]
-                               [--max-tokens N] [--min-reward X] [--dedupe] [--dedupe-prefix] [--description TEXT]
-                               build a dataset from the table's filters (all matching rows) or from label values
+                               [--label-rule [gold:|majority:|all:]SCHEMA=V1,V2|SCHEMA>=N[@TARGET]]… [--queue Q]
+                               [--min-steps N] [--max-steps N] [--max-tokens N] [--min-reward X] [--dedupe]
+                               [--dedupe-prefix] [--description TEXT]
+                               build a dataset from the table's filters (all matching rows) or from label rules
+                               (every --label-rule must hold; gold: adjudicated label, majority:/all: annotators
+                               agree; --queue: only that queue's items; --label is the same as --label-rule)
   dataset freeze NAME [--override-held-out REASON] [--note TEXT]
                                freeze the current items as a new version (prints version and hash)
   dataset list | dataset show NAME
+  dataset delete NAME          delete a dataset, its versions and its exported files
   dataset held-out add|remove TASK… [--reason TEXT] | dataset held-out list
                                TASK is benchmark/id, or a bare id for any benchmark`;
 
@@ -25,7 +31,9 @@ const createSchema = z.object({
   run: z.array(z.string().min(1)).default([]),
   task: z.array(z.string().min(1)).default([]),
   segments: z.enum(["recovery"], { message: 'must be "recovery"' }).optional(),
-  label: z.string().regex(/^[\w.-]+(=[^=]+|>=-?\d+(\.\d+)?)$/, "must look like SCHEMA=V1,V2 or SCHEMA>=N").optional(),
+  label: z.array(z.string()).default([]),
+  "label-rule": z.array(z.string()).default([]),
+  queue: z.string().min(1).optional(),
   "min-steps": num.int().nonnegative().optional(),
   "max-steps": num.int().positive().optional(),
   "max-tokens": num.int().positive().optional(),
@@ -35,26 +43,31 @@ const createSchema = z.object({
   description: z.string().max(2000).optional(),
 });
 
-function labelRule(spec: string) {
-  const ge = spec.indexOf(">=");
-  if (ge > 0) return { schema: spec.slice(0, ge), min: Number(spec.slice(ge + 2)) };
-  const eq = spec.indexOf("=");
-  return { schema: spec.slice(0, eq), values: spec.slice(eq + 1).split(",").map((v) => v.trim()).filter(Boolean) };
+function labelConditions(specs: string[]) {
+  return specs.map((spec) => {
+    try {
+      return parseLabelConditionSpec(spec);
+    } catch (e) {
+      throw new UsageError(`--label-rule: ${(e as Error).message}`);
+    }
+  });
 }
 
 async function create(argv: string[]) {
   const { values: v, positionals } = parseCommandArgs(argv, {
     outcome: { type: "string", multiple: true }, run: { type: "string", multiple: true }, task: { type: "string", multiple: true }, segments: { type: "string" },
-    label: { type: "string" }, "min-steps": { type: "string" }, "max-steps": { type: "string" }, "max-tokens": { type: "string" }, "min-reward": { type: "string" },
+    label: { type: "string", multiple: true }, "label-rule": { type: "string", multiple: true }, queue: { type: "string" }, "min-steps": { type: "string" }, "max-steps": { type: "string" }, "max-tokens": { type: "string" }, "min-reward": { type: "string" },
     dedupe: { type: "boolean" }, "dedupe-prefix": { type: "boolean" }, description: { type: "string" },
   }, createSchema);
   const [name, ...extra] = positionals;
   if (!name || extra.length) throw new UsageError("usage: dataset create NAME [options]");
-  if (v.label && (v.outcome.length || v.run.length || v.task.length)) throw new UsageError("--label selects by labels; it cannot be combined with --outcome/--run/--task");
+  const conditions = labelConditions([...v.label, ...v["label-rule"]]);
+  if (conditions.length && (v.outcome.length || v.run.length || v.task.length)) throw new UsageError("--label-rule selects by labels; it cannot be combined with --outcome/--run/--task");
+  if (v.queue && !conditions.length) throw new UsageError("--queue needs at least one --label-rule");
   const ctx = await getLocalContext();
   const quality = { dedupeExact: v.dedupe, dedupePrefix: v["dedupe-prefix"], minSteps: v["min-steps"], maxSteps: v["max-steps"], maxTokens: v["max-tokens"], minReward: v["min-reward"] };
-  const source: DatasetRulesInput = v.label
-    ? { source: "labels", labels: labelRule(v.label) }
+  const source: DatasetRulesInput = conditions.length
+    ? { source: "labels", labels: conditions, ...(v.queue ? { queue: v.queue } : {}) }
     : { source: "filter", filter: await tableFilterFor(ctx, { outcome: v.outcome, runs: v.run, tasks: v.task }) };
   const { dataset, built } = await createDataset(ctx, { name, description: v.description, rules: { ...source, kind: v.segments ? "segment" : "trajectory", quality } });
   const dropped = Object.entries(built.rejected).map(([k, n]) => `${n} ${k}`).join(", ");
@@ -92,6 +105,15 @@ export async function datasetCommand(argv: string[]): Promise<void> {
     for (const d of await listAllDatasets(await getLocalContext())) {
       console.log(`${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`);
     }
+    return;
+  }
+  if (sub === "delete") {
+    const [name, ...extra] = rest;
+    if (!name || extra.length) throw new UsageError("usage: dataset delete NAME");
+    const ctx = await getLocalContext();
+    const { dataset } = await getDatasetDetail(ctx, name);
+    const r = await deleteDataset(ctx, { name, expectedRevision: dataset.revision });
+    console.log(`Deleted dataset "${name}" and ${r.filesRemoved} export file(s).`);
     return;
   }
   if (sub === "show") {

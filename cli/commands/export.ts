@@ -5,10 +5,12 @@ import { parseCommandArgs, UsageError } from "../args.ts";
 import { ProgressLine } from "../progress.ts";
 import { getLocalContext } from "../../lib/services/context.ts";
 import { openExport, writeExportFiles } from "../../lib/services/curation/export-dataset.ts";
+import { cleanExports } from "../../lib/services/curation/export-jobs.ts";
 import { EXPORT_FORMATS } from "../../lib/domain/curation/types.ts";
 
 export const EXPORT_HELP = `export --dataset NAME[@VERSION] --format ${EXPORT_FORMATS.join("|")} --out FILE [--override-held-out REASON]
-                               write a dataset version (README.md dataset card beside it)`;
+                               write a dataset version (README.md dataset card beside it)
+  export --clean               delete background-export files past RETERM_EXPORT_RETENTION_DAYS or replaced by newer ones`;
 
 const schema = z.object({
   dataset: z.string({ message: "is required" }).regex(/^[\w.-]+(@\d+)?$/, "must be NAME or NAME@VERSION"),
@@ -18,6 +20,7 @@ const schema = z.object({
 });
 
 export async function exportCommand(argv: string[]): Promise<void> {
+  if (argv.length === 1 && argv[0] === "--clean") return void console.log(`Deleted ${await cleanExports(await getLocalContext())} expired export file(s).`);
   const { values, positionals } = parseCommandArgs(argv, { dataset: { type: "string" }, format: { type: "string" }, out: { type: "string" }, "override-held-out": { type: "string" } }, schema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const [name, version] = values.dataset.split("@");

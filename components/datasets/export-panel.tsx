@@ -15,7 +15,7 @@ const FORMATS = [
 ] as const;
 
 const jobSchema = z.object({
-  id: z.string(), format: z.string(), status: z.enum(["running", "succeeded", "failed"]), rowsWritten: z.number(), rowsTotal: z.number(),
+  id: z.string(), format: z.string(), status: z.enum(["running", "succeeded", "failed", "expired"]), rowsWritten: z.number(), rowsTotal: z.number(),
   bytesWritten: z.number(), error: z.string().nullable(), ready: z.boolean(), filename: z.string().nullable(),
 });
 type Job = z.infer<typeof jobSchema>;
@@ -91,6 +91,13 @@ export function ExportPanel({ name, versions, initial }: { name: string; version
 function JobStatus({ job }: { job: Job }) {
   const pct = job.rowsTotal ? Math.min(100, Math.round((job.rowsWritten / job.rowsTotal) * 100)) : 0;
   if (job.status === "failed") return <p role="alert" className="text-sm text-destructive">Export failed: {job.error}</p>;
+  if (job.status === "expired") {
+    return (
+      <p role="status" className="text-sm text-muted-foreground" data-testid="export-expired">
+        The file of the last export ({job.filename ?? job.format}, {formatCount(job.rowsTotal)} items) has expired: {job.error}. Export again to download it.
+      </p>
+    );
+  }
   if (job.status === "running") {
     return (
       <div role="status" className="flex items-center gap-3 text-sm" data-testid="export-progress">

@@ -2,12 +2,15 @@
 // Server actions of the datasets pages: validate on the server (zod), call a curation service, return a result the
 // form can show. The acting user comes from getPageContext.
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getPageContext } from "../services/page-context.ts";
 import { createDataset, editDatasetItems, editItemsInputSchema } from "../services/curation/manage-datasets.ts";
 import { freezeDataset, freezeInputSchema } from "../services/curation/freeze-dataset.ts";
 import { DATASET_NAME } from "../services/curation/rules.ts";
+import { labelConditionSchema } from "../domain/curation/label-rules.ts";
 import { markHeldOut, unmarkHeldOut } from "../services/curation/held-out.ts";
+import { deleteDataset, deleteDatasetInputSchema } from "../services/curation/delete-dataset.ts";
 import { isAppError } from "../errors.ts";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
@@ -55,6 +58,27 @@ export async function createDatasetFromSelectionAction(input: z.input<typeof cre
   try {
     const v = createFromSelectionSchema.parse(input);
     const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "selection", ids: v.ids, kind: v.kind } });
+    revalidatePath("/datasets");
+    return { ok: true, data: { name: dataset.name, items: built.items.length } };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+const createFromLabelsSchema = z.object({
+  name: DATASET_NAME,
+  description: z.string().max(2_000).optional(),
+  kind: z.enum(["trajectory", "segment"]),
+  queue: z.string().max(200).optional(),
+  conditions: z.array(labelConditionSchema).min(1, "add at least one label condition").max(10),
+});
+
+/** A dataset from label rules: gold labels and/or a queue's agreed labels, every condition must hold. */
+export async function createDatasetFromLabelsAction(input: z.input<typeof createFromLabelsSchema>): Promise<ActionResult<{ name: string; items: number }>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    const v = createFromLabelsSchema.parse(input);
+    const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "labels", labels: v.conditions, ...(v.queue ? { queue: v.queue } : {}), kind: v.kind } });
     revalidatePath("/datasets");
     return { ok: true, data: { name: dataset.name, items: built.items.length } };
   } catch (e) {
@@ -116,4 +140,16 @@ export async function editDatasetItemsAction(input: z.input<typeof editItemsInpu
   } catch (e) {
     return failure(e);
   }
+}
+
+/** Delete the dataset (versions, items, exported files) and go back to the list; stale revision → error, nothing deleted. */
+export async function deleteDatasetAction(input: z.input<typeof deleteDatasetInputSchema>): Promise<ActionResult<never>> {
+  const ctx = await getPageContext("dataset:write");
+  try {
+    await deleteDataset(ctx, deleteDatasetInputSchema.parse(input));
+  } catch (e) {
+    return failure(e);
+  }
+  revalidatePath("/datasets");
+  redirect("/datasets");
 }

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   "import.finish",
   "dataset.export",
   "dataset.freeze",
+  "dataset.delete",
   "label.write",
   "label.import",
   "label.adjudicate",

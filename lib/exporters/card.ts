@@ -25,6 +25,9 @@ const FORMAT_TEXT: Record<ExportFormat, string> = {
 
 /** Inline code that cannot break out of its backticks or the table. */
 const code = (s: string) => "`" + s.replace(/[`|\r\n]/g, " ") + "`";
+/** Free text (the description) as literal Markdown text: CommonMark lets any ASCII punctuation be backslash-escaped,
+ * so no link, image (a tracking pixel), raw HTML, heading or table can be smuggled in. */
+const text = (s: string) => s.replace(/[!-/:-@[-`{-~]/g, "\\$&");
 const table = (title: string, m: Record<string, number>) =>
   [`### ${title}`, "", "| value | rows |", "|---|---:|", ...Object.entries(m).map(([k, v]) => `| ${code(k)} | ${v} |`), ""].join("\n");
 
@@ -34,7 +37,7 @@ export function datasetCard(c: CardInput): string {
   return [
     `# ${code(c.dataset)} ${version}`,
     "",
-    c.description ? c.description.replace(/[<>]/g, "") : "",
+    c.description ? text(c.description) : "",
     "",
     `- data: ${code(c.dataFile)} — ${FORMAT_TEXT[c.format]}`,
     `- content hash: ${c.contentHash ? code(c.contentHash) : "none (draft)"}`,

@@ -75,6 +75,22 @@ describe("labels writer", () => {
     expect(line).toContain('"a, ""b"""');
     expect(line!.endsWith("\r\n")).toBe(true);
   });
+  it("neutralizes spreadsheet formulas (OWASP CSV injection) but leaves plain numbers", () => {
+    for (const bad of ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\r=1"]) {
+      const f = csvField(bad);
+      expect(f.startsWith(`"'`)).toBe(true);
+      expect(f.slice(2, -1).replaceAll('""', '"')).toBe(bad);
+    }
+    expect(csvField("-1")).toBe("-1");
+    expect(csvField("+2.5")).toBe("+2.5");
+    expect(csvField("usable")).toBe("usable");
+    expect(csvField(-3)).toBe("-3");
+    const evil = { ...attempt, labels: attempt.labels.map((l) => ({ ...l, value: "=cmd|' /C calc'!A0", comment: "@x" })) };
+    const [line] = labelsCsvWriter.lines({ item: evil, parent, provenance });
+    expect(line).toContain(`"'=cmd|' /C calc'!A0"`);
+    expect(line).toContain(`"'@x"`);
+    expect(line).not.toMatch(/(^|,)[=+\-@]/);
+  });
 });
 
 describe("dataset card", () => {
@@ -84,6 +100,10 @@ describe("dataset card", () => {
     // Inside a code span CommonMark shows HTML as text; backticks and pipes that could end the span or the cell are gone.
     expect(card).toContain("| `tb2/<script> x  ` | 1 |");
     expect(card).not.toContain("<b>");
+    const evil = datasetCard({ dataset: "d", description: "![x](http://t/p.png) [a](javascript:x) <img src=x>\n# H", version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null });
+    expect(evil).toContain("\\!\\[x\\]\\(http\\:\\/\\/t\\/p\\.png\\)");
+    expect(evil).toContain("\\<img src\\=x\\>");
+    expect(evil).toContain("\n\\# H");
     expect(datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null })).toBe(
       datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null }),
     );

@@ -35,11 +35,17 @@ export function toLabelRows(e: ExportItem): LabelRow[] {
   }));
 }
 
-/** RFC 4180: quote a field when it holds a comma, quote, CR or LF; double the quotes inside. */
+/** A cell a spreadsheet would run as a formula (OWASP CSV injection): starts with = + - @ TAB or CR. A plain number
+ * ("-1", "+2.5") is left alone so numeric label values stay numeric. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/** RFC 4180: quote a field when it holds a comma, quote, CR or LF; double the quotes inside. Label values, comments
+ * and names are untrusted, so a would-be formula gets a leading `'` (and is quoted) before it reaches Excel/Sheets. */
 export function csvField(v: string | number | null): string {
   if (v === null) return "";
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  const s = typeof v === "string" && FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : String(v);
+  return s !== String(v) || /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 export const labelsCsvWriter: RowWriter = {

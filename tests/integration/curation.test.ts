@@ -143,6 +143,49 @@ for (const p of PROVIDERS) {
       await expect(createDataset(t.ctx, { name: "no-rule", rules: { source: "labels", labels: { schema: "recovery-quality" } } })).rejects.toThrow(/values or a minimum/);
     });
 
+    it("selects by gold labels and by a queue's agreed labels (majority / all), stored so the dataset rebuilds", async () => {
+      const attempts = (await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } })).slice(0, 4).map((a) => a.id);
+      const schema = async (key: string) => (await t.db.labelSchema.findUniqueOrThrow({ where: { key } })).id;
+      const [quality, usable] = [await schema("recovery-quality"), await schema("sft-usable")];
+      const reviewer = await t.as("reviewer-1", "researcher");
+      // Gold: quality 3,1,2,3 and usable true,true,false,true → "adjudicated usable with quality ≥ 2" = attempts 0 and 3.
+      for (const [i, id] of attempts.entries()) {
+        await t.db.goldLabel.create({ data: { schemaId: quality, targetKey: `attempt:${id}`, targetType: "attempt", trajectoryId: id, value: ["3", "1", "2", "3"][i]!, adjudicatorId: reviewer.actor.id } });
+        await t.db.goldLabel.create({ data: { schemaId: usable, targetKey: `attempt:${id}`, targetType: "attempt", trajectoryId: id, value: i === 2 ? "false" : "true", adjudicatorId: reviewer.actor.id } });
+      }
+      const gold = await createDataset(t.ctx, { name: "gold-usable", rules: { source: "labels", labels: [{ schema: "recovery-quality", min: 2, by: "gold" }, { schema: "sft-usable", values: ["true"], by: "gold" }] } });
+      expect(gold.built.items.map((i) => i.trajectoryId)).toEqual([attempts[0], attempts[3]]);
+
+      // A queue of the four attempts in reverse order, two labels per item. ann-1 gave 0,1,2,3 (seedLabels);
+      // ann-2 gives 3,1,2,0 and ann-3 gives attempt 0 a 2: quality ≥ 2 by majority = attempts 0 (2 of 3) and 2; by all = 2.
+      const creator = t.ctx.actor.id;
+      await t.db.annotationQueue.create({ data: { name: "triage", filter: "{}", schemaKeys: JSON.stringify(["recovery-quality"]), labelsPerItem: 2, itemCount: 4, createdById: creator, items: { create: [...attempts].reverse().map((trajectoryId, position) => ({ trajectoryId, position })) } } });
+      const label = async (annotator: string, id: string, value: string) => {
+        const a = await t.as(annotator, "annotator");
+        await t.db.annotation.create({ data: { schemaId: quality, annotatorId: a.actor.id, targetType: "attempt", targetKey: `attempt:${id}`, trajectoryId: id, value } });
+      };
+      for (const [i, id] of attempts.entries()) await label("ann-2", id, ["3", "1", "2", "0"][i]!);
+      await label("ann-3", attempts[0]!, "2");
+      const majority = await createDataset(t.ctx, { name: "triage-majority", rules: { source: "labels", queue: "triage", labels: { schema: "recovery-quality", min: 2, by: "majority" } } });
+      expect(majority.built.items.map((i) => i.trajectoryId)).toEqual([attempts[2], attempts[0]]); // queue order
+      const all = await createDataset(t.ctx, { name: "triage-all", rules: { source: "labels", queue: "triage", labels: [{ schema: "recovery-quality", min: 2, by: "all" }] } });
+      expect(all.built.items.map((i) => i.trajectoryId)).toEqual([attempts[2]]);
+      // Outside the queue, "any label ≥ 2" also takes attempts with a single label (seedLabels' attempts 6 and 7).
+      const any = await createDataset(t.ctx, { name: "any-good", rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } } });
+      expect(any.built.items.length).toBeGreaterThan(majority.built.items.length);
+
+      // The rule is stored; a third annotator agreeing on attempt 3 changes the rebuilt majority.
+      expect((await getDatasetDetail(t.ctx, "triage-majority")).rules).toMatchObject({ source: "labels", queue: "triage" });
+      await label("ann-3", attempts[3]!, "3");
+      const d = (await getDatasetDetail(t.ctx, "triage-majority")).dataset;
+      const rebuilt = await rebuildDataset(t.ctx, "triage-majority", d.revision);
+      expect(rebuilt.built.items.map((i) => i.trajectoryId)).toEqual([attempts[3], attempts[2], attempts[0]]);
+
+      await expect(createDataset(t.ctx, { name: "nope-1", rules: { source: "labels", queue: "no-such-queue", labels: { schema: "recovery-quality", min: 2 } } })).rejects.toThrow(/queue: no annotation queue named "no-such-queue"/);
+      await expect(createDataset(t.ctx, { name: "nope-2", rules: { source: "labels", labels: [{ schema: "recovery-quality", min: 2 }, { schema: "no-such-schema", values: ["x"] }] } })).rejects.toThrow(/labels\[1\]\.schema: no label schema "no-such-schema"/);
+      expect(await t.db.dataset.count({ where: { name: { startsWith: "nope-" } } })).toBe(0);
+    });
+
     it("freezes versions that later edits never change, compares them, and refuses stale edits (409)", async () => {
       const before = await getDatasetDetail(t.ctx, "passed");
       const frozen = await freezeDataset(t.ctx, { name: "passed" });
@@ -275,7 +318,7 @@ for (const p of PROVIDERS) {
       });
       const a = await count(t.db), b = await count(other.db);
       expect(a.recordings).toBeGreaterThan(0);
-      expect(a.labels).toBe(16);
+      expect(a.labels).toBe(22); // seedLabels 16 + the label-rule test's 6
       expect(b).toEqual(a);
     }, 120_000);
 

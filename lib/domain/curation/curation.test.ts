@@ -4,6 +4,7 @@ import { findLeaks } from "./leakage.ts";
 import { buildManifest, versionContentHash } from "./manifest.ts";
 import { countTokens } from "./tokens.ts";
 import { buildSegment } from "./segments.ts";
+import { describeCondition, labelConditionSchema, matchCondition, parseLabelConditionSpec, valueMatches } from "./label-rules.ts";
 import type { StoredTrajectory } from "./types.ts";
 
 const item = (id: string, hashes: string[], extra: Partial<ItemSummary> = {}): ItemSummary => ({ trajectoryId: id, outcome: "passed", reward: 1, stepHashes: hashes, tokens: 10, ...extra });
@@ -65,5 +66,33 @@ describe("recovery segments", () => {
   it("drops an unmarked copied prefix, and keeps everything when the attempt has only its own steps", () => {
     expect(buildSegment(parent, attempt([{ source: "user", message: "go" }, { source: "agent", action: "ls", observation: "x" }, { source: "agent", action: "pwd" }])).recovery.map((x) => x.action)).toEqual(["pwd"]);
     expect(buildSegment(parent, attempt([{ source: "agent", action: "pwd" }])).recovery.map((x) => x.action)).toEqual(["pwd"]);
+  });
+});
+
+describe("label rules", () => {
+  const rows = (list: [string, string, string][]) => list.map(([trajectoryId, targetKey, value]) => ({ trajectoryId, targetKey, value }));
+  const cond = (c: Parameters<typeof labelConditionSchema.parse>[0]) => labelConditionSchema.parse(c);
+
+  it("matches any label, the gold label, a majority or every annotator of a target", () => {
+    const labels = rows([["a", "attempt:a", "3"], ["a", "attempt:a", "1"], ["a", "attempt:a", "2"], ["b", "attempt:b", "2"], ["b", "attempt:b", "0"], ["c", "attempt:c", "2"]]);
+    expect([...matchCondition(cond({ schema: "q", min: 2 }), labels)].sort()).toEqual(["a", "b", "c"]);
+    expect([...matchCondition(cond({ schema: "q", min: 2, by: "majority" }), labels)].sort()).toEqual(["a", "c"]); // b: 1 of 2 is no majority
+    expect([...matchCondition(cond({ schema: "q", min: 2, by: "all" }), labels)].sort()).toEqual(["c"]);
+    expect([...matchCondition(cond({ schema: "q", min: 2, by: "all" }), labels, 2)]).toEqual([]); // c has one label, two needed
+    expect([...matchCondition(cond({ schema: "q", min: 2, by: "majority", minAnnotators: 3 }), labels)]).toEqual(["a"]);
+    expect([...matchCondition(cond({ schema: "u", values: ["true"], by: "gold" }), rows([["x", "attempt:x", "true"], ["y", "attempt:y", "false"]]))]).toEqual(["x"]);
+    expect(valueMatches({ min: 2 }, "")).toBe(false);
+    expect(valueMatches({ min: 2 }, "high")).toBe(false);
+  });
+
+  it("parses the CLI spelling and refuses bad specs and rules", () => {
+    expect(parseLabelConditionSpec("gold:sft-usable=true")).toEqual({ schema: "sft-usable", by: "gold", values: ["true"] });
+    expect(parseLabelConditionSpec("majority:recovery-quality>=2@attempt")).toEqual({ schema: "recovery-quality", by: "majority", min: 2, targetType: "attempt" });
+    expect(parseLabelConditionSpec("error-category=hang,timeout")).toEqual({ schema: "error-category", by: "any", values: ["hang", "timeout"] });
+    expect(() => parseLabelConditionSpec("best:q>=2")).toThrow(/must look like/);
+    expect(() => parseLabelConditionSpec("q>2")).toThrow(/must look like/);
+    expect(labelConditionSchema.safeParse({ schema: "q", by: "gold" }).error?.issues[0]?.message).toMatch(/values or a minimum/);
+    expect(labelConditionSchema.safeParse({ schema: "q", min: 1, by: "all", annotator: "ann" }).error?.issues[0]?.path).toEqual(["annotator"]);
+    expect(describeCondition(cond({ schema: "recovery-quality", min: 2, by: "gold" }))).toBe("the gold label: recovery-quality ≥ 2");
   });
 });

@@ -2,7 +2,8 @@
 // segments when asked, then apply the quality filters (these read the items' steps, a batch at a time).
 import type { ServiceContext } from "../context.ts";
 import { selectMatchingTrajectories } from "../browse-trajectories.ts";
-import { findExistingTrajectoryIds, findLabelledTrajectories, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
+import { findExistingTrajectoryIds, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
+import { matchLabelRule } from "./label-source.ts";
 import { findStoredTrajectories } from "../../db/repositories/datasets/stored-trajectories.ts";
 import type { NewItem } from "../../db/repositories/datasets/datasets.ts";
 import { applyQualityRules, type ItemSummary, type QualityRules, type Rejection } from "../../domain/curation/quality.ts";
@@ -34,7 +35,7 @@ async function matchSource(ctx: ServiceContext, rules: DatasetRules): Promise<st
     if (missing.length) throw new AppError("INVALID_INPUT", `ids: ${missing.length} trajectories do not exist (first: ${missing[0]})`);
     return ids;
   }
-  return findLabelledTrajectories(ctx.db, rules.labels);
+  return matchLabelRule(ctx, rules);
 }
 
 const active = (q: QualityRules) => q.dedupeExact || q.dedupePrefix || [q.minSteps, q.maxSteps, q.maxTokens, q.minReward].some((x) => x !== undefined) || !!q.outcome?.length;

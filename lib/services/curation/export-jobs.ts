@@ -4,7 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { authorize, type ServiceContext } from "../context.ts";
-import { findExportJob, insertExportJob, listExportJobs, updateExportJob, type ExportJobView } from "../../db/repositories/datasets/export-jobs.ts";
+import { findExpirableExportJobs, findExportJob, insertExportJob, listExportJobs, markExportExpired, updateExportJob, type ExportJobView } from "../../db/repositories/datasets/export-jobs.ts";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { getEnv } from "../../env.ts";
 import { openExport, writeExportFiles, type ExportInput } from "./export-dataset.ts";
@@ -19,9 +20,44 @@ export function exportDir(): string {
   return dir;
 }
 
-const PROGRESS_EVERY = 2_000;
 /** Jobs this server process is writing. A job "running" in the database but not here died with an earlier process. */
 const active = new Set<string>();
+const PROGRESS_EVERY = 2_000;
+const DAY_MS = 86_400_000;
+
+/** A job's folder. Always derived from the job id (never from the stored path), so cleanup cannot reach outside. */
+const jobFolder = (id: string) => path.join(exportDir(), id);
+
+/** Delete the files of a job and mark it expired with the reason shown in the UI. */
+async function expire(db: Db, id: string, why: string): Promise<void> {
+  if (await markExportExpired(db, id, why)) fs.rmSync(jobFolder(id), { recursive: true, force: true });
+}
+
+/**
+ * Delete finished export files past the retention period (RETERM_EXPORT_RETENTION_DAYS, default 7) and files that a
+ * newer export of the same version and format has replaced. Runs when exports start, finish and are listed, so no
+ * scheduler is needed; `reterm export --clean` runs it by hand. Returns how many files were deleted.
+ */
+export async function sweepExports(db: Db, now = new Date()): Promise<number> {
+  const days = getEnv().RETERM_EXPORT_RETENTION_DAYS;
+  const due = await findExpirableExportJobs(db, new Date(now.getTime() - days * DAY_MS));
+  for (const j of due) await expire(db, j.id, j.reason === "replaced" ? "replaced by a newer export of the same version and format" : `deleted after ${days} day${days === 1 ? "" : "s"} (RETERM_EXPORT_RETENTION_DAYS)`);
+  return due.length;
+}
+
+/** `reterm export --clean`: the sweep, by hand. */
+export async function cleanExports(ctx: ServiceContext): Promise<number> {
+  authorize(ctx, "dataset:export");
+  return sweepExports(ctx.db);
+}
+
+/** Whether an export of this dataset is being written by this process (deleting the dataset waits for it). */
+export const exportRunningFor = (jobs: { id: string }[]) => jobs.some((j) => active.has(j.id));
+
+/** Remove the export folders of a deleted dataset's jobs. */
+export function removeExportFolders(jobs: { id: string }[]): void {
+  for (const j of jobs) fs.rmSync(jobFolder(j.id), { recursive: true, force: true });
+}
 const toPublic = (j: ExportJobView): ExportJob => {
   const { filePath, ...rest } = j;
   return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null };
@@ -30,8 +66,9 @@ const toPublic = (j: ExportJobView): ExportJob => {
 /** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
 export async function startExportJob(ctx: ServiceContext, input: ExportInput): Promise<ExportJob> {
   const opened = await openExport(ctx, input);
+  await sweepExports(ctx.db);
   const job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
-  const folder = path.join(exportDir(), job.id);
+  const folder = jobFolder(job.id);
   fs.mkdirSync(folder, { recursive: true });
   const out = path.join(folder, opened.filename);
   active.add(job.id);
@@ -44,6 +81,7 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
         void updateExportJob(ctx.db, job.id, { rowsWritten: done }).catch(() => undefined);
       });
       await updateExportJob(ctx.db, job.id, { status: "succeeded", rowsWritten: opened.total, bytesWritten: bytes, filePath: out, finished: true });
+      await sweepExports(ctx.db); // this export replaces older ones of the same version and format
     } catch (e) {
       fs.rmSync(folder, { recursive: true, force: true });
       await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
@@ -70,14 +108,17 @@ export async function getExportJob(ctx: ServiceContext, id: string): Promise<Exp
 export async function listDatasetExports(ctx: ServiceContext, name: string): Promise<ExportJob[]> {
   authorize(ctx, "dataset:export");
   const d = await requireDataset(ctx, name);
+  await sweepExports(ctx.db);
   return (await listExportJobs(ctx.db, d.id)).map(toPublic);
 }
 
 /** The finished file of a job (data or its card) for download. */
 export async function openExportFile(ctx: ServiceContext, id: string, which: "data" | "card"): Promise<{ path: string; filename: string; size: number }> {
   authorize(ctx, "dataset:export");
+  await sweepExports(ctx.db);
   const j = await findExportJob(ctx.db, id);
   if (!j) throw new AppError("NOT_FOUND", "export not found");
+  if (j.status === "expired") throw new AppError("NOT_FOUND", `the export file expired: ${j.error}; export again`);
   if (j.status !== "succeeded" || !j.filePath) throw new AppError("CONFLICT", j.status === "failed" ? `the export failed: ${j.error}` : "the export is not finished yet");
   const file = which === "data" ? j.filePath : path.join(path.dirname(j.filePath), "README.md");
   if (!fs.existsSync(file)) throw new AppError("NOT_FOUND", "the export file is gone (the export folder was cleaned); export again");

@@ -33,17 +33,15 @@ function provenance(ref: VersionRef, kind: ItemKind, t: StoredTrajectory, labels
   };
 }
 
-/** Items of a version in position order. A frozen version's items carry the labels captured when it was frozen. */
-export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
-  let after = -1;
-  for (;;) {
-    const items = await findVersionItems(db, ref.versionId, after, batch);
-    if (!items.length) return;
-    after = items.at(-1)!.position;
-    const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId), depth);
-    const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
-    const parents = await findStoredTrajectories(db, parentIds, depth);
-    yield items.map((it) => {
+async function readBatch(db: Db, ref: VersionRef, after: number, batch: number, depth: ReadDepth): Promise<{ last: number; items: LoadedItem[] } | null> {
+  const items = await findVersionItems(db, ref.versionId, after, batch);
+  if (!items.length) return null;
+  const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId), depth);
+  const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
+  const parents = await findStoredTrajectories(db, parentIds, depth);
+  return {
+    last: items.at(-1)!.position,
+    items: items.map((it) => {
       const t = stored.get(it.trajectoryId);
       if (!t) throw new AppError("CONFLICT", `trajectory ${it.trajectoryId} of this dataset no longer exists`);
       const parent = it.kind === "segment" && t.parentDbId ? (parents.get(t.parentDbId) ?? null) : null;
@@ -51,6 +49,22 @@ export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BA
       const labels = ref.frozen && it.labels !== null ? capturedLabelsSchema.parse(JSON.parse(it.labels)) : t.labels;
       const item = withLabels(t, labels);
       return { position: it.position, kind: it.kind, item, parent, provenance: provenance(ref, it.kind, item, labels) };
-    });
+    }),
+  };
+}
+
+/**
+ * Items of a version in position order. A frozen version's items carry the labels captured when it was frozen.
+ * The next batch is read while the caller writes the current one (on PostgreSQL the query overlaps the writing).
+ */
+export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
+  let next = readBatch(db, ref, -1, batch, depth);
+  for (;;) {
+    const current = await next;
+    if (!current) return;
+    next = readBatch(db, ref, current.last, batch, depth);
+    // If the caller stops early, the read ahead must not become an unhandled rejection.
+    next.catch(() => undefined);
+    yield current.items;
   }
 }

@@ -93,4 +93,6 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "action", path: "lib/actions/datasets.ts#addHeldOutAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#removeHeldOutAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#freezeDatasetAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/datasets.ts#deleteDatasetAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromLabelsAction", need: "dataset:write" },
 ];

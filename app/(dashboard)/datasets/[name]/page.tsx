@@ -10,6 +10,7 @@ import { trajectoryListUrlSchema } from "@/lib/validation/search-params";
 import { DatasetItemsTable } from "@/components/datasets/dataset-items-table";
 import { ExportPanel } from "@/components/datasets/export-panel";
 import { FreezePanel } from "@/components/datasets/freeze-panel";
+import { DeleteDatasetButton } from "@/components/datasets/delete-dataset-button";
 import { VersionsList, type VersionDiff } from "@/components/datasets/versions-list";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -39,7 +40,12 @@ export default async function DatasetPage({ params, searchParams }: Props) {
       <PageHeader
         title={dataset.name}
         description={`${dataset.itemKind === "segment" ? "Recovery segments (failed parent up to the fork → passed attempt)" : "Whole trajectories"} · ${dataset.description ?? "no description"}`}
-        actions={can(ctx.actor, "dataset:write") ? <FreezePanel name={dataset.name} revision={dataset.revision} hasChanges={!!draft} /> : null}
+        actions={can(ctx.actor, "dataset:write") ? (
+          <div className="flex items-start gap-2">
+            <FreezePanel name={dataset.name} revision={dataset.revision} hasChanges={!!draft} />
+            <DeleteDatasetButton name={dataset.name} revision={dataset.revision} />
+          </div>
+        ) : null}
       />
       <div className="mb-5 flex flex-col gap-5">
         <Card>

@@ -1,4 +1,4 @@
-// Which trajectories become items: recovery attempts for segment items, label-rule matches, and the tasks of a
+// Which trajectories become items: recovery attempts for segment items, labels for label rules, and the tasks of a
 // version's items (for the leakage guard).
 import type { Db } from "../../client.ts";
 import type { HeldOut, TaskRef } from "../../../domain/curation/leakage.ts";
@@ -29,31 +29,40 @@ export async function findPassedAttempts(db: Db, ids: string[]): Promise<string[
   return unique.sort((a, b) => rank(a) - rank(b) || (a.attemptIndex ?? 0) - (b.attemptIndex ?? 0) || (a.id < b.id ? -1 : 1)).map((r) => r.id);
 }
 
-export interface LabelRule {
-  schema: string;
-  /** Value equals one of these… */
-  values?: string[];
-  /** …or, for ordinal scales, is a number ≥ this. */
-  min?: number;
+/** Which labels a label-rule condition reads. */
+export interface LabelRowQuery {
+  schemaId: string;
+  /** Gold (adjudicated) labels instead of annotators' labels. */
+  gold: boolean;
   targetType?: string;
   annotator?: string;
+  /** Only labels on this queue's trajectories. */
+  queueId?: string;
 }
 
-/** Trajectories carrying a label that matches the rule (any annotator unless one is named), oldest first. */
-export async function findLabelledTrajectories(db: Db, rule: LabelRule): Promise<string[]> {
-  const rows = await db.annotation.findMany({
-    where: {
-      schema: { key: rule.schema },
-      ...(rule.values?.length ? { value: { in: rule.values } } : {}),
-      ...(rule.targetType ? { targetType: rule.targetType } : {}),
-      ...(rule.annotator ? { annotator: { name: rule.annotator } } : {}),
-    },
-    select: { trajectoryId: true, value: true },
-    orderBy: [{ trajectoryId: "asc" }],
+/** Labels of one schema (or its gold labels) with their target, for the label-rule matcher. */
+export async function findLabelRows(db: Db, q: LabelRowQuery): Promise<{ trajectoryId: string; targetKey: string; value: string }[]> {
+  const inQueue = q.queueId ? { trajectory: { queueItems: { some: { queueId: q.queueId } } } } : {};
+  const select = { trajectoryId: true, targetKey: true, value: true } as const;
+  if (q.gold) return db.goldLabel.findMany({ where: { schemaId: q.schemaId, ...(q.targetType ? { targetType: q.targetType } : {}), ...inQueue }, select, orderBy: { id: "asc" } });
+  return db.annotation.findMany({
+    where: { schemaId: q.schemaId, ...(q.targetType ? { targetType: q.targetType } : {}), ...(q.annotator ? { annotator: { name: q.annotator } } : {}), ...inQueue },
+    select, orderBy: { id: "asc" },
   });
-  // Ordinal values are stored as strings: compare numerically here, not in SQL, so both databases agree.
-  const ok = rows.filter((r) => rule.min === undefined || (Number.isFinite(Number(r.value)) && Number(r.value) >= rule.min));
-  return [...new Set(ok.map((r) => r.trajectoryId))];
+}
+
+/** Label schema ids by key; unknown keys are absent. */
+export async function findSchemaIds(db: Db, keys: string[]): Promise<Map<string, string>> {
+  const rows = await db.labelSchema.findMany({ where: { key: { in: keys } }, select: { id: true, key: true } });
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+/** A queue's id, labels per item and trajectories in queue order (by id or name); null when there is none. */
+export async function findQueueItems(db: Db, idOrName: string): Promise<{ id: string; name: string; labelsPerItem: number; trajectoryIds: string[] } | null> {
+  const q = (await db.annotationQueue.findUnique({ where: { name: idOrName }, select: { id: true, name: true, labelsPerItem: true } })) ?? (await db.annotationQueue.findUnique({ where: { id: idOrName }, select: { id: true, name: true, labelsPerItem: true } }));
+  if (!q) return null;
+  const items = await db.queueItem.findMany({ where: { queueId: q.id }, orderBy: { position: "asc" }, select: { trajectoryId: true } });
+  return { ...q, trajectoryIds: items.map((i) => i.trajectoryId) };
 }
 
 /** Task (benchmark + external id) of each trajectory, and of the parent for segment items. */

@@ -175,6 +175,13 @@ export async function diffVersions(db: Db, fromVersionId: string | null, toVersi
   return { added: b!.filter((r) => !inA.has(key(r))).map((r) => r.trajectoryId), removed: a!.filter((r) => !inB.has(key(r))).map((r) => r.trajectoryId) };
 }
 
-export async function deleteDataset(db: Db, datasetId: string): Promise<void> {
-  await db.dataset.delete({ where: { id: datasetId } });
+/** Delete a dataset, its versions and items (cascade) and its export job rows, in one transaction — only if it is
+ * still at `expectedRevision` (false otherwise, and nothing is deleted). */
+export async function deleteDataset(db: Db, datasetId: string, expectedRevision: number): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const gone = await tx.dataset.deleteMany({ where: { id: datasetId, revision: expectedRevision } });
+    if (gone.count === 0) return false;
+    await tx.exportJob.deleteMany({ where: { datasetId } });
+    return true;
+  }, LONG_TX);
 }

@@ -6,7 +6,8 @@ export interface ExportJobView {
   datasetId: string;
   datasetVersionId: string;
   format: string;
-  status: "running" | "succeeded" | "failed";
+  /** expired: the file was deleted (retention, a newer export, or the dataset's deletion); `error` says why. */
+  status: "running" | "succeeded" | "failed" | "expired";
   rowsWritten: number;
   rowsTotal: number;
   bytesWritten: number;
@@ -39,4 +40,29 @@ export async function findExportJob(db: Db, id: string): Promise<ExportJobView |
 
 export async function listExportJobs(db: Db, datasetId: string, take = 10): Promise<ExportJobView[]> {
   return (await db.exportJob.findMany({ where: { datasetId }, orderBy: { createdAt: "desc" }, take })).map(toView);
+}
+
+/** Finished jobs that still have a file and either finished before `before` or have a newer finished export of the
+ * same version and format (oldest first). */
+export async function findExpirableExportJobs(db: Db, before: Date): Promise<{ id: string; filePath: string; reason: "retention" | "replaced" }[]> {
+  const live = await db.exportJob.findMany({ where: { status: "succeeded", filePath: { not: null } }, orderBy: [{ finishedAt: "desc" }, { id: "desc" }], select: { id: true, filePath: true, finishedAt: true, datasetVersionId: true, format: true } });
+  const newest = new Set<string>();
+  const out: { id: string; filePath: string; reason: "retention" | "replaced" }[] = [];
+  for (const j of live) {
+    const key = `${j.datasetVersionId}\u0000${j.format}`;
+    if (newest.has(key)) out.push({ id: j.id, filePath: j.filePath!, reason: "replaced" });
+    else if (j.finishedAt && j.finishedAt < before) out.push({ id: j.id, filePath: j.filePath!, reason: "retention" });
+    newest.add(key);
+  }
+  return out.reverse();
+}
+
+/** Mark a job's file as deleted, only if it is still a finished job with a file (a concurrent sweep is harmless). */
+export async function markExportExpired(db: Db, id: string, why: string): Promise<boolean> {
+  return (await db.exportJob.updateMany({ where: { id, status: "succeeded" }, data: { status: "expired", filePath: null, error: why } })).count === 1;
+}
+
+/** Every job of a dataset with its folder (for deleting the dataset). */
+export async function listAllExportJobFiles(db: Db, datasetId: string): Promise<{ id: string; filePath: string | null }[]> {
+  return db.exportJob.findMany({ where: { datasetId }, select: { id: true, filePath: true } });
 }
