@@ -1,3 +1,16 @@
+-- DropIndex
+DROP INDEX "Trajectory_browse_idx";
+
+-- CreateTable
+CREATE TABLE "SynthesizedKeyframe" (
+    "trajectoryId" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "layoutKey" TEXT NOT NULL,
+    "keyframe" TEXT NOT NULL,
+
+    CONSTRAINT "SynthesizedKeyframe_pkey" PRIMARY KEY ("trajectoryId","seq")
+);
+
 -- CreateTable
 CREATE TABLE "Suggestion" (
     "id" TEXT NOT NULL,
@@ -56,6 +69,12 @@ CREATE INDEX "SuggestionDecision_detectedErrorId_idx" ON "SuggestionDecision"("d
 
 -- CreateIndex
 CREATE UNIQUE INDEX "SuggestionDecision_suggestionKey_annotatorId_key" ON "SuggestionDecision"("suggestionKey", "annotatorId");
+
+-- CreateIndex
+CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "firstErrorStep", "id");
+
+-- AddForeignKey
+ALTER TABLE "SynthesizedKeyframe" ADD CONSTRAINT "SynthesizedKeyframe_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "Suggestion" ADD CONSTRAINT "Suggestion_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;

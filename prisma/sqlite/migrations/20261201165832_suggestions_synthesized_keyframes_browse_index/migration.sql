@@ -1,3 +1,17 @@
+-- DropIndex
+DROP INDEX "Trajectory_browse_idx";
+
+-- CreateTable
+CREATE TABLE "SynthesizedKeyframe" (
+    "trajectoryId" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "layoutKey" TEXT NOT NULL,
+    "keyframe" TEXT NOT NULL,
+
+    PRIMARY KEY ("trajectoryId", "seq"),
+    CONSTRAINT "SynthesizedKeyframe_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "Trajectory" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- CreateTable
 CREATE TABLE "Suggestion" (
     "id" TEXT NOT NULL PRIMARY KEY,
@@ -57,3 +71,6 @@ CREATE INDEX "SuggestionDecision_detectedErrorId_idx" ON "SuggestionDecision"("d
 
 -- CreateIndex
 CREATE UNIQUE INDEX "SuggestionDecision_suggestionKey_annotatorId_key" ON "SuggestionDecision"("suggestionKey", "annotatorId");
+
+-- CreateIndex
+CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "firstErrorStep", "id");
