@@ -98,9 +98,9 @@ describe.each(PROVIDERS)("schema editor and rankings on $title", ({ provider, sk
     const schemasBefore = await t.db.labelSchema.findMany({ orderBy: { key: "asc" } });
     const bad = JSON.stringify([
       { key: "fresh-one", name: "Fresh", kind: "text", targets: ["trajectory"] },
-      { key: "fresh-two", name: "Two", kind: "categorical", targets: ["trajectory"], options: [{ value: "a", label: "A", hotkey: "x" }, { value: "b", label: "B", hotkey: "x" }] },
+      { key: "fresh-two", name: "Two", kind: "categorical", targets: ["trajectory"], options: [{ value: "a", label: "A", hotkey: "q" }, { value: "b", label: "B", hotkey: "q" }] },
     ]);
-    expect((await failure(importSchemas(t.ctx, bad))).message).toBe('schemas[1] (fresh-two): options[1].hotkey: hotkey "x" is used twice');
+    expect((await failure(importSchemas(t.ctx, bad))).message).toBe('schemas[1] (fresh-two): options[1].hotkey: hotkey "q" is used twice');
     const kindChange = JSON.stringify([{ key: "fresh-one", name: "Fresh", kind: "text", targets: ["trajectory"] }, { key: "cause", name: "Cause", kind: "ordinal", targets: ["trajectory"], options: [{ value: "env", label: "E" }] }]);
     expect((await failure(importSchemas(t.ctx, kindChange))).message).toMatch(/^schemas\[1\] \(cause\): kind: a schema's kind cannot change/);
     expect((await failure(importSchemas(t.ctx, "[{"))).message).toMatch(/^not JSON/);
