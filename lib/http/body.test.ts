@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JSON_TYPES, readTextCapped, requireContentType } from "./body.ts";
+import { JSON_TYPES, readJsonBody, readTextCapped, requireContentType } from "./body.ts";
 
 describe("requireContentType", () => {
   it("accepts JSON types (with parameters and +json) and refuses what a cross-site form can send", () => {
@@ -30,5 +30,21 @@ describe("readTextCapped", () => {
   });
   it("refuses up front when Content-Length is over the cap", async () => {
     await expect(readTextCapped(post("x", { "content-length": String(10 ** 9) }), 1000)).rejects.toMatchObject({ status: 413 });
+  });
+});
+
+describe("readJsonBody", () => {
+  const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request("http://localhost/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+  it("parses a JSON body", async () => {
+    expect(await readJsonBody(post('{"a":1}', { "content-type": "application/json" }))).toEqual({ a: 1 });
+  });
+  it("answers malformed or empty JSON with a 400 that says what is wrong, not a 500", async () => {
+    await expect(readJsonBody(post("{oops", { "content-type": "application/json" }))).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/^request body is not valid JSON \(/) });
+    await expect(readJsonBody(post(null))).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/empty body/) });
+    expect(await readJsonBody(post(null), { empty: {} })).toEqual({});
+  });
+  it("refuses other content types (415) and bodies over the cap (413)", async () => {
+    await expect(readJsonBody(post('{"a":1}', { "content-type": "text/plain" }))).rejects.toMatchObject({ status: 415 });
+    await expect(readJsonBody(post(`{"a":"${"x".repeat(2000)}"}`, { "content-type": "application/json" }), { maxBytes: 1000 })).rejects.toMatchObject({ status: 413 });
   });
 });

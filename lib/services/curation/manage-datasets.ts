@@ -16,7 +16,7 @@ export const createDatasetInputSchema = z.object({
 });
 export type CreateDatasetInput = z.input<typeof createDatasetInputSchema>;
 
-export async function createDataset(ctx: ServiceContext, input: CreateDatasetInput): Promise<{ dataset: DatasetSummary; built: BuiltItems }> {
+export async function createDataset(ctx: ServiceContext, input: unknown): Promise<{ dataset: DatasetSummary; built: BuiltItems }> {
   authorize(ctx, "dataset:write");
   const { name, description, rules } = createDatasetInputSchema.parse(input);
   if (await findDatasetByName(ctx.db, name)) throw new AppError("CONFLICT", `a dataset named "${name}" already exists`);

@@ -5,22 +5,13 @@ import { z } from "zod";
 import { queryObject, route } from "@/lib/http/route";
 import { listLabels } from "@/lib/services/annotation/list-labels";
 import { createLabel, deleteLabel, updateLabel } from "@/lib/services/annotation/save-label";
-import { AppError } from "@/lib/errors";
-
-/** The body as JSON; malformed JSON is the client's error (400), not ours. */
-async function body(req: Request): Promise<unknown> {
-  try {
-    return await req.json();
-  } catch {
-    throw new AppError("INVALID_INPUT", "request body is not valid JSON");
-  }
-}
+import { readJsonBody } from "@/lib/http/body";
 
 export const GET = route(async (req, ctx) => NextResponse.json(await listLabels(ctx, queryObject(req))), { permission: "trajectory:read" });
 
-export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await body(req)), { status: 201 }), { permission: "annotation:write" });
+export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await readJsonBody(req)), { status: 201 }), { permission: "annotation:write" });
 
-export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await body(req))), { permission: "annotation:write" });
+export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await readJsonBody(req))), { permission: "annotation:write" });
 
 const deleteQuerySchema = z.object({ id: z.string().min(1).max(100), version: z.coerce.number().int().positive() });
 

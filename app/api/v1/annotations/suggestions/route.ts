@@ -3,15 +3,13 @@
 // changing one creates an ordinary label).
 import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
-import { AppError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
 import { listSuggestions } from "@/lib/services/annotation/suggestions/list-suggestions";
 import { decideSuggestion } from "@/lib/services/annotation/suggestions/decide-suggestion";
 
 export const GET = route(async (req, ctx) => NextResponse.json(await listSuggestions(ctx, queryObject(req))), { permission: "trajectory:read" });
 
 export const POST = route(async (req, ctx) => {
-  const body = await req.json().catch(() => {
-    throw new AppError("INVALID_INPUT", "request body is not valid JSON");
-  });
+  const body = await readJsonBody(req);
   return NextResponse.json(await decideSuggestion(ctx, body), { status: 201 });
 }, { permission: "annotation:write" });

@@ -1,6 +1,7 @@
 // POST /api/v1/datasets/:name/exports — start a background export ({format, version?, override?: {reason}}) → the job (202)
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { readJsonBody } from "@/lib/http/body";
 import { route } from "@/lib/http/route";
 import { listDatasetExports, startExportJob } from "@/lib/services/curation/export-jobs";
 import { EXPORT_FORMATS } from "@/lib/domain/curation/types";
@@ -12,7 +13,7 @@ const bodySchema = z.strictObject({
 });
 
 export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
-  const body = bodySchema.parse(await req.json());
+  const body = bodySchema.parse(await readJsonBody(req));
   return NextResponse.json(await startExportJob(ctx, { ...body, name }), { status: 202 });
 }, { permission: "dataset:export" });
 
