@@ -23,6 +23,15 @@ describe("readLines", () => {
     ]);
   });
 
+  it("joins a line spread over many chunks once, with a CR split from its LF", async () => {
+    const long = "x".repeat(1000);
+    const chunks = [...Array.from({ length: 50 }, () => long), "\r", "\nnext\r", "\n"];
+    const out = await lines(chunks);
+    expect(out.map((l) => [l.text.length, l.lineNo])).toEqual([[50_000, 1], [4, 2]]);
+    expect(out[0]!.text).toBe(long.repeat(50));
+    expect(out[1]!.text).toBe("next");
+  });
+
   it("decodes a multi-byte character split between chunks", async () => {
     const euro = Buffer.from("€\n");
     expect(await lines([euro.subarray(0, 1), euro.subarray(1)])).toEqual([{ text: "€", lineNo: 1 }]);

@@ -67,39 +67,50 @@ export function normalized(draft: TrajectoryDraft | unknown, sourceFormat: strin
  */
 export async function* readLines(source: Extract<ImportSource, { kind: "file" }>, maxLine = MAX_LINE_BYTES): AsyncGenerator<{ text: string; lineNo: number; tooLong?: boolean }> {
   const decoder = new StringDecoder("utf8");
-  let carry = "";
+  // The unfinished line is kept as its pieces and joined once, when its newline arrives: searching and re-joining
+  // the whole carry on every chunk made a 10 MB line cost minutes (quadratic in the line's length).
+  const pieces: string[] = [];
+  let carried = 0;
   let lineNo = 0;
   let skipping = false;
+  const line = (text: string) => (text.endsWith("\r") ? text.slice(0, -1) : text);
   for await (const chunk of source.open()) {
-    let text = carry + (typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer));
-    let start = 0;
+    let text = typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer);
     if (skipping) {
       // Inside an over-long line: drop everything up to its end.
       const end = text.indexOf("\n");
-      if (end === -1) {
-        carry = "";
-        continue;
-      }
+      if (end === -1) continue;
       skipping = false;
       text = text.slice(end + 1);
     }
-    let nl = text.indexOf("\n", start);
+    let start = 0;
+    let nl = text.indexOf("\n");
     while (nl !== -1) {
       lineNo++;
-      yield { text: text.charCodeAt(nl - 1) === 13 ? text.slice(start, nl - 1) : text.slice(start, nl), lineNo };
+      const head = text.slice(start, nl);
+      if (pieces.length) {
+        pieces.push(head);
+        yield { text: line(pieces.join("")), lineNo };
+        pieces.length = 0;
+        carried = 0;
+      } else yield { text: line(head), lineNo };
       start = nl + 1;
       nl = text.indexOf("\n", start);
     }
-    carry = text.slice(start);
-    if (carry.length > maxLine) {
+    if (start < text.length) {
+      pieces.push(start ? text.slice(start) : text);
+      carried += text.length - start;
+    }
+    if (carried > maxLine) {
       lineNo++;
       yield { text: "", lineNo, tooLong: true };
-      carry = "";
+      pieces.length = 0;
+      carried = 0;
       skipping = true;
     }
   }
-  const tail = carry + decoder.end();
-  if (tail && !skipping) yield { text: tail.endsWith("\r") ? tail.slice(0, -1) : tail, lineNo: lineNo + 1 };
+  const tail = pieces.join("") + decoder.end();
+  if (tail && !skipping) yield { text: line(tail), lineNo: lineNo + 1 };
 }
 
 /** 1-based line and column of a character offset. */
