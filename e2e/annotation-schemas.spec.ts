@@ -91,6 +91,8 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await annotator.keyboard.press("Enter");
   await expect(panel.getByRole("status")).toContainText("Saved Shell mood: Calm");
   await shoot(annotator, "labelling-with-new-schema");
+  // Left open, these windows keep the browser's focus and later specs' keys go astray.
+  await Promise.all([admin.context().close(), annotator.context().close()]);
 });
 
 test("rank the attempts of a fork point by keyboard: Alt+↓ moves, Enter saves, the order is stored as a label", async ({ page, request }) => {

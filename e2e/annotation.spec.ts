@@ -76,6 +76,8 @@ test("a concurrent edit is refused with a message saying who changed the label",
   // Nothing was overwritten: the stored value is tab A's.
   const after = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${mine.trajectoryId}&annotator=local-admin`)).json()).labels.find((l) => l.id === mine.id)!;
   expect(after).toMatchObject({ value: "timeout", version: 2 });
+  // Close both windows: left open, they keep the browser's focus and later specs' keys go astray.
+  await Promise.all([a.context().close(), b.context().close()]);
 });
 
 test("blind mode hides the other annotator's labels (held on the server)", async ({ request }) => {

@@ -118,8 +118,13 @@ test("select all matching selects every matching trajectory, not only the page",
 test("keyboard: / focuses search, j/k move between rows, Enter opens the active one", async ({ page }) => {
   await page.goto(`/trajectories?outcome=passed&sort=stepCount&dir=asc`);
   await page.waitForLoadState("networkidle");
-  await page.keyboard.press("/");
-  await expect(page.getByRole("searchbox", { name: "Search steps" })).toBeFocused();
+  // The keys work once React has hydrated the table (its listener is attached in an effect); until then a key press
+  // goes nowhere, so press again until the search box takes focus (a handled press focuses it: no second press).
+  const search = page.getByRole("searchbox", { name: "Search steps" });
+  await expect(async () => {
+    await page.keyboard.press("/");
+    await expect(search).toBeFocused({ timeout: 250 });
+  }).toPass({ timeout: 15_000 });
   await page.keyboard.press("Escape");
   await page.keyboard.press("j");
   await page.keyboard.press("j");
