@@ -2,7 +2,7 @@
 // in the same run. Usage: tsx bench/import.ts [trajectories=100000] [--skip-pg]
 // Prints MB/s, trajectories/s, the ratio to parse-only, and peak RSS (VmHWM) of this process.
 // --memory: only the SQLite import (fresh process), to measure peak RSS on a large file, e.g.
-//   tsx bench/import.ts 160000 --memory   (≈2 GB of JSONL)
+//   tsx bench/import.ts 160000 --memory   (≈2 GB of JSONL); --memory --pg: only the PostgreSQL import, the same way.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,7 +21,8 @@ import type { DatabaseConfig } from "../lib/env.ts";
 
 const n = Number(process.argv[2] ?? 100_000);
 const memoryOnly = process.argv.includes("--memory");
-const skipPg = process.argv.includes("--skip-pg") || memoryOnly;
+const memoryPg = memoryOnly && process.argv.includes("--pg");
+const skipPg = process.argv.includes("--skip-pg") || (memoryOnly && !memoryPg);
 // Generated data lives outside the repository.
 const outDir = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
 fs.mkdirSync(outDir, { recursive: true });
@@ -93,7 +94,7 @@ async function importInto(config: DatabaseConfig, label: string): Promise<void> 
 }
 
 const sqliteFile = path.join(outDir, `bench-import-${process.pid}.db`);
-await importInto({ provider: "sqlite", file: sqliteFile, url: `file:${sqliteFile}` }, "SQLite");
+if (!memoryPg) await importInto({ provider: "sqlite", file: sqliteFile, url: `file:${sqliteFile}` }, "SQLite");
 for (const f of [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`]) fs.rmSync(f, { force: true });
 
 if (!skipPg) {

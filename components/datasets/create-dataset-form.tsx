@@ -5,7 +5,8 @@ import { DatabaseZap } from "lucide-react";
 import { createDatasetFromFilterAction, createDatasetFromSelectionAction, type ActionResult } from "@/lib/actions/datasets";
 import { formatCount, formatCountAtLeast } from "@/lib/format";
 import { Button } from "@/components/ui/button";
-import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
+import { FieldLabel, Input } from "@/components/ui/input";
+import { DatasetNameFields } from "./dataset-name-fields";
 
 type Kind = "trajectory" | "segment";
 type Create = (v: { name: string; kind: Kind; description?: string }) => Promise<ActionResult<{ name: string; items: number }>>;
@@ -59,17 +60,7 @@ function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel, 
         });
       }}
     >
-      <FieldLabel>
-        Name
-        <Input name="name" required pattern="[\w.\-]+" maxLength={100} placeholder="recovery-sft-v1" autoFocus aria-invalid={!!error} className="w-56" />
-      </FieldLabel>
-      <FieldLabel>
-        Items
-        <NativeSelect name="kind" defaultValue="trajectory">
-          <option value="trajectory">Whole trajectories</option>
-          <option value="segment">Recovery segments (passed attempts)</option>
-        </NativeSelect>
-      </FieldLabel>
+      <DatasetNameFields defaultKind="trajectory" placeholder="recovery-sft-v1" invalid={!!error} autoFocus />
       <FieldLabel className="min-w-56 flex-1">
         Description
         <Input name="description" maxLength={2000} placeholder="optional" />

@@ -6,6 +6,7 @@ import { createDatasetFromLabelsAction } from "@/lib/actions/datasets";
 import { LABEL_SOURCES, type LabelSource } from "@/lib/domain/curation/label-rules";
 import { Button } from "@/components/ui/button";
 import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
+import { DatasetNameFields } from "./dataset-name-fields";
 
 interface Condition { by: LabelSource; schema: string; op: "min" | "values"; value: string }
 const SOURCE_TEXT: Record<LabelSource, string> = { any: "any label", gold: "gold (adjudicated)", majority: "annotators' majority", all: "all annotators agree" };
@@ -38,17 +39,7 @@ export function LabelRuleForm({ schemas, queues }: { schemas: { key: string; nam
       }}
     >
       <div className="flex flex-wrap items-end gap-3">
-        <FieldLabel>
-          Name
-          <Input name="name" required pattern="[\w.\-]+" maxLength={100} placeholder="usable-recoveries" className="w-56" aria-invalid={!!error} />
-        </FieldLabel>
-        <FieldLabel>
-          Items
-          <NativeSelect name="kind" defaultValue="segment">
-            <option value="trajectory">Whole trajectories</option>
-            <option value="segment">Recovery segments (passed attempts)</option>
-          </NativeSelect>
-        </FieldLabel>
+        <DatasetNameFields defaultKind="segment" placeholder="usable-recoveries" invalid={!!error} />
         <FieldLabel>
           Queue
           <NativeSelect name="queue" defaultValue="" aria-label="Queue">

@@ -112,15 +112,19 @@ export async function listLabels(db: Db, f: LabelFilter): Promise<LabelView[]> {
   return rows.map(toView);
 }
 
-export interface NewLabel {
-  schemaId: string;
-  annotatorId: string;
+/** Where a label (or a suggestion of one) points: the columns Annotation and Suggestion rows share. */
+export interface LabelTargetRow {
   targetType: string;
   targetKey: string;
   trajectoryId: string;
   stepStart: number | null;
   stepEnd: number | null;
   forkPointId: string | null;
+}
+
+export interface NewLabel extends LabelTargetRow {
+  schemaId: string;
+  annotatorId: string;
   value: string;
   comment: string | null;
 }

@@ -2,6 +2,7 @@
 // (each finding is a suggestion of its category on its step), and one SuggestionDecision per annotator and suggestion.
 // Nothing here touches Annotation: labels made by accepting are written by the labels repository (insertLabel).
 import type { Db } from "../../client.ts";
+import type { LabelTargetRow } from "./labels.ts";
 import { DETECTOR_SOURCE, parseSuggestionKey, type DecisionCount } from "../../../domain/annotation/suggestions.ts";
 
 export interface SuggestionView {
@@ -126,15 +127,9 @@ export async function listSuggestionSources(db: Db): Promise<string[]> {
 
 // --- imported suggestions ---
 
-export interface NewSuggestion {
+export interface NewSuggestion extends LabelTargetRow {
   source: string;
   schemaId: string;
-  targetType: string;
-  targetKey: string;
-  trajectoryId: string;
-  stepStart: number | null;
-  stepEnd: number | null;
-  forkPointId: string | null;
   value: string;
   comment: string | null;
 }
