@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
-import type { ParsedSearch } from "./search.ts";
+import { dialectOf, type ParsedSearch } from "./search.ts";
 import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
 import { forkCategorySql } from "./analytics/fork-category.ts";
 import { OUTCOMES } from "../../domain/trajectory.ts";
@@ -185,7 +185,7 @@ async function count(db: Db, where: Prisma.Sql): Promise<number> {
 /** issue 11: attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
 async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT g."k", CAST(SUM(g."c") AS INTEGER) AS "c" FROM (
-      SELECT ${forkCategorySql("fp")} AS "k", x."c" FROM (
+      SELECT ${forkCategorySql("fp", dialectOf(db))} AS "k", x."c" FROM (
         SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
       ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY g."k"`;
   return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));

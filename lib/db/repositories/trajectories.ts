@@ -99,10 +99,10 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
       : null,
   // issue 11: the same category expression the recovery analytics group by, so a drill-down matches exactly
-  forkError: (q) => {
+  forkError: (q, s) => {
     if (!q.forkError.length) return null;
     const named = q.forkError.filter((e) => e !== NO_ERROR);
-    const cat = forkCategorySql("fe");
+    const cat = forkCategorySql("fe", s.dialect);
     const parts = [named.length ? sql`${cat} IN (${list(named)})` : null, q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null].filter((p) => p !== null);
     return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe WHERE ${Prisma.join(parts, " OR ")})`;
   },

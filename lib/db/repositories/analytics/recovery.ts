@@ -7,6 +7,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { labelledForkCategorySql } from "./fork-category.ts";
+import { dialectOf } from "../search.ts";
 import { scopeConditions, scopeSql } from "./scope.ts";
 
 const sql = Prisma.sql;
@@ -51,7 +52,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
       FROM "Trajectory" t WHERE t."forkPointId" IS NOT NULL AND ${scopeSql(f, "t")}
       GROUP BY t."forkPointId"
     ), per AS (
-      SELECT ${labelledForkCategorySql("fp")} AS "label", fp."errorCategory", COALESCE(agg."attempts", 0) AS "attempts",
+      SELECT ${labelledForkCategorySql("fp", dialectOf(db))} AS "label", fp."errorCategory", COALESCE(agg."attempts", 0) AS "attempts",
         COALESCE(agg."n", 0) AS "n", COALESCE(agg."c", 0) AS "c", agg."first"
       FROM "ForkPoint" fp LEFT JOIN agg ON agg."id" = fp."id"
       WHERE agg."id" IS NOT NULL${parentScope.length ? sql` OR fp."trajectoryId" IN (SELECT p."id" FROM "Trajectory" p WHERE ${Prisma.join(parentScope, " AND ")})` : sql` OR 1 = 1`}
