@@ -6,7 +6,9 @@ import pg from "pg";
 import type { CellReader } from "./assemble.ts";
 import type { Cells, RowSource } from "./read.ts";
 
-const FETCH_ROWS = 2000;
+// Rows per FETCH: steps and labels are small on average; recording chunks are up to 64 KB each (≈4 MB per block).
+const FETCH_ROWS = 1000;
+const FETCH_WIDE_ROWS = 64;
 const TIMESTAMP_OID = 1114; // timestamp(3) without time zone, holding UTC (how Prisma maps DateTime)
 
 // Timestamps arrive as text ("2026-10-01 08:00:24.33", trailing zeros of the fraction dropped) and are rewritten to
@@ -49,16 +51,17 @@ export class PgRowSource implements RowSource {
     return next;
   }
 
-  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void): Promise<void> {
+  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void, wide = false): Promise<void> {
+    const block = wide ? FETCH_WIDE_ROWS : FETCH_ROWS;
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
     return this.run(async () => {
       await this.client.query({ text: `DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, values: args as unknown[] });
       try {
         for (;;) {
-          const res = await this.client.query<unknown[]>({ text: `FETCH ${FETCH_ROWS} FROM export_rows`, rowMode: "array" as const });
+          const res = await this.client.query<unknown[]>({ text: `FETCH ${block} FROM export_rows`, rowMode: "array" as const });
           for (const row of res.rows) onRow(row);
-          if (res.rows.length < FETCH_ROWS) break;
+          if (res.rows.length < block) break;
         }
       } finally {
         await this.client.query("CLOSE export_rows");

@@ -28,8 +28,11 @@ export interface RowSource {
   inIds(column: string): string;
   /** The id list as the placeholder of `inIds` takes it. */
   idsArg(ids: readonly string[]): unknown;
-  /** Runs `sql`, calling `onRow` with each row (an array of cells, in SELECT order), in order. */
-  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void): Promise<void>;
+  /**
+   * Runs `sql`, calling `onRow` with each row (an array of cells, in SELECT order), in order. `wide` marks rows that
+   * can be large (recording chunks: up to 64 KB of events each), so a provider that fetches in blocks takes fewer.
+   */
+  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void, wide?: boolean): Promise<void>;
 }
 
 export async function readVersionItems(src: RowSource, versionId: string, afterPosition: number, take: number): Promise<VersionItemRow[]> {
@@ -65,7 +68,7 @@ export async function readTrajectories(src: RowSource, ids: readonly string[], d
     await src.each(`SELECT ${CHUNK_COLUMNS.join(", ")} FROM ${CHUNK_FROM} WHERE ${src.inIds(`rc."trajectoryId"`)} ORDER BY rc."trajectoryId", c."seq"`, arg, (r) => {
       const p = owner(r[0]);
       if (p?.recording) addChunk(p, r[1] as string);
-    });
+    }, true);
   }
   const out = new Map<string, StoredTrajectory>();
   for (const [id, p] of pending) out.set(id, storedOf(p, c));
