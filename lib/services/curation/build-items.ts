@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context.ts";
 import { selectMatchingTrajectories } from "../browse-trajectories.ts";
 import { findExistingTrajectoryIds, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
 import { matchLabelRule } from "./label-source.ts";
-import { findStoredTrajectories } from "../../db/repositories/datasets/stored-trajectories.ts";
+import { openExportReader } from "../../db/repositories/datasets/stored-trajectories.ts";
 import type { NewItem } from "../../db/repositories/datasets/datasets.ts";
 import { applyQualityRules, type ItemSummary, type QualityRules, type Rejection } from "../../domain/curation/quality.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
@@ -54,15 +54,21 @@ export async function buildItems(ctx: ServiceContext, rules: DatasetRules): Prom
   if (!active(rules.quality)) return { items: ids.map((trajectoryId) => ({ trajectoryId, kind: rules.kind })), matched: matchedIds.length, rejected };
 
   const summaries: ItemSummary[] = [];
-  for (let i = 0; i < ids.length; i += READ_BATCH) {
-    const part = ids.slice(i, i + READ_BATCH);
-    const stored = await findStoredTrajectories(ctx.db, part);
-    const parents = rules.kind === "segment" ? await findStoredTrajectories(ctx.db, [...stored.values()].map((t) => t.parentDbId).filter((x): x is string => !!x)) : new Map();
-    for (const id of part) {
-      const t = stored.get(id)!;
-      const parent = rules.kind === "segment" ? (parents.get(t.parentDbId!) ?? null) : null;
-      summaries.push(summarizeItem({ item: t, parent }));
+  // One reader (one connection) for the whole pass; summaries need steps, not recordings.
+  const reader = openExportReader(ctx.db);
+  try {
+    for (let i = 0; i < ids.length; i += READ_BATCH) {
+      const part = ids.slice(i, i + READ_BATCH);
+      const stored = await reader.trajectories(part, { steps: true, recording: false });
+      const parents = rules.kind === "segment" ? await reader.trajectories([...stored.values()].map((t) => t.parentDbId).filter((x): x is string => !!x), { steps: true, recording: false }) : new Map();
+      for (const id of part) {
+        const t = stored.get(id)!;
+        const parent = rules.kind === "segment" ? (parents.get(t.parentDbId!) ?? null) : null;
+        summaries.push(summarizeItem({ item: t, parent }));
+      }
     }
+  } finally {
+    await reader.close();
   }
   const { kept, rejected: why } = applyQualityRules(summaries, rules.quality);
   for (const r of why.values()) rejected[r] = (rejected[r] ?? 0) + 1;

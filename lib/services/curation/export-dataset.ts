@@ -18,7 +18,7 @@ import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
 import { loadVersionItems, READ_BATCH, type VersionRef } from "./items.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_NAME, parseStoredRules } from "./rules.ts";
-import { summarizeItem } from "./summarize.ts";
+import { itemTokens } from "./summarize.ts";
 
 export const exportInputSchema = z.object({
   name: DATASET_NAME,
@@ -93,7 +93,7 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
           for (const line of writer.lines(it)) buf += line;
           if (!stored) {
             const t = it.item.trajectory;
-            gathered.push({ trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: it.item.errorCategory, outcome: t.outcome, tokens: summarizeItem(it).tokens, labels: [] });
+            gathered.push({ trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: it.item.errorCategory, outcome: t.outcome, tokens: itemTokens(it), labels: [] });
           }
           if (buf.length >= PIECE) {
             yield buf;
@@ -120,8 +120,10 @@ export async function writeExportFiles(opened: OpenedExport, out: string, onRows
   let bytes = 0;
   try {
     for await (const piece of opened.pieces(onRows)) {
-      bytes += Buffer.byteLength(piece);
-      if (!stream.write(piece)) await once(stream, "drain");
+      // Encoded once: counting with Buffer.byteLength and then writing the string walked every piece twice.
+      const chunk = Buffer.from(piece, "utf8");
+      bytes += chunk.length;
+      if (!stream.write(chunk)) await once(stream, "drain");
     }
     stream.end();
     await once(stream, "finish");

@@ -11,7 +11,7 @@ import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
 import { loadVersionItems, READ_BATCH } from "./items.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_NAME } from "./rules.ts";
-import { summarizeItem } from "./summarize.ts";
+import { itemTokens } from "./summarize.ts";
 
 export const freezeInputSchema = z.object({
   name: DATASET_NAME,
@@ -42,7 +42,7 @@ export async function freezeDataset(ctx: ServiceContext, input: z.input<typeof f
       const firstError = it.parent ? (it.item.trajectory.fork?.errorCategory ?? it.parent.errorCategory) : it.item.errorCategory;
       manifestItems.push({
         trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: firstError, outcome: t.outcome,
-        tokens: summarizeItem(it).tokens, labels: it.item.labels.map(labelKey).sort(),
+        tokens: itemTokens(it), labels: it.item.labels.map(labelKey).sort(),
       });
       if (it.item.labels.length) itemLabels.set(it.position, JSON.stringify(it.item.labels));
     }

@@ -1,8 +1,7 @@
 // Read a version's items back as ExportItems (trajectory, parent for segments, provenance), a batch at a time, so
 // exports and freezing stream instead of holding the dataset in memory.
 import type { Db } from "../../db/client.ts";
-import { findVersionItems } from "../../db/repositories/datasets/datasets.ts";
-import { findStoredTrajectories, type ReadDepth } from "../../db/repositories/datasets/stored-trajectories.ts";
+import { openExportReader, type ExportReader, type ReadDepth } from "../../db/repositories/datasets/stored-trajectories.ts";
 import { capturedLabelsSchema, withLabels, type ExportLabel, type ItemKind, type Provenance, type StoredTrajectory } from "../../domain/curation/types.ts";
 import type { ExportItem } from "../../exporters/types.ts";
 import { AppError } from "../../errors.ts";
@@ -33,12 +32,12 @@ function provenance(ref: VersionRef, kind: ItemKind, t: StoredTrajectory, labels
   };
 }
 
-async function readBatch(db: Db, ref: VersionRef, after: number, batch: number, depth: ReadDepth): Promise<{ last: number; items: LoadedItem[] } | null> {
-  const items = await findVersionItems(db, ref.versionId, after, batch);
+async function readBatch(reader: ExportReader, ref: VersionRef, after: number, batch: number, depth: ReadDepth): Promise<{ last: number; items: LoadedItem[] } | null> {
+  const items = await reader.versionItems(ref.versionId, after, batch);
   if (!items.length) return null;
-  const stored = await findStoredTrajectories(db, items.map((i) => i.trajectoryId), depth);
+  const stored = await reader.trajectories(items.map((i) => i.trajectoryId), depth);
   const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
-  const parents = await findStoredTrajectories(db, parentIds, depth);
+  const parents = await reader.trajectories(parentIds, depth);
   return {
     last: items.at(-1)!.position,
     items: items.map((it) => {
@@ -56,15 +55,23 @@ async function readBatch(db: Db, ref: VersionRef, after: number, batch: number, 
 /**
  * Items of a version in position order. A frozen version's items carry the labels captured when it was frozen.
  * The next batch is read while the caller writes the current one (on PostgreSQL the query overlaps the writing).
+ * One reader (raw SQL on the provider's driver) serves the whole pass and is closed when it ends or is abandoned.
  */
 export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
-  let next = readBatch(db, ref, -1, batch, depth);
-  for (;;) {
-    const current = await next;
-    if (!current) return;
-    next = readBatch(db, ref, current.last, batch, depth);
-    // If the caller stops early, the read ahead must not become an unhandled rejection.
-    next.catch(() => undefined);
-    yield current.items;
+  const reader = openExportReader(db);
+  let next: Promise<Awaited<ReturnType<typeof readBatch>>> | undefined;
+  try {
+    next = readBatch(reader, ref, -1, batch, depth);
+    for (;;) {
+      const current = await next;
+      if (!current) return;
+      next = readBatch(reader, ref, current.last, batch, depth);
+      // If the caller stops early, the read ahead must not become an unhandled rejection.
+      next.catch(() => undefined);
+      yield current.items;
+    }
+  } finally {
+    await next?.catch(() => undefined);
+    await reader.close();
   }
 }

@@ -7,14 +7,18 @@ import type { ItemSummary } from "../../domain/curation/quality.ts";
 import { itemTurns } from "../../exporters/chat-turns.ts";
 import type { ExportItem } from "../../exporters/types.ts";
 
+/** The row's token count alone (freezing and draft exports need no step hashes). */
+export function itemTokens(e: Pick<ExportItem, "item" | "parent">): number {
+  return countTokens(itemTurns(e).map((t) => [t.content, ...(t.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].join("\n")).join("\n"));
+}
+
 export function summarizeItem(e: Pick<ExportItem, "item" | "parent">): ItemSummary {
   const { context, target } = itemSteps(e.item, e.parent);
-  const text = itemTurns(e).map((t) => [t.content, ...(t.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].join("\n")).join("\n");
   return {
     trajectoryId: e.item.dbId,
     outcome: e.item.trajectory.outcome,
     reward: e.item.trajectory.reward ?? null,
     stepHashes: [...context, ...target].map(stepContentHash),
-    tokens: countTokens(text),
+    tokens: itemTokens(e),
   };
 }

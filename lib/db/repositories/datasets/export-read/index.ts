@@ -1,0 +1,27 @@
+// The export read path (issue 10): raw SQL per batch on the provider's own driver, straight into native objects.
+// One reader per export (or per call of findStoredTrajectories); close it when done.
+import { configOf, type Db } from "../../../client.ts";
+import type { StoredTrajectory } from "../../../../domain/curation/types.ts";
+import { PgRowSource } from "./postgres.ts";
+import { FULL_DEPTH, readTrajectories, readVersionItems, type ReadDepth, type RowSource, type VersionItemRow } from "./read.ts";
+import { SqliteRowSource } from "./sqlite.ts";
+
+export { FULL_DEPTH, type ReadDepth, type VersionItemRow } from "./read.ts";
+
+export interface ExportReader {
+  /** A version's items after `afterPosition`, in position order, at most `take`. */
+  versionItems(versionId: string, afterPosition: number, take: number): Promise<VersionItemRow[]>;
+  /** Trajectories by database id, in native form. Missing ids are absent from the map. */
+  trajectories(ids: readonly string[], depth?: ReadDepth): Promise<Map<string, StoredTrajectory>>;
+  close(): Promise<void>;
+}
+
+export function openExportReader(db: Db): ExportReader {
+  const config = configOf(db);
+  const src: RowSource & { close(): Promise<void> } = config.provider === "sqlite" ? new SqliteRowSource(config.file) : new PgRowSource(config.url);
+  return {
+    versionItems: (versionId, after, take) => readVersionItems(src, versionId, after, take),
+    trajectories: (ids, depth = FULL_DEPTH) => readTrajectories(src, ids, depth),
+    close: () => src.close(),
+  };
+}
