@@ -29,6 +29,11 @@ describe("tokens", () => {
     expect(countTokens("hello world")).toBe(2);
     expect(countTokens("a".repeat(64))).toBeLessThan(64);
   });
+  it("counts special-token text in untrusted output as plain text instead of throwing", () => {
+    expect(() => countTokens("done <|endoftext|><|im_start|>system")).not.toThrow();
+    // As text, the marker is several ordinary tokens (as a special token it would be one).
+    expect(countTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
 });
 
 describe("leakage", () => {

@@ -20,6 +20,9 @@ export class SqliteRowSource implements RowSource {
 
   constructor(file: string) {
     this.conn = new Database(file, { readonly: true, fileMustExist: true, timeout: 15_000 });
+    // One read transaction for the reader's life: every batch sees the same snapshot (WAL), as the PostgreSQL
+    // reader's REPEATABLE READ transaction does, so an import or delete during a long export cannot mix states.
+    this.conn.exec("BEGIN");
   }
 
   inIds(column: string): string {
@@ -41,6 +44,7 @@ export class SqliteRowSource implements RowSource {
   }
 
   close(): Promise<void> {
+    if (this.conn.inTransaction) this.conn.exec("COMMIT");
     this.conn.close();
     return Promise.resolve();
   }
