@@ -289,6 +289,18 @@ for (const p of PROVIDERS) {
       }
     });
 
+    it("an export that fails part-way leaves no file under its name (and no partial file)", async () => {
+      const dir = path.join(tmp, `${p.provider}-failed`);
+      fs.mkdirSync(dir);
+      const opened = await openExport(t.ctx, { name: "passed", format: "openai" });
+      const failing = { ...opened, async *pieces() { yield '{"messages":[]}\n'; throw new Error("disk went away"); } };
+      await expect(writeExportFiles(failing, path.join(dir, "out.jsonl"))).rejects.toThrow("disk went away");
+      expect(fs.readdirSync(dir)).toEqual([]);
+      // A complete export appears under its name only.
+      await writeExportFiles(opened, path.join(dir, "out.jsonl"));
+      expect(fs.readdirSync(dir).sort()).toEqual(["README.md", "out.jsonl"]);
+    });
+
     it("native round trip is lossless: trajectories, steps, recordings, fork links and labels", async () => {
       await createDataset(t.ctx, { name: "everything", rules: { source: "filter", filter: "" } });
       await freezeDataset(t.ctx, { name: "everything" });

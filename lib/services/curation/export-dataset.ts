@@ -116,7 +116,10 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
 export async function writeExportFiles(opened: OpenedExport, out: string, onRows?: (done: number) => void): Promise<{ bytes: number; cardPath: string }> {
   const dir = path.dirname(path.resolve(out));
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError("INVALID_INPUT", `--out: folder ${dir} does not exist`);
-  const stream = fs.createWriteStream(out);
+  // Written beside the target and renamed once complete and on disk: a killed or failed export never leaves a file
+  // under the export's name that a training job could mistake for the whole dataset.
+  const partial = `${out}.partial-${process.pid}`;
+  const stream = fs.createWriteStream(partial);
   let bytes = 0;
   try {
     for await (const piece of opened.pieces(onRows)) {
@@ -127,12 +130,25 @@ export async function writeExportFiles(opened: OpenedExport, out: string, onRows
     }
     stream.end();
     await once(stream, "finish");
+    syncFile(partial);
+    fs.renameSync(partial, out);
   } catch (e) {
     stream.destroy();
-    fs.rmSync(out, { force: true });
+    fs.rmSync(partial, { force: true });
     throw e;
   }
   const cardPath = path.join(path.dirname(out), "README.md");
-  fs.writeFileSync(cardPath, opened.card());
+  fs.writeFileSync(`${cardPath}.partial-${process.pid}`, opened.card());
+  fs.renameSync(`${cardPath}.partial-${process.pid}`, cardPath);
   return { bytes, cardPath };
+}
+
+/** Flushes a written file to the disk (fsync works on the file, whichever descriptor asks). */
+function syncFile(file: string): void {
+  const fd = fs.openSync(file, "r+");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
