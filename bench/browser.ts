@@ -44,6 +44,8 @@ interface RawRunner {
 async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
   if (config.provider === "sqlite") {
     const d = new Database(config.file, { readonly: true, fileMustExist: true });
+    // The app creates this per connection before reading word counts (search.ts); the replay reads it too.
+    d.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
     return {
       async run(statements, inTx) {
         if (inTx) d.exec("BEGIN");

@@ -138,7 +138,10 @@ export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchF
   }
   return dialect === "sqlite"
     ? Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`
-    : Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}))`;
+    : // OFFSET 0 keeps the hits a subquery of their own, read through the GIN index once: left to the planner, a
+      // capped count (LIMIT 1001) walked step_search in trajectory order checking every row's tsvector, expecting
+      // matches early (670 ms cold / 155 ms warm for a word in 15,000 steps at 10^5 trajectories; 45 ms fenced).
+      Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}) OFFSET 0)`;
 }
 
 const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));
