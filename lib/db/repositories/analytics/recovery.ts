@@ -40,7 +40,8 @@ const cellSchema = z.array(
  */
 export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<RecoveryCell[]> {
   // Attempts are aggregated per fork point first (one pass over the forkPointId index), then each fork point gets
-  // its category once — a label lookup per fork point, not per attempt.
+  // its category once — a label lookup per fork point, not per attempt. `per` is materialized: inlined, its label
+  // lookup would run once for each place the outer query names "label" (SQLite's plan showed it twice).
   const parentScope = scopeConditions(f, "p");
   const rows = await db.$queryRaw<unknown[]>`
     WITH agg AS (
@@ -50,7 +51,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
         MIN(CASE WHEN t."outcome" = 'passed' THEN t."attemptIndex" END) AS "first"
       FROM "Trajectory" t WHERE t."forkPointId" IS NOT NULL AND ${scopeSql(f, "t")}
       GROUP BY t."forkPointId"
-    ), per AS (
+    ), per AS MATERIALIZED (
       SELECT ${labelledForkCategorySql("fp")} AS "label", fp."errorCategory", COALESCE(agg."attempts", 0) AS "attempts",
         COALESCE(agg."n", 0) AS "n", COALESCE(agg."c", 0) AS "c", agg."first"
       FROM "ForkPoint" fp LEFT JOIN agg ON agg."id" = fp."id"
