@@ -11,4 +11,4 @@ CREATE INDEX "Trajectory_rollouts_idx" ON "Trajectory"("parentId", "runId", "tas
 CREATE INDEX "Trajectory_outcome_reward_idx" ON "Trajectory"("outcome", "reward", "taskId", "runId");
 
 -- CreateIndex
-CREATE INDEX "Trajectory_lengths_idx" ON "Trajectory"("stepCount", "firstErrorStep", "parentId", "runId", "taskId", "outcome");
+CREATE INDEX "Trajectory_lengths_idx" ON "Trajectory"("stepCount", "firstErrorStep", "runId", "taskId", "parentId");
