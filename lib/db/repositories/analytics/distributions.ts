@@ -8,7 +8,9 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { integerBuckets, realBuckets, type Bucket } from "../../../domain/analytics/buckets.ts";
+import type { Queryable } from "../search.ts";
 import { scopeSql } from "./scope.ts";
+import { withPlainPlan } from "./serial.ts";
 
 const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
@@ -45,6 +47,10 @@ const cellSchema = z.array(z.object({ l: num, e: num, r: num, a: num }));
  * trajectories with no first-error step.
  */
 export async function findTrajectoryHistograms(db: Db, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
+  return withPlainPlan(db, (q) => trajectoryHistograms(q, f));
+}
+
+async function trajectoryHistograms(db: Queryable, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
   const scope = scopeSql(f, "t");
   const [r] = trajRangeSchema.parse(
     await db.$queryRaw<unknown[]>`SELECT MIN(t."stepCount") AS "lo", MAX(t."stepCount") AS "hi", MIN(t."firstErrorStep") AS "elo", MAX(t."firstErrorStep") AS "ehi",

@@ -8,6 +8,7 @@ import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { labelledForkCategorySql } from "./fork-category.ts";
 import { scopeConditions, scopeSql } from "./scope.ts";
+import { withPlainPlan } from "./serial.ts";
 
 const sql = Prisma.sql;
 
@@ -43,7 +44,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
   // its category once — a label lookup per fork point, not per attempt. `per` is materialized: inlined, its label
   // lookup would run once for each place the outer query names "label" (SQLite's plan showed it twice).
   const parentScope = scopeConditions(f, "p");
-  const rows = await db.$queryRaw<unknown[]>`
+  const rows = await withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`
     WITH agg AS (
       SELECT t."forkPointId" AS "id", COUNT(*) AS "attempts",
         SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
@@ -60,7 +61,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
     SELECT COALESCE("label", "errorCategory") AS "cat", CAST("n" AS INTEGER) AS "n", CAST("c" AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",
       CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM(CASE WHEN "label" IS NULL THEN 0 ELSE 1 END) AS INTEGER) AS "labelled",
       CAST(SUM("first" + 1) AS INTEGER) AS "firstSum", CAST(COUNT("first") AS INTEGER) AS "firstCount"
-    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`;
+    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`);
   return cellSchema.parse(rows).map((r) => ({
     category: r.cat,
     n: r.n,
