@@ -1,16 +1,20 @@
 // Analytics benchmark on SQLite and PostgreSQL at 10^5 trajectories. Usage:
 //   nice -n 5 tsx bench/analytics.ts [trajectories=100000] [--runs=15] [--skip-pg] [--skip-sqlite] [--setup-only]
+//     [--only=<part of a query name>] [--explain]
 // Builds (or reuses) bench/out/analytics-<n>.db and the PostgreSQL database reterm_bench_analytics_<n>: generated
 // trajectories with trained runs at checkpoints 100/200/400 (so every chart has data), fork-point labels on ~5% of
 // fork points and "task-invalid" labels on a few trajectories. No search index (analytics do not read it).
 // Times each analytics service (zod-free, straight to the service, as the page calls it) — median and p95 — and,
 // in the same run, a baseline: the unfiltered COUNT(*) of trajectories the stats line issues, so the ratio shows
-// how many "full counts" each figure costs. Then, with --page=URL, the analytics page's server render (see below).
+// how many "full counts" each figure costs. --explain prints the plan (EXPLAIN QUERY PLAN / EXPLAIN) of every
+// statement each timed call sends, at this size; --only times the queries whose name contains the text.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb, type Db } from "../lib/db/client.ts";
+import { createLoggedDb, explain, readStatements } from "../lib/db/diagnostics/query-plans.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
@@ -23,12 +27,16 @@ import { getDistributions } from "../lib/services/analytics/get-distributions.ts
 import { compareRuns } from "../lib/services/analytics/compare-runs.ts";
 import { getAnalyticsOptions } from "../lib/services/analytics/get-analytics-options.ts";
 import { getAnnotationAnalytics } from "../lib/services/analytics/get-annotation-analytics.ts";
+import { getDrillScope } from "../lib/services/analytics/drill-runs.ts";
+import { forOneRender } from "../lib/services/analytics/render-memo.ts";
 import { listTrajectories } from "../lib/services/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../lib/validation/analytics-params.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const explainPlans = process.argv.includes("--explain");
 // BENCH_OUT and BENCH_PG_PREFIX let parallel sessions on a shared machine keep their databases apart.
 const OUT = process.env.BENCH_OUT ?? path.resolve(import.meta.dirname, "out");
 const PG_PREFIX = process.env.BENCH_PG_PREFIX ?? "reterm_bench_analytics";
@@ -93,31 +101,50 @@ function stats(ms: number[]) {
 }
 
 async function bench(provider: DatabaseConfig["provider"]) {
-  const { db, ctx } = await prepare(config(provider));
-  if (process.argv.includes("--setup-only")) return void (await db.$disconnect());
+  const cfg = config(provider);
+  const { db: setupDb } = await prepare(cfg);
+  await setupDb.$disconnect();
+  if (process.argv.includes("--setup-only")) return;
+  const db = createDb(cfg);
+  const actor = await ensureUser(db, "bench", "admin");
   const allRuns = await db.run.findMany({ select: { id: true, name: true, trainingMethod: true }, orderBy: { name: "asc" } });
   const base = allRuns.find((r) => r.trainingMethod === "base")!;
   const trained = allRuns.find((r) => r.name.endsWith("recovery-grpo-s400"))!;
   const f = EMPTY_ANALYTICS_FILTER;
-  const recovery = await getRecoveryAnalytics(ctx, f);
+  const recovery = await getRecoveryAnalytics({ db, actor }, f);
   const top = recovery.categories[0]!;
   const drill = trajectoryListQuerySchema.parse({ forkError: top.category ?? "none", attempt: "yes" });
-  const cases: [string, () => Promise<unknown>][] = [
-    ["baseline: COUNT(*) trajectories (stats line)", () => db.trajectory.count()],
-    ["recovery by category (all runs)", () => getRecoveryAnalytics(ctx, f)],
-    ["recovery by category (one run)", () => getRecoveryAnalytics(ctx, { ...f, runId: [trained.id] })],
-    ["recovery by category (method + task category)", () => getRecoveryAnalytics(ctx, { ...f, method: ["recovery-grpo"], category: ["software-engineering"] })],
-    ["pass@k by checkpoint", () => getTrainingProgress(ctx, f)],
-    ["task health", () => getTaskHealth(ctx, f)],
-    ["distributions (all runs)", () => getDistributions(ctx, f)],
-    ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
-    ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
-    ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
-    ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
-    ["filter options", () => getAnalyticsOptions(ctx)],
-    ["database counts", () => getStats(ctx)],
-    ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
-  ];
+  const casesFor = (ctx: ServiceContext): [string, () => Promise<unknown>][] =>
+    ([
+      ["baseline: COUNT(*) trajectories (stats line)", () => ctx.db.trajectory.count()],
+      ["recovery by category (all runs)", () => getRecoveryAnalytics(ctx, f)],
+      ["recovery by category (one run)", () => getRecoveryAnalytics(ctx, { ...f, runId: [trained.id] })],
+      ["recovery by category (method + task category)", () => getRecoveryAnalytics(ctx, { ...f, method: ["recovery-grpo"], category: ["software-engineering"] })],
+      ["pass@k by checkpoint", () => getTrainingProgress(ctx, f)],
+      ["task health", () => getTaskHealth(ctx, f)],
+      ["distributions (all runs)", () => getDistributions(ctx, f)],
+      ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
+      ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
+      ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
+      ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
+      ["filter options", () => getAnalyticsOptions(ctx)],
+      ["database counts", () => getStats(ctx)],
+      ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
+    ] satisfies [string, () => Promise<unknown>][]).filter(([k], i) => i === 0 || !only || k.includes(only));
+  if (explainPlans) {
+    // Plans come from a second client that logs its statements; timing uses the app's own client (logging every
+    // query made the timed figures several times slower).
+    const { db: logged, log } = createLoggedDb(cfg);
+    for (const [k, fn] of casesFor({ db: logged, actor })) {
+      log.length = 0;
+      await fn();
+      console.log(`\n${provider} — ${k}`);
+      for (const st of readStatements([...log])) console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 200)}…\n${(await explain(logged, st)).map((l) => `    ${l}`).join("\n")}`);
+    }
+    await logged.$disconnect();
+  }
+  const ctx: ServiceContext = { db, actor };
+  const cases = casesFor(ctx);
   const times = new Map<string, number[]>(cases.map(([k]) => [k, []]));
   for (const [, fn] of cases) await fn(); // warm-up
   for (let i = 0; i < runs; i++) {
@@ -127,15 +154,18 @@ async function bench(provider: DatabaseConfig["provider"]) {
       times.get(k)!.push(performance.now() - t0);
     }
   }
-  // The page issues its queries concurrently (Promise.all); time that as a whole too.
+  // The page's calls as app/(dashboard)/analytics/page.tsx makes them: the filter options first, then every section
+  // concurrently (each streams in its own Suspense boundary), all with one context made for the render (shared reads).
   const page: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    await Promise.all([getStats(ctx), getAnalyticsOptions(ctx), getRecoveryAnalytics(ctx, f), getTrainingProgress(ctx, f), getTaskHealth(ctx, f), getDistributions(ctx, f), getAnnotationAnalytics(ctx, f, "week")]);
+    const render = forOneRender(ctx);
+    await getAnalyticsOptions(render);
+    await Promise.all([getRecoveryAnalytics(render, f), getTrainingProgress(render, f), getDrillScope(render, f), getTaskHealth(render, f), getDrillScope(render, f), getDistributions(render, f), getAnnotationAnalytics(render, f, "week"), getStats(render)]);
     page.push(performance.now() - t0);
   }
   const baseline = stats(times.get(cases[0]![0])!).median;
-  console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${runs} runs each (median / p95 ms, ratio of median to the COUNT(*) baseline)`);
+  console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${runs} runs each (median / p95 ms, ratio of median to the COUNT(*) baseline); load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   for (const [k] of cases) {
     const s = stats(times.get(k)!);
     console.log(`  ${k.padEnd(48)} ${s.median.toFixed(1).padStart(8)} ${s.p95.toFixed(1).padStart(8)}   ${(s.median / baseline).toFixed(2)}×`);

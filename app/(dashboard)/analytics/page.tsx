@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { BarChart3 } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { getAnalyticsOptions } from "@/lib/services/analytics/get-analytics-options";
+import { forOneRender } from "@/lib/services/analytics/render-memo";
 import { periodSchema } from "@/lib/services/analytics/get-annotation-analytics";
 import { analyticsFilterFromUrl, comparedRunsFromUrl } from "@/lib/validation/analytics-params";
 import { firstValues } from "@/lib/validation/search-params";
@@ -24,7 +25,8 @@ function Loading({ title }: { title: string }) {
 }
 
 export default async function AnalyticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const ctx = await getPageContext();
+  // One context for this render: sections that need the same figures (runs, run × task counts) share one query.
+  const ctx = forOneRender(await getPageContext());
   const params = await searchParams;
   const filter = analyticsFilterFromUrl(params);
   const compare = comparedRunsFromUrl(params);

@@ -3,7 +3,8 @@
 import { authorize, type ServiceContext } from "../context.ts";
 import { AppError } from "../../errors.ts";
 import { findRecoveryCells } from "../../db/repositories/analytics/recovery.ts";
-import { findRunTaskSamples, findRuns, type RunInfo } from "../../db/repositories/analytics/run-samples.ts";
+import type { RunInfo } from "../../db/repositories/analytics/run-samples.ts";
+import { allRuns, runTaskSamples } from "./render-memo.ts";
 import { passAtK } from "../../domain/analytics/pass-at-k.ts";
 import { rateDifference, wilsonInterval, type Interval, type RateDifference } from "../../domain/analytics/intervals.ts";
 import { pairByTask, pairedBootstrap, type PairedDifference, type TaskSamples } from "../../domain/analytics/bootstrap.ts";
@@ -48,13 +49,13 @@ export async function compareRuns(ctx: ServiceContext, runIds: string[], k: numb
   authorize(ctx, "trajectory:read");
   const filter: AnalyticsFilter = { runId: [], model: [], checkpoint: [], method: [], category: pageFilter.category };
   if (new Set(runIds).size !== runIds.length) throw new AppError("INVALID_INPUT", "compare names a run twice");
-  const all = await findRuns(ctx.db);
+  const all = await allRuns(ctx);
   const runs = runIds.map((id) => all.find((r) => r.id === id) ?? null);
   const missing = runIds.find((_, i) => runs[i] === null);
   if (missing !== undefined) throw new AppError("NOT_FOUND", `no run with id "${missing}"`);
   const scoped = (id: string): AnalyticsFilter => ({ ...filter, runId: [id] });
   const [samples, cells] = await Promise.all([
-    findRunTaskSamples(ctx.db, { ...filter, runId: runIds }),
+    runTaskSamples(ctx, { ...filter, runId: runIds }),
     Promise.all(runIds.map((id) => findRecoveryCells(ctx.db, scoped(id)))),
   ]);
   const perRun = runIds.map((id) => new Map<string, TaskSamples>(samples.filter((s) => s.runId === id && s.n > 0).map((s) => [s.taskId, { n: s.n, c: s.c }])));

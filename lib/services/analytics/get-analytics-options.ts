@@ -1,6 +1,7 @@
 // What the analytics filters offer: runs, models, checkpoints, training methods and task categories in the data.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findRuns, findTasks, type RunInfo } from "../../db/repositories/analytics/run-samples.ts";
+import type { RunInfo } from "../../db/repositories/analytics/run-samples.ts";
+import { allRuns, allTasks } from "./render-memo.ts";
 
 export interface AnalyticsOption {
   value: string;
@@ -28,7 +29,7 @@ const runDetail = (r: RunInfo) => [r.model, r.checkpoint, r.trainingMethod].filt
 
 export async function getAnalyticsOptions(ctx: ServiceContext): Promise<AnalyticsOptions> {
   authorize(ctx, "trajectory:read");
-  const [runs, tasks] = await Promise.all([findRuns(ctx.db), findTasks(ctx.db)]);
+  const [runs, tasks] = await Promise.all([allRuns(ctx), allTasks(ctx)]);
   return {
     runId: runs.map((r) => ({ value: r.id, label: r.name, detail: runDetail(r), count: 1 })),
     model: tally(runs.map((r) => r.model)),

@@ -83,7 +83,7 @@ export async function getAnnotationAnalytics(ctx: ServiceContext, filter: Analyt
     countLabelsByPeriod(ctx.db, filter, period),
     countCompletedItemsByPeriod(ctx.db, filter, period),
     showAgreement ? loadPairedLabels(ctx.db, filter, rated.map((s) => s.id), period) : Promise.resolve([]),
-    resolveDrillRuns(ctx.db, filter),
+    resolveDrillRuns(ctx, filter),
   ]);
   const agreement = showAgreement
     ? rated.map((s) => ({ s, rows: paired.filter((r) => r.schemaId === s.id) })).filter((x) => x.rows.length).map(({ s, rows }) => agreementOverTime(rows, s))

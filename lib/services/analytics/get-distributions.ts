@@ -1,7 +1,7 @@
 // Distributions over the filtered runs: trajectory length, step of the first error, attempts needed to recover,
 // and mean reward per sibling group (the attempts of one fork point).
 import { authorize, type ServiceContext } from "../context.ts";
-import { findAttemptsToRecover, findSiblingRewardHistogram, findTrajectoryHistograms } from "../../db/repositories/analytics/distributions.ts";
+import { findSiblingDistributions, findTrajectoryHistograms } from "../../db/repositories/analytics/distributions.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { resolveDrillRuns } from "./drill-runs.ts";
 
@@ -41,11 +41,10 @@ const counts = (bs: { lo: number; hi: number; a: number; b: number }[]): CountBu
 
 export async function getDistributions(ctx: ServiceContext, filter: AnalyticsFilter): Promise<DistributionsReport> {
   authorize(ctx, "trajectory:read");
-  const [trajectories, attemptsToRecover, reward, drillRunIds] = await Promise.all([
+  const [trajectories, { attemptsToRecover, siblingReward: reward }, drillRunIds] = await Promise.all([
     findTrajectoryHistograms(ctx.db, filter),
-    findAttemptsToRecover(ctx.db, filter),
-    findSiblingRewardHistogram(ctx.db, filter),
-    resolveDrillRuns(ctx.db, filter),
+    findSiblingDistributions(ctx.db, filter),
+    resolveDrillRuns(ctx, filter),
   ]);
   return {
     filter,

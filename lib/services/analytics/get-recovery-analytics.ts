@@ -77,6 +77,6 @@ export function recoveryByCategory(cells: readonly RecoveryCell[]): RecoveryCate
 
 export async function getRecoveryAnalytics(ctx: ServiceContext, filter: AnalyticsFilter): Promise<RecoveryReport> {
   authorize(ctx, "trajectory:read");
-  const [cells, drillRunIds] = await Promise.all([findRecoveryCells(ctx.db, filter), resolveDrillRuns(ctx.db, filter)]);
+  const [cells, drillRunIds] = await Promise.all([findRecoveryCells(ctx.db, filter), resolveDrillRuns(ctx, filter)]);
   return { filter, categories: recoveryByCategory(cells), overall: summarizeRecovery(cells), drillRunIds };
 }

@@ -1,7 +1,7 @@
 // Task health: tasks to look at before they poison training — never passed, always passed (no signal), failing
 // across consecutive checkpoints, labelled invalid / brittle verifier, or with rewards that contradict the verifier.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findRunTaskSamples, findRuns, findTasks } from "../../db/repositories/analytics/run-samples.ts";
+import { allRuns, allTasks, runTaskSamples } from "./render-memo.ts";
 import { findTaskSignals } from "../../db/repositories/analytics/task-signals.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { buildSeries } from "./get-training-progress.ts";
@@ -31,7 +31,7 @@ export interface TaskHealthReport {
 
 export async function getTaskHealth(ctx: ServiceContext, filter: AnalyticsFilter): Promise<TaskHealthReport> {
   authorize(ctx, "trajectory:read");
-  const [tasks, runs, samples, signals] = await Promise.all([findTasks(ctx.db), findRuns(ctx.db), findRunTaskSamples(ctx.db, filter), findTaskSignals(ctx.db, filter)]);
+  const [tasks, runs, samples, signals] = await Promise.all([allTasks(ctx), allRuns(ctx), runTaskSamples(ctx, filter), findTaskSignals(ctx.db, filter)]);
   const persistent = new Map<string, string[]>();
   for (const series of buildSeries(runs, samples)) {
     const order = series.points.map((p) => p.runId);

@@ -1,6 +1,7 @@
 // Training progress: pass@1 and pass@k of original rollouts per checkpoint, one series per model and method.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findRunTaskSamples, findRuns, type RunInfo, type RunTaskSamples } from "../../db/repositories/analytics/run-samples.ts";
+import type { RunInfo, RunTaskSamples } from "../../db/repositories/analytics/run-samples.ts";
+import { allRuns, runTaskSamples } from "./render-memo.ts";
 import { recoveryAtK, RECOVERY_KS, type RecoveryK } from "../../domain/analytics/pass-at-k.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 
@@ -60,6 +61,6 @@ export function buildSeries(runs: readonly RunInfo[], samples: readonly RunTaskS
 
 export async function getTrainingProgress(ctx: ServiceContext, filter: AnalyticsFilter): Promise<{ series: ProgressSeries[]; ks: readonly number[] }> {
   authorize(ctx, "trajectory:read");
-  const [runs, samples] = await Promise.all([findRuns(ctx.db), findRunTaskSamples(ctx.db, filter)]);
+  const [runs, samples] = await Promise.all([allRuns(ctx), runTaskSamples(ctx, filter)]);
   return { series: buildSeries(runs, samples), ks: PROGRESS_KS };
 }

@@ -73,11 +73,15 @@ export interface PairedLabel {
 /** Label rows (of the given schemas) on targets that at least two annotators labelled — the only ones agreement reads. */
 export async function loadPairedLabels(db: Db, f: AnalyticsFilter, schemaIds: string[], period: Period): Promise<PairedLabel[]> {
   if (!schemaIds.length) return [];
+  const ids = Prisma.join(schemaIds.map((id) => sql`${id}`));
+  // Targets with two or more annotators are found in one grouped pass: an EXISTS per label row could only seek on
+  // schemaId in the (schemaId, annotatorId, targetKey) index, so it read every label of the schema for each row.
   const rows = await db.$queryRaw<unknown[]>`
     SELECT a."schemaId" AS "s", a."targetKey" AS "k", a."annotatorId" AS "u", a."value" AS "v", ${periodSql(db, sql`a."createdAt"`, period)} AS "p"
     FROM "Annotation" a JOIN "Trajectory" t ON t."id" = a."trajectoryId"
-    WHERE a."schemaId" IN (${Prisma.join(schemaIds.map((id) => sql`${id}`))})${inScope(f)}
-      AND EXISTS (SELECT 1 FROM "Annotation" b WHERE b."schemaId" = a."schemaId" AND b."targetKey" = a."targetKey" AND b."annotatorId" <> a."annotatorId")`;
+      JOIN (SELECT b."schemaId" AS "s", b."targetKey" AS "k" FROM "Annotation" b WHERE b."schemaId" IN (${ids})
+            GROUP BY b."schemaId", b."targetKey" HAVING COUNT(DISTINCT b."annotatorId") > 1) m ON m."s" = a."schemaId" AND m."k" = a."targetKey"
+    WHERE a."schemaId" IN (${ids})${inScope(f)}`;
   return z
     .array(z.object({ s: z.string(), k: z.string(), u: z.string(), v: z.string(), p: z.string() }))
     .parse(rows)

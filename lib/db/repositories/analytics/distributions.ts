@@ -8,12 +8,13 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { integerBuckets, realBuckets, type Bucket } from "../../../domain/analytics/buckets.ts";
+import type { Queryable } from "../search.ts";
 import { scopeSql } from "./scope.ts";
+import { withPlainPlan } from "./serial.ts";
 
 const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 const numOrNull = num.nullable();
-const rangeSchema = z.array(z.object({ lo: numOrNull, hi: numOrNull })).length(1);
 const countsSchema = z.array(z.object({ b: num, a: num, c: num }));
 
 /** One bucket with two counts (what the two counts are depends on the histogram). */
@@ -37,15 +38,19 @@ function fill(buckets: readonly Bucket[], rows: z.infer<typeof countsSchema>): B
 }
 
 const trajRangeSchema = z.array(z.object({ lo: numOrNull, hi: numOrNull, elo: numOrNull, ehi: numOrNull, none: numOrNull })).length(1);
-const cellSchema = z.array(z.object({ l: num, e: num, att: num, n: num }));
+const cellSchema = z.array(z.object({ l: num, e: num, r: num, a: num }));
 
 /**
  * Trajectories in scope by step count and by first-error step, in one scan: each bucket counts original rollouts
  * (`a`) and recovery attempts (`b`, parentId set, as the browser's `attempt` filter). The database returns one row per
- * (length bucket, error bucket, kind) — a few hundred at most — which are summed here. `withoutError` counts
+ * (length bucket, error bucket) with both counts — a few hundred at most — which are summed here. `withoutError` counts
  * trajectories with no first-error step.
  */
 export async function findTrajectoryHistograms(db: Db, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
+  return withPlainPlan(db, (q) => trajectoryHistograms(q, f));
+}
+
+async function trajectoryHistograms(db: Queryable, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
   const scope = scopeSql(f, "t");
   const [r] = trajRangeSchema.parse(
     await db.$queryRaw<unknown[]>`SELECT MIN(t."stepCount") AS "lo", MAX(t."stepCount") AS "hi", MIN(t."firstErrorStep") AS "elo", MAX(t."firstErrorStep") AS "ehi",
@@ -54,19 +59,21 @@ export async function findTrajectoryHistograms(db: Db, f: AnalyticsFilter): Prom
   if (r!.lo === null || r!.hi === null) return { length: [], firstError: [], withoutError: 0 };
   const lengthBuckets = integerBuckets(r!.lo, r!.hi);
   const errorBuckets = r!.elo === null || r!.ehi === null ? [] : integerBuckets(r!.elo, r!.ehi);
-  const fe = sql`t."firstErrorStep"`;
+  // Trajectories are first grouped by their (stepCount, firstErrorStep) values — in the order of
+  // Trajectory_lengths_idx, so without sorting 10^5 rows — and only those groups are put into buckets.
+  const fe = sql`v."fe"`;
   const rows = cellSchema.parse(await db.$queryRaw<unknown[]>`
-    SELECT x."l" AS "l", x."e" AS "e", x."att" AS "att", CAST(COUNT(*) AS INTEGER) AS "n"
-    FROM (SELECT ${bucketCase(sql`t."stepCount"`, lengthBuckets, true)} AS "l",
-            CASE WHEN ${fe} IS NULL THEN -1 ELSE ${bucketCase(fe, errorBuckets, true)} END AS "e",
-            CASE WHEN t."parentId" IS NULL THEN 0 ELSE 1 END AS "att"
-          FROM "Trajectory" t WHERE ${scope}) x
-    GROUP BY x."l", x."e", x."att"`);
+    SELECT x."l" AS "l", x."e" AS "e", CAST(SUM(x."r") AS INTEGER) AS "r", CAST(SUM(x."a") AS INTEGER) AS "a"
+    FROM (SELECT ${bucketCase(sql`v."sc"`, lengthBuckets, true)} AS "l",
+            CASE WHEN ${fe} IS NULL THEN -1 ELSE ${bucketCase(fe, errorBuckets, true)} END AS "e", v."r" AS "r", v."a" AS "a"
+          FROM (SELECT t."stepCount" AS "sc", t."firstErrorStep" AS "fe",
+                  SUM(CASE WHEN t."parentId" IS NULL THEN 1 ELSE 0 END) AS "r", SUM(CASE WHEN t."parentId" IS NULL THEN 0 ELSE 1 END) AS "a"
+                FROM "Trajectory" t WHERE ${scope} GROUP BY t."stepCount", t."firstErrorStep") v) x
+    GROUP BY x."l", x."e"`);
   const sum = (buckets: Bucket[], key: "l" | "e") =>
     buckets.map((bk, i) => {
       const inBucket = rows.filter((x) => x[key] === i);
-      const total = (att: number) => inBucket.filter((x) => x.att === att).reduce((s, x) => s + x.n, 0);
-      return { ...bk, a: total(0), b: total(1) };
+      return { ...bk, a: inBucket.reduce((s, x) => s + x.r, 0), b: inBucket.reduce((s, x) => s + x.a, 0) };
     });
   return { length: sum(lengthBuckets, "l"), firstError: sum(errorBuckets, "e"), withoutError: r!.none ?? 0 };
 }
@@ -82,34 +89,35 @@ const siblingGroups = (f: AnalyticsFilter) => sql`
   FROM "Trajectory" t WHERE t."forkPointId" IS NOT NULL AND ${scopeSql(f, "t")}
   GROUP BY t."forkPointId"`;
 
-/** Fork points with an attempt of known outcome, by 1-based position of their first successful attempt (null = never). */
-export async function findAttemptsToRecover(db: Db, f: AnalyticsFilter): Promise<{ attempts: number | null; forkPoints: number }[]> {
-  const rows = await db.$queryRaw<unknown[]>`
-    WITH g AS (${siblingGroups(f)})
-    SELECT CASE WHEN g."c" > 0 THEN g."first" + 1 END AS "k", CAST(COUNT(*) AS INTEGER) AS "fps"
-    FROM g WHERE g."n" > 0 GROUP BY CASE WHEN g."c" > 0 THEN g."first" + 1 END`;
-  return z
-    .array(z.object({ k: numOrNull, fps: num }))
-    .parse(rows)
-    .map((r) => ({ attempts: r.k, forkPoints: r.fps }))
-    .sort((x, y) => (x.attempts ?? Infinity) - (y.attempts ?? Infinity));
-}
+const siblingSummarySchema = z.array(z.object({ kind: num, k: numOrNull, fps: numOrNull, lo: numOrNull, hi: numOrNull }));
 
 /**
- * Sibling groups (attempts of one fork point with a reward) by mean reward: `a` = groups, `b` = groups of two or
- * more rewarded attempts that all got the same reward (no spread, so no signal for group-relative training).
+ * The two sibling-group distributions: fork points with an attempt of known outcome by 1-based position of their
+ * first successful attempt (null = never), and sibling groups (attempts of one fork point with a reward) by mean
+ * reward — `a` = groups, `b` = groups of two or more rewarded attempts that all got the same reward (no spread, so
+ * no signal for group-relative training). The per-fork-point aggregate is computed once for the attempts-to-recover
+ * groups and the reward range (one statement, the aggregate materialized and read twice), then once more for the
+ * reward buckets, whose edges depend on that range.
  */
-export async function findSiblingRewardHistogram(db: Db, f: AnalyticsFilter): Promise<BucketCount[]> {
-  const [range] = rangeSchema.parse(
-    await db.$queryRaw<unknown[]>`WITH g AS (${siblingGroups(f)}) SELECT MIN(g."mean") AS "lo", MAX(g."mean") AS "hi" FROM g WHERE g."rewarded" > 0`,
-  );
-  if (range!.lo === null || range!.hi === null) return [];
-  const buckets = realBuckets(range!.lo, range!.hi);
+export async function findSiblingDistributions(db: Db, f: AnalyticsFilter): Promise<{ attemptsToRecover: { attempts: number | null; forkPoints: number }[]; siblingReward: BucketCount[] }> {
+  const summary = siblingSummarySchema.parse(await db.$queryRaw<unknown[]>`
+    WITH g AS MATERIALIZED (${siblingGroups(f)})
+    SELECT 0 AS "kind", CASE WHEN g."c" > 0 THEN g."first" + 1 END AS "k", CAST(COUNT(*) AS INTEGER) AS "fps", NULL AS "lo", NULL AS "hi"
+    FROM g WHERE g."n" > 0 GROUP BY CASE WHEN g."c" > 0 THEN g."first" + 1 END
+    UNION ALL
+    SELECT 1 AS "kind", NULL AS "k", NULL AS "fps", MIN(g."mean") AS "lo", MAX(g."mean") AS "hi" FROM g WHERE g."rewarded" > 0`);
+  const attemptsToRecover = summary
+    .filter((r) => r.kind === 0)
+    .map((r) => ({ attempts: r.k, forkPoints: r.fps ?? 0 }))
+    .sort((x, y) => (x.attempts ?? Infinity) - (y.attempts ?? Infinity));
+  const range = summary.find((r) => r.kind === 1);
+  if (!range || range.lo === null || range.hi === null) return { attemptsToRecover, siblingReward: [] };
+  const buckets = realBuckets(range.lo, range.hi);
   const rows = await db.$queryRaw<unknown[]>`
     WITH g AS (${siblingGroups(f)})
     SELECT x."b" AS "b", CAST(COUNT(*) AS INTEGER) AS "a", CAST(SUM(x."flat") AS INTEGER) AS "c"
     FROM (SELECT ${bucketCase(sql`g."mean"`, buckets, false)} AS "b", CASE WHEN g."rewarded" > 1 AND g."rmin" = g."rmax" THEN 1 ELSE 0 END AS "flat"
           FROM g WHERE g."rewarded" > 0) x
     GROUP BY x."b"`;
-  return fill(buckets, countsSchema.parse(rows));
+  return { attemptsToRecover, siblingReward: fill(buckets, countsSchema.parse(rows)) };
 }

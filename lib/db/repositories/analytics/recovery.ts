@@ -9,6 +9,7 @@ import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { labelledForkCategorySql } from "./fork-category.ts";
 import { dialectOf } from "../search.ts";
 import { scopeConditions, scopeSql } from "./scope.ts";
+import { withPlainPlan } from "./serial.ts";
 
 const sql = Prisma.sql;
 
@@ -41,9 +42,10 @@ const cellSchema = z.array(
  */
 export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<RecoveryCell[]> {
   // Attempts are aggregated per fork point first (one pass over the forkPointId index), then each fork point gets
-  // its category once — a label lookup per fork point, not per attempt.
+  // its category once — a label lookup per fork point, not per attempt. `per` is materialized: inlined, its label
+  // lookup would run once for each place the outer query names "label" (SQLite's plan showed it twice).
   const parentScope = scopeConditions(f, "p");
-  const rows = await db.$queryRaw<unknown[]>`
+  const rows = await withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`
     WITH agg AS (
       SELECT t."forkPointId" AS "id", COUNT(*) AS "attempts",
         SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
@@ -51,7 +53,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
         MIN(CASE WHEN t."outcome" = 'passed' THEN t."attemptIndex" END) AS "first"
       FROM "Trajectory" t WHERE t."forkPointId" IS NOT NULL AND ${scopeSql(f, "t")}
       GROUP BY t."forkPointId"
-    ), per AS (
+    ), per AS MATERIALIZED (
       SELECT ${labelledForkCategorySql("fp", dialectOf(db))} AS "label", fp."errorCategory", COALESCE(agg."attempts", 0) AS "attempts",
         COALESCE(agg."n", 0) AS "n", COALESCE(agg."c", 0) AS "c", agg."first"
       FROM "ForkPoint" fp LEFT JOIN agg ON agg."id" = fp."id"
@@ -60,7 +62,7 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
     SELECT COALESCE("label", "errorCategory") AS "cat", CAST("n" AS INTEGER) AS "n", CAST("c" AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",
       CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM(CASE WHEN "label" IS NULL THEN 0 ELSE 1 END) AS INTEGER) AS "labelled",
       CAST(SUM("first" + 1) AS INTEGER) AS "firstSum", CAST(COUNT("first") AS INTEGER) AS "firstCount"
-    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`;
+    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`);
   return cellSchema.parse(rows).map((r) => ({
     category: r.cat,
     n: r.n,

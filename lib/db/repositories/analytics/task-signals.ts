@@ -6,6 +6,7 @@ import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY } from "./fork-category.ts";
 import { scopeConditions, whereSql } from "./scope.ts";
+import { withPlainPlan } from "./serial.ts";
 
 const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
@@ -17,7 +18,7 @@ export const TASK_INVALID = "task-invalid";
  * A reward disagrees with the verifier when a passed rollout earned nothing or a failed one earned the full reward.
  * Partial rewards on failures are normal for graded tasks, so they are not flagged.
  */
-export const REWARD_ANOMALY_SQL = sql`((t."outcome" = 'passed' AND t."reward" <= 0) OR (t."outcome" = 'failed' AND t."reward" >= 1))`;
+const REWARD_ANOMALIES = [sql`t."outcome" = 'passed' AND t."reward" <= 0`, sql`t."outcome" = 'failed' AND t."reward" >= 1`];
 
 export interface TaskSignals {
   taskId: string;
@@ -28,7 +29,11 @@ export interface TaskSignals {
 export async function findTaskSignals(db: Db, f: AnalyticsFilter): Promise<TaskSignals[]> {
   const scope = scopeConditions(f, "t");
   const [anomalies, labels] = await Promise.all([
-    db.$queryRaw<unknown[]>`SELECT t."taskId" AS "k", CAST(COUNT(*) AS INTEGER) AS "c" FROM "Trajectory" t${whereSql([REWARD_ANOMALY_SQL, ...scope])} GROUP BY t."taskId"`,
+    // One branch per kind of anomaly, each a range seek on Trajectory(outcome, reward, taskId, runId); written as one
+    // OR, SQLite walked a whole index in taskId order for the GROUP BY instead.
+    withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`SELECT x."k" AS "k", CAST(SUM(x."c") AS INTEGER) AS "c" FROM (
+      ${Prisma.join(REWARD_ANOMALIES.map((anomaly) => sql`SELECT t."taskId" AS "k", COUNT(*) AS "c" FROM "Trajectory" t${whereSql([anomaly, ...scope])} GROUP BY t."taskId"`), " UNION ALL ")}) x
+      GROUP BY x."k"`),
     db.$queryRaw<unknown[]>`SELECT t."taskId" AS "k", CAST(COUNT(DISTINCT a."trajectoryId") AS INTEGER) AS "c"
       FROM "Annotation" a JOIN "LabelSchema" s ON s."id" = a."schemaId" JOIN "Trajectory" t ON t."id" = a."trajectoryId"
       ${whereSql([sql`s."key" = ${ERROR_CATEGORY_SCHEMA_KEY}`, sql`a."value" = ${TASK_INVALID}`, ...scope])} GROUP BY t."taskId"`,
