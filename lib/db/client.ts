@@ -86,7 +86,10 @@ export function createDb(config: DatabaseConfig): Db {
     assertSqliteFileUsable(config.file);
     db = new SqliteClient({ adapter: new TunedSqliteAdapter({ url: config.file, timeout: 15_000 }) });
   } else {
-    db = new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10 }) }) as unknown as Db;
+    // JIT off for the app's connections: its queries are short aggregates over narrow indexes that PostgreSQL costs
+    // above jit_above_cost, and compiling them took 35–80 ms a call (the browser's fork-category facet, the recovery
+    // analytics) for no gain at these sizes. Options in DATABASE_URL still win (pg merges the URL over this).
+    db = new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10, options: "-c jit=off" }) }) as unknown as Db;
   }
   configs.set(db, config);
   return db;
