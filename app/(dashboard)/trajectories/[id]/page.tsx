@@ -52,7 +52,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const tests = opening.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (
     <div className="flex flex-col gap-4">
-      <Link href="/trajectories" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <Link href="/trajectories" prefetch={false} className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
         <ChevronLeft className="size-4" aria-hidden /> Trajectories
       </Link>
       <PageHeader title={t.task.name} description={`${t.task.benchmark} · ${t.task.category ?? "uncategorized"}${t.task.difficulty ? ` · ${t.task.difficulty}` : ""}`} />
