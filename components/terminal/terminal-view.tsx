@@ -104,8 +104,11 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
         if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
         sanitizer.reset();
         sanitizer.setSize(kf.cols, kf.rows);
-        await write(kf.data);
+        // The sanitizer state is restored as soon as the keyframe is queued (it is sanitized synchronously), so
+        // the caller may queue the events after it before xterm has parsed it.
+        const parsed = write(kf.data);
         sanitizer.restore(kf.sanitizer);
+        await parsed;
       },
       write,
       resize(c, r) {

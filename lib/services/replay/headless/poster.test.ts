@@ -45,10 +45,13 @@ describe("posterOfRange", () => {
         const target = chunks.findLastIndex((ch) => ch.events[0]![0] <= t);
         const k = Math.max(...[...keyframes.keys()].filter((seq) => seq <= Math.max(0, target)));
         const kf = keyframes.get(k)!;
-        const range: ReplayRange = { keyframe: k > 0 ? { ...kf, seq: k } : null, chunks: chunks.slice(k) };
+        const range: ReplayRange = {
+          keyframe: k > 0 ? { ...kf, seq: k } : null,
+          chunks: chunks.slice(k).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] })),
+        };
         const poster = await posterOfRange(range, size, t);
         const reference = new Player(s.cols, s.rows);
-        await reference.play(s.events.filter((e) => e[0] <= t).map((e) => e));
+        await reference.play(s.events.filter((e) => e[0] <= t));
         expect(poster, `${s.name} at ${t} ms (keyframe ${k})`).toEqual(screenPoster(reference.term));
         reference.dispose();
         compared++;
