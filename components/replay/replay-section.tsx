@@ -4,6 +4,7 @@
 // resolve. The opening screen arrives as HTML (TerminalPoster), with the test probe that reads it.
 import { headers } from "next/headers";
 import { preload } from "react-dom";
+import { packReplayIndex } from "@/lib/domain/replay/packed-index";
 import type { ReplayOpening } from "@/lib/services/replay";
 import { posterProbeScript } from "@/components/terminal/terminal-poster";
 import { replayRangeUrl } from "./fetch-range";
@@ -17,7 +18,8 @@ export async function ReplaySection({ opening, facts }: { opening: Promise<Repla
   return (
     <>
       {o.poster ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: posterProbeScript("main") }} /> : null}
-      <ReplayView opening={o} facts={facts} />
+      {/* The timing index goes packed (a fraction of the JSON): it is in the HTML and the browser keeps it. */}
+      <ReplayView opening={{ ...o, index: packReplayIndex(o.index) }} facts={facts} />
     </>
   );
 }

@@ -6,8 +6,9 @@ import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
 import { buildMarkers, stepSeekMs, type MarkerInput } from "@/lib/domain/replay/markers";
 import { idleCapFor, replayHref } from "@/lib/domain/replay/player-options";
+import { unpackReplayIndex, type PackedReplayIndex } from "@/lib/domain/replay/packed-index";
 import type { ScreenPoster } from "@/lib/domain/replay/poster";
-import type { ReplayIndex, StepSummary } from "@/lib/domain/replay/recording";
+import type { StepSummary } from "@/lib/domain/replay/recording";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { ReplayControls } from "./replay-controls";
 import { ReplayStepList } from "./replay-step-list";
@@ -21,7 +22,7 @@ export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string
 
 /** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
 export interface ReplayOpeningProps {
-  index: ReplayIndex;
+  index: PackedReplayIndex;
   startMs: number;
   stepCount: number;
   stepWindow: { from: number; steps: StepSummary[] };
@@ -31,7 +32,8 @@ export interface ReplayOpeningProps {
 
 export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; facts: ReplayFacts }) {
   const stepLabels = useStepLabels(facts.trajectoryId);
-  const { index, startMs } = opening;
+  const { startMs } = opening;
+  const index = useMemo(() => unpackReplayIndex(opening.index), [opening.index]);
   const stepSource = useMemo(() => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }), [index.trajectoryId, opening.stepCount, opening.stepWindow]);
   const markers = useMemo(
     () => buildMarkers({ ...facts, steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
