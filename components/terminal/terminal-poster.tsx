@@ -48,13 +48,19 @@ function cssOf(s: PosterStyle): CSSProperties | undefined {
 
 /** Monospace advance ÷ font size of the usual terminal fonts (DejaVu Sans Mono, JetBrains Mono, Menlo: ≈0.6). */
 const ADVANCE = 0.6;
+/**
+ * Row height ÷ font size of the live terminal: xterm's row is the font's measured height (≈1.12–1.17 × its size)
+ * times TerminalView's lineHeight 1.2, floored to whole pixels — ≈1.34 in Chromium with DejaVu Sans Mono (14 px rows at
+ * 10.5 px), so the page does not move when the terminal replaces the poster.
+ */
+const ROW_HEIGHT = 1.34;
 
 export function TerminalPoster({ id, poster, className }: { id: string; poster: ScreenPoster; className?: string }) {
   // Container-query width: the font size that makes `cols` cells fill the box, within TerminalView's bounds.
   const fontSize = `clamp(7px, calc(100cqw / ${(poster.cols * ADVANCE).toFixed(2)}), 22px)`;
   return (
     <div data-terminal-poster={id} data-cols={poster.cols} data-rows={poster.rows} aria-hidden className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)} style={{ containerType: "inline-size" }}>
-      <div style={{ fontFamily: TERMINAL_FONT, fontSize: poster.cols ? fontSize : BASE_FONT_SIZE, lineHeight: 1.2, whiteSpace: "pre", color: T.foreground, overflow: "hidden" }}>
+      <div style={{ fontFamily: TERMINAL_FONT, fontSize: poster.cols ? fontSize : BASE_FONT_SIZE, lineHeight: ROW_HEIGHT, whiteSpace: "pre", color: T.foreground, overflow: "hidden" }}>
         {poster.lines.map((row, y) => (
           <div key={y} data-row="">
             {row.length ? row.map(([text, style], x) => (
@@ -70,14 +76,18 @@ export function TerminalPoster({ id, poster, className }: { id: string; poster: 
 }
 
 /**
- * Test/benchmark probe of a poster, as inline script source (static text: no data from the page goes into it).
- * Registered before any bundle runs, so `window.__retermTerminals[id].screen()` reads the text that is on screen;
- * TerminalView replaces it with the live terminal's probe when it mounts.
+ * Test/benchmark probes of a page that opens with a poster, as inline script source (static text: no data from the
+ * page goes into it), registered before any bundle runs: `window.__retermTerminals[id].screen()` reads the text that
+ * is on screen (TerminalView replaces it with the live terminal's probe when it mounts), and
+ * `window.__retermPlayers[id]` takes seeks before the player exists — each waits for it (use-replay-player.ts runs
+ * the queued seeks), so a seek's time includes the wait.
  */
 export function posterProbeScript(id: "main"): string {
-  return `(function(){var w=window,id=${JSON.stringify(id)};w.__retermTerminals=w.__retermTerminals||{};if(w.__retermTerminals[id])return;` +
+  return `(function(){var w=window,id=${JSON.stringify(id)};w.__retermTerminals=w.__retermTerminals||{};w.__retermPlayers=w.__retermPlayers||{};` +
     `var el=function(){return document.querySelector('[data-terminal-poster="'+id+'"]')};` +
     `var rows=function(){var p=el();return p?Array.prototype.map.call(p.querySelectorAll("[data-row]"),function(r){return r.textContent}):[]};` +
-    `w.__retermTerminals[id]={screen:function(){return rows().join("\\n")},text:function(){return rows().join("\\n").replace(/\\s+$/,"")},` +
-    `size:function(){var p=el();return{cols:p?+p.getAttribute("data-cols"):0,rows:p?+p.getAttribute("data-rows"):0}}};})();`;
+    `if(!w.__retermTerminals[id])w.__retermTerminals[id]={screen:function(){return rows().join("\\n")},text:function(){return rows().join("\\n").replace(/\\s+$/,"")},` +
+    `size:function(){var p=el();return{cols:p?+p.getAttribute("data-cols"):0,rows:p?+p.getAttribute("data-rows"):0}}};` +
+    `if(!w.__retermPlayers[id]){var q=[];w.__retermPlayers[id]={queued:q,state:function(){return{status:"paused",settled:false,recMs:0,error:null}},` +
+    `seek:function(ms){return new Promise(function(resolve,reject){q.push({ms:ms,resolve:resolve,reject:reject})})}}}})();`;
 }
