@@ -2,7 +2,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { TerminalPoster } from "../../components/terminal/terminal-poster.tsx";
+import { posterProbeScript, TerminalPoster } from "../../components/terminal/terminal-poster.tsx";
 import { Player } from "../../lib/services/replay/headless/differential.ts";
 import { screenPoster } from "../../lib/services/replay/headless/poster.ts";
 
@@ -20,5 +20,24 @@ describe("terminal poster", () => {
     // Three rows, as the terminal has: the fake closing tags did not add one.
     expect(html.match(/data-row=""/g)).toHaveLength(3);
     expect(html).toContain('style="color:#f87171"');
+  });
+
+  it("registers probes that read the poster's rows and hold seeks for the player", async () => {
+    const rows = [{ textContent: "$ ls  " }, { textContent: "a.txt" }];
+    const page = {
+      document: { querySelector: () => ({ querySelectorAll: () => rows, getAttribute: (n: string) => (n === "data-cols" ? "120" : "36") }) },
+    } as unknown as { __retermTerminals: Record<string, { screen(): string; size(): unknown }>; __retermPlayers: Record<string, { seek(ms: number): Promise<void>; queued: { ms: number; resolve(): void }[] }> };
+    // The script runs with `window` and `document` of this stand-in page.
+    new Function("window", "document", posterProbeScript("main"))(page, (page as unknown as { document: unknown }).document);
+    expect(page.__retermTerminals.main!.screen()).toBe("$ ls  \na.txt");
+    expect(page.__retermTerminals.main!.size()).toEqual({ cols: 120, rows: 36 });
+    let done = false;
+    const seek = page.__retermPlayers.main!.seek(5000).then(() => (done = true));
+    expect(page.__retermPlayers.main!.queued.map((q) => q.ms)).toEqual([5000]);
+    await Promise.resolve();
+    expect(done).toBe(false);
+    page.__retermPlayers.main!.queued[0]!.resolve();
+    await seek;
+    expect(done).toBe(true);
   });
 });
