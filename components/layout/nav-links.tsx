@@ -17,6 +17,7 @@ const LINKS = [
 /** `canImport` hides Import from roles that may not import (the server refuses them anyway). */
 export function NavLinks({ canImport }: { canImport: boolean }) {
   const pathname = usePathname();
+  const onTrajectory = /^\/trajectories\/[^/]+/.test(pathname);
   return (
     <ul className="flex flex-col gap-0.5">
       {LINKS.filter((l) => canImport || l.href !== "/import").map(({ href, label, icon: Icon }) => {
@@ -25,6 +26,9 @@ export function NavLinks({ canImport }: { canImport: boolean }) {
           <li key={href}>
             <Link
               href={href}
+              // On a trajectory (the replay's first frame competes for the one connection and the server's thread),
+              // no RSC prefetches of the other sections: they load on click.
+              prefetch={onTrajectory ? false : undefined}
               aria-current={active ? "page" : undefined}
               className={cn(
                 "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm transition-colors hover:bg-accent hover:text-accent-foreground",

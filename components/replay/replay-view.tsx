@@ -1,11 +1,14 @@
 "use client";
 // The trajectory's terminal replay: terminal, timeline and controls, with the step list beside it.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { TerminalPoster } from "@/components/terminal/terminal-poster";
 import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
 import { buildMarkers, stepSeekMs, type MarkerInput } from "@/lib/domain/replay/markers";
 import { idleCapFor, replayHref } from "@/lib/domain/replay/player-options";
-import type { ReplayIndex, StepSummary } from "@/lib/domain/replay/recording";
+import { unpackReplayIndex, type PackedReplayIndex } from "@/lib/domain/replay/packed-index";
+import type { ScreenPoster } from "@/lib/domain/replay/poster";
+import type { StepSummary } from "@/lib/domain/replay/recording";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { ReplayControls } from "./replay-controls";
 import { ReplayStepList } from "./replay-step-list";
@@ -19,15 +22,18 @@ export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string
 
 /** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
 export interface ReplayOpeningProps {
-  index: ReplayIndex;
+  index: PackedReplayIndex;
   startMs: number;
   stepCount: number;
   stepWindow: { from: number; steps: StepSummary[] };
+  /** The opening screen as HTML, shown until the live terminal has drawn it (lib/services/replay/poster.ts). */
+  poster: ScreenPoster | null;
 }
 
 export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; facts: ReplayFacts }) {
   const stepLabels = useStepLabels(facts.trajectoryId);
-  const { index, startMs } = opening;
+  const { startMs } = opening;
+  const index = useMemo(() => unpackReplayIndex(opening.index), [opening.index]);
   const stepSource = useMemo(() => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }), [index.trajectoryId, opening.stepCount, opening.stepWindow]);
   const markers = useMemo(
     () => buildMarkers({ ...facts, steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
@@ -40,6 +46,16 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
   const [fit, setFit] = useState(true);
   const [fullscreen, setFullscreen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // The poster stays (over the live terminal once that has mounted) until the terminal has drawn the same moment.
+  const [posterUp, setPosterUp] = useState(opening.poster !== null);
+  useEffect(
+    () =>
+      player.subscribe(() => {
+        const s = player.getState();
+        if (s.settled || s.error) setPosterUp(false);
+      }),
+    [player],
+  );
   const forkSteps = useMemo(() => new Set(facts.forks.map((f) => f.stepIndex)), [facts.forks]);
 
   const onReady = useCallback(
@@ -71,7 +87,7 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
   return (
     <section aria-label="Terminal replay" data-testid="replay" data-status={state.status} data-settled={state.settled} data-rec-ms={state.recMs} data-step={state.currentStep ?? ""} data-source={index.source}>
       <div className="grid gap-3 xl:grid-cols-[minmax(0,1fr)_21rem]">
-        <div ref={stage} className="flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6">
+        <div ref={stage} className="relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6">
           <TerminalViewLazy
             id="main"
             cols={index.cols}
@@ -80,6 +96,8 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
             onReady={onReady}
             label={`Terminal replay (${index.source === "recording" ? "recorded session" : "session rebuilt from the steps"})`}
             className={fullscreen ? "min-h-0 flex-1" : fit ? undefined : "overflow-x-auto"}
+            fallback={opening.poster ? <TerminalPoster id="main" poster={opening.poster} /> : undefined}
+            overlay={posterUp && opening.poster ? <TerminalPoster id="main" poster={opening.poster} className="absolute inset-x-2 top-2" /> : null}
           />
           <ReplayTimeline player={player} state={state} markers={markers} steps={index.steps} stepLabels={stepLabels} />
           <ReplayControls

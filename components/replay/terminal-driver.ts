@@ -1,14 +1,19 @@
 // Brings one terminal to any point of a session: incremental writes when moving forward within loaded data,
 // otherwise reset + nearest keyframe + the events after it (asciinema's seek, minus the replay-from-start).
-// Chunks are fetched in ranges and kept in a small LRU, so memory stays bounded however long the session is.
+// Chunks are fetched in ranges and kept in a small LRU, so memory stays bounded however long the session is; the
+// keyframes that came with them are kept too (a few dozen), so a seek into a range seen before needs no request.
 // Requests to move are coalesced: while one sync runs, only the latest target is kept.
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
-import { chunkIndexAt, clampEventData, countEventsUpTo, parseResize, type ReplayEvent, type ReplayIndex, type ReplayRange } from "@/lib/domain/replay/recording";
+import { chunkIndexAt, clampEventData, countEventsUpTo, parseResize, type Keyframe, type ReplayEvent, type ReplayIndex, type ReplayRange } from "@/lib/domain/replay/recording";
 
 export type RangeFetcher = (fromMs: number, toMs: number, keyframe: boolean) => Promise<ReplayRange>;
 
 /** Events kept in memory (characters); older chunks are dropped first. */
 const MAX_CACHED_CHARS = 8 * 1024 * 1024;
+/** Keyframes kept (≈20–30 KB each); the oldest used is dropped first. */
+const MAX_CACHED_KEYFRAMES = 48;
+/** A seek is answered from memory when a kept keyframe and the chunks after it are at most this many chunks back. */
+const LOCAL_SEEK_CHUNKS = 3;
 
 interface Position {
   chunk: number;
@@ -25,6 +30,8 @@ export class TerminalDriver {
   private target: number | null = null;
   private running: Promise<void> | null = null;
   private prefetching = new Set<number>();
+  /** Keyframes by the chunk they start (chunk 0 needs none: the empty terminal). */
+  private readonly keyframes = new Map<number, Keyframe>();
   /** True while waiting for data the next frame needs. */
   stalled = false;
   lastError: string | null = null;
@@ -74,6 +81,11 @@ export class TerminalDriver {
   }
 
   private store(range: ReplayRange): void {
+    const k = range.keyframe;
+    if (k && !this.keyframes.has(k.seq)) {
+      this.keyframes.set(k.seq, k);
+      if (this.keyframes.size > MAX_CACHED_KEYFRAMES) this.keyframes.delete(this.keyframes.keys().next().value!);
+    }
     for (const c of range.chunks) {
       if (this.cache.has(c.seq)) continue;
       const chars = c.events.reduce((n, e) => n + e[2].length, 0);
@@ -130,6 +142,11 @@ export class TerminalDriver {
         return;
       }
     }
+    const local = this.localStart(c);
+    if (local) {
+      await this.rebuild(term, local.seq, local.keyframe, c, t);
+      return;
+    }
     this.stalled = true;
     let range: ReplayRange;
     try {
@@ -138,12 +155,33 @@ export class TerminalDriver {
       this.stalled = false;
     }
     this.store(range);
-    const first = range.chunks[0]?.seq ?? 0;
-    term.reset(range.keyframe?.cols ?? this.index.cols, range.keyframe?.rows ?? this.index.rows);
-    if (range.keyframe) await term.restore(range.keyframe);
     const fetched = new Map(range.chunks.map((ch) => [ch.seq, ch.events]));
-    await this.writeForward(term, { chunk: first, event: 0, ms: t }, c, t, (seq) => fetched.get(seq) ?? this.events(seq));
+    await this.rebuild(term, range.chunks[0]?.seq ?? 0, range.keyframe, c, t, (seq) => fetched.get(seq) ?? this.events(seq));
+  }
+
+  /** Reset, restore the keyframe at chunk `from` (none for chunk 0) and write the events up to t, in one go. */
+  private async rebuild(term: TerminalHandle, from: number, keyframe: Keyframe | null, c: number, t: number, get?: (seq: number) => ReplayEvent[] | undefined): Promise<void> {
+    term.reset(keyframe?.cols ?? this.index.cols, keyframe?.rows ?? this.index.rows);
+    // The keyframe's bytes and the events after it are queued together: xterm parses them in one pass.
+    const restored = keyframe ? term.restore(keyframe) : null;
+    await this.writeForward(term, { chunk: from, event: 0, ms: t }, c, t, get);
+    await restored;
     this.prefetch(c + 1);
+  }
+
+  /** A kept keyframe at most LOCAL_SEEK_CHUNKS before chunk c with every chunk from it to c in memory, or null. */
+  private localStart(c: number): { seq: number; keyframe: Keyframe | null } | null {
+    for (let k = c; k >= 0 && c - k <= LOCAL_SEEK_CHUNKS && this.cache.has(k); k--) {
+      if (k === 0) return { seq: 0, keyframe: null };
+      const keyframe = this.keyframes.get(k);
+      if (keyframe) {
+        // Most recently used last, so the oldest goes first.
+        this.keyframes.delete(k);
+        this.keyframes.set(k, keyframe);
+        return { seq: k, keyframe };
+      }
+    }
+    return null;
   }
 
   /** Write events from `from` up to time t in chunk c (from.chunk ≤ c), then record the new position. */

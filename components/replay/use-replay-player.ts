@@ -13,6 +13,8 @@ export interface PlayerProbe {
   state(): PlayerState;
   /** Benchmark baseline (bench/replay.ts): whole recording in memory, seek by replaying from the start. */
   baseline: { preloadAll(): Promise<number>; seekFromStart(ms: number): Promise<void> };
+  /** Only on the stand-in the poster's script registers: seeks waiting for the player. */
+  queued?: { ms: number; resolve: () => void; reject: (e: unknown) => void }[];
 }
 
 declare global {
@@ -27,11 +29,14 @@ export function useReplayPlayer(key: string, index: ReplayIndex, markers: Replay
   useEffect(() => {
     player.prepare();
     window.__retermPlayers ??= {};
+    // Seeks asked of the poster's stand-in (components/terminal/terminal-poster.tsx) before this player existed.
+    const queued = window.__retermPlayers[key]?.queued ?? [];
     window.__retermPlayers[key] = {
       seek: (ms) => player.seek(ms),
       state: player.getState,
       baseline: { preloadAll: () => player.driver.preloadAll(), seekFromStart: (ms) => player.driver.showFromStart(ms) },
     };
+    for (const q of queued.splice(0)) player.seek(q.ms).then(q.resolve, q.reject);
     return () => {
       if (window.__retermPlayers) delete window.__retermPlayers[key];
       player.dispose();

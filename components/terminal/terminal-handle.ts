@@ -5,7 +5,8 @@ import type { Keyframe } from "@/lib/domain/replay/recording";
 export interface TerminalHandle {
   /** Clears screen, scrollback and sanitizer state and sets the size. Call only when no write is pending. */
   reset(cols: number, rows: number): void;
-  /** Rebuilds the screen from a keyframe (right after reset). */
+  /** Rebuilds the screen from a keyframe (right after reset). Writes made after the call are parsed after it, so
+   * they may be queued before the returned promise resolves. */
   restore(keyframe: Keyframe): Promise<void>;
   /** Untrusted output: sanitized before it reaches xterm. Resolves once xterm has parsed it. */
   write(data: string): Promise<void>;

@@ -39,6 +39,31 @@ function lines(term: Terminal, from: number, to: number, unwrap: boolean): strin
   return out;
 }
 
+/**
+ * xterm 6's viewport re-syncs its scrollbar synchronously for every line that scrolls (Viewport subscribes `_sync` to
+ * the buffer's onScroll), and each sync measures the DOM: replaying a keyframe and a chunk after a seek scrolls a few
+ * thousand lines, and a Chromium profile of seeks on a 20 MB recording put most of their time there (scrollbar
+ * measuring, forced layout, a hide timer per line). While writes are pending the sync is held — its own re-entrancy
+ * flag makes it return early — and done once when the last write has been parsed. The scrollbar is all it updates;
+ * rows render from the buffer either way. Reaches into xterm's internals (pinned @xterm/xterm 6.0): when they are not
+ * there it does nothing, and writes are merely slower.
+ */
+function viewportSyncHold(term: Terminal): { begin(): void; end(): void } {
+  const viewport = (term as unknown as { _core?: { _viewport?: { _isSyncing?: unknown; queueSync?: () => void } } })._core?._viewport;
+  if (!viewport || typeof viewport._isSyncing !== "boolean" || typeof viewport.queueSync !== "function") return { begin() {}, end() {} };
+  let pending = 0;
+  return {
+    begin() {
+      if (pending++ === 0) viewport._isSyncing = true;
+    },
+    end() {
+      if (--pending > 0) return;
+      viewport._isSyncing = false;
+      viewport.queueSync?.();
+    },
+  };
+}
+
 function openWebLink(_event: MouseEvent, uri: string): void {
   if (/^https?:\/\//i.test(uri)) window.open(uri, "_blank", "noopener,noreferrer");
 }
@@ -91,7 +116,15 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
     const sanitizer = new TerminalSanitizer();
     // Count parameters are clamped to the screen size before xterm sees them (lib/domain/replay/sanitize.ts).
     sanitizer.setSize(c0, r0);
-    const write = (data: string) => new Promise<void>((resolve) => term.write(sanitizer.write(data), resolve));
+    const hold = viewportSyncHold(term);
+    const write = (data: string) =>
+      new Promise<void>((resolve) => {
+        hold.begin();
+        term.write(sanitizer.write(data), () => {
+          hold.end();
+          resolve();
+        });
+      });
     const handle: TerminalHandle = {
       reset(c, r) {
         term.reset();
@@ -104,8 +137,11 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
         if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
         sanitizer.reset();
         sanitizer.setSize(kf.cols, kf.rows);
-        await write(kf.data);
+        // The sanitizer state is restored as soon as the keyframe is queued (it is sanitized synchronously), so
+        // the caller may queue the events after it before xterm has parsed it.
+        const parsed = write(kf.data);
         sanitizer.restore(kf.sanitizer);
+        await parsed;
       },
       write,
       resize(c, r) {

@@ -29,7 +29,7 @@ export function TrajectorySummary({ t }: { t: TrajectoryDetail }) {
           <Field label="Steps">{t.stepCount}</Field>
           <Field label="Duration">{formatDuration(t.durationMs)}</Field>
           <Field label="Run">
-            <Link className="hover:underline" href={`/trajectories?runId=${t.run.id}`}>
+            <Link prefetch={false} className="hover:underline" href={`/trajectories?runId=${t.run.id}`}>
               {t.run.name}
             </Link>
             <span className="block text-xs text-muted-foreground">

@@ -6,6 +6,8 @@ import { findStepHeads } from "../../db/repositories/trajectory-detail.ts";
 import { stepIndexAt } from "../../domain/replay/markers.ts";
 import { deepLinkMs, type ReplayLink } from "../../domain/replay/player-options.ts";
 import type { ReplayIndex, StepSummary } from "../../domain/replay/recording.ts";
+import type { ScreenPoster } from "../../domain/replay/poster.ts";
+import { getOpeningPoster } from "./poster.ts";
 import { getReplayManifest, summarizeStep } from "./session.ts";
 
 /** Step lines sent with the page, around where it opens. */
@@ -19,6 +21,8 @@ export interface ReplayOpening {
   stepCount: number;
   /** The step lines [from, from + steps.length) around the opening point. */
   stepWindow: { from: number; steps: StepSummary[] };
+  /** The screen at startMs, for the page to show as HTML until the live terminal has drawn it (poster.ts). */
+  poster: ScreenPoster | null;
 }
 
 export async function getReplayOpening(ctx: ServiceContext, id: string, link: ReplayLink, stepCount: number): Promise<ReplayOpening> {
@@ -27,6 +31,6 @@ export async function getReplayOpening(ctx: ServiceContext, id: string, link: Re
   const startMs = deepLinkMs(link, index.steps, index.durationMs) ?? 0;
   const at = link.step ?? stepIndexAt(index.steps, startMs) ?? 0;
   const from = Math.max(0, Math.min(at - Math.floor(OPENING_STEP_WINDOW / 3), stepCount - OPENING_STEP_WINDOW));
-  const heads = await findStepHeads(ctx.db, index.trajectoryId, from, from + OPENING_STEP_WINDOW);
-  return { index, startMs, stepCount, stepWindow: { from, steps: heads.map(summarizeStep) } };
+  const [heads, poster] = await Promise.all([findStepHeads(ctx.db, index.trajectoryId, from, from + OPENING_STEP_WINDOW), getOpeningPoster(ctx, index, Math.floor(startMs))]);
+  return { index, startMs, stepCount, stepWindow: { from, steps: heads.map(summarizeStep) }, poster };
 }

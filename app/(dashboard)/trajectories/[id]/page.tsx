@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Suspense } from "react";
+import { Suspense, type ReactNode } from "react";
 import { ChevronLeft } from "lucide-react";
 import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
@@ -23,6 +23,12 @@ import { TRANSCRIPT_PAGE } from "@/components/steps/transcript-page";
 import { LabellingSection } from "@/components/annotation/labelling-section";
 
 export const metadata: Metadata = { title: "Trajectory" };
+
+/** Renders its children once the replay's opening data is there (or has failed), so they stream after it. */
+async function AfterOpening({ opening, children }: { opening: Promise<unknown>; children: ReactNode }) {
+  await opening.catch(() => null);
+  return children;
+}
 
 const pageSchema = z.object({ from: z.coerce.number().int().nonnegative().optional().catch(undefined), slot: z.string().max(100).optional().catch(undefined) });
 
@@ -52,7 +58,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const tests = opening.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (
     <div className="flex flex-col gap-4">
-      <Link href="/trajectories" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <Link href="/trajectories" prefetch={false} className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
         <ChevronLeft className="size-4" aria-hidden /> Trajectories
       </Link>
       <PageHeader title={t.task.name} description={`${t.task.benchmark} · ${t.task.category ?? "uncategorized"}${t.task.difficulty ? ` · ${t.task.difficulty}` : ""}`} />
@@ -64,7 +70,11 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
         </Suspense>
       </ReplayErrorBoundary>
       <Suspense fallback={<ReplaySkeleton compact />}>
-        <LabellingSection ctx={ctx} trajectoryId={id} stepCount={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} slotId={pageSchema.parse(query).slot} />
+        {/* After the replay's opening: a long trajectory's labelling panel (hundreds of suggestions) is most of the
+            HTML, and streamed first it delayed the replay's first frame. */}
+        <AfterOpening opening={opening}>
+          <LabellingSection ctx={ctx} trajectoryId={id} stepCount={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} slotId={pageSchema.parse(query).slot} />
+        </AfterOpening>
       </Suspense>
       <div className="grid gap-4 lg:grid-cols-2">
         <Suspense fallback={<ReplaySkeleton compact />}>

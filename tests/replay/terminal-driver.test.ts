@@ -1,0 +1,95 @@
+// The browser's terminal driver, run against a headless xterm: every seek — answered by the server (nearest keyframe
+// + chunks) or from the keyframes and chunks it kept — shows the screen of a replay from the start, cell by cell;
+// and seeks back into ranges seen before are answered without a request.
+import { describe, expect, it } from "vitest";
+import { TerminalDriver, type RangeFetcher } from "../../components/replay/terminal-driver.ts";
+import type { TerminalHandle } from "../../components/terminal/terminal-handle.ts";
+import { mulberry32 } from "../../lib/domain/random.ts";
+import { chunkIndexAt, type Keyframe, type ReplayIndex, type ReplayRange } from "../../lib/domain/replay/recording.ts";
+import { TerminalSanitizer } from "../../lib/domain/replay/sanitize.ts";
+import { chunkEvents, keyframesOf, Player, screenCells } from "../../lib/services/replay/headless/differential.ts";
+import { createHeadlessTerminal } from "../../lib/services/replay/headless/emulator.ts";
+import { generateSession } from "../../lib/services/replay/headless/session-corpus.ts";
+
+/** TerminalView's handle, over a headless xterm (same sanitizer steps, same order). */
+function headlessHandle(cols: number, rows: number) {
+  let term = createHeadlessTerminal(cols, rows);
+  const sanitizer = new TerminalSanitizer();
+  sanitizer.setSize(cols, rows);
+  const write = (data: string) => new Promise<void>((resolve) => term.write(sanitizer.write(data), resolve));
+  const handle: TerminalHandle = {
+    reset(c, r) {
+      term.dispose();
+      term = createHeadlessTerminal(c, r);
+      sanitizer.reset();
+      sanitizer.setSize(c, r);
+    },
+    async restore(kf: Keyframe) {
+      if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
+      sanitizer.reset();
+      sanitizer.setSize(kf.cols, kf.rows);
+      const parsed = write(kf.data);
+      sanitizer.restore(kf.sanitizer);
+      await parsed;
+    },
+    write,
+    resize(c, r) {
+      sanitizer.setSize(c, r);
+      term.resize(c, r);
+    },
+    text: () => "",
+    screen: () => "",
+    selection: () => "",
+  };
+  return { handle, cells: () => screenCells(term), dispose: () => term.dispose() };
+}
+
+describe("TerminalDriver", () => {
+  it("seeks exactly, from the server's ranges and from what it kept", async () => {
+    let seeks = 0;
+    let requests = 0;
+    for (const seed of [5, 17]) {
+      const s = generateSession(seed, { operations: 400 });
+      const size = { cols: s.cols, rows: s.rows };
+      const chunks = chunkEvents(s.events, 4096).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
+      const keyframes = await keyframesOf(chunks, size, 8192);
+      const index: ReplayIndex = {
+        trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
+        idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+      };
+      // The server's answer (lib/services/replay/session.ts getReplayRange): nearest keyframe at or before the
+      // target chunk, then the chunks from it (with keyframe=0: the chunk holding fromMs and the next).
+      const fetchRange: RangeFetcher = async (fromMs, _toMs, keyframe) => {
+        requests++;
+        const target = chunkIndexAt(chunks, fromMs);
+        if (!keyframe) return { keyframe: null, chunks: chunks.slice(target, target + 2) };
+        const k = Math.max(0, ...[...keyframes.keys()].filter((seq) => seq <= target));
+        const range: ReplayRange = { keyframe: k > 0 ? { ...keyframes.get(k)!, seq: k } : null, chunks: chunks.slice(k, target + 1) };
+        return range;
+      };
+      const view = headlessHandle(s.cols, s.rows);
+      const driver = new TerminalDriver(index, fetchRange);
+      driver.attach(view.handle);
+      const rng = mulberry32(seed);
+      const times: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const t = Math.floor(rng() * index.durationMs);
+        // A seek, then back a little and forward a little (served from memory when the ranges are kept).
+        times.push(t, Math.max(0, t - 200), t + 150);
+      }
+      for (const t of times) {
+        await driver.show(t);
+        await new Promise((r) => setTimeout(r, 0)); // let the prefetch of the next chunk land, as idle time would
+        const reference = new Player(s.cols, s.rows);
+        await reference.play(s.events.filter((e) => e[0] <= Math.min(t, index.durationMs)));
+        expect(view.cells(), `${s.name}: seek to ${t} ms`).toEqual(screenCells(reference.term));
+        reference.dispose();
+        seeks++;
+      }
+      view.dispose();
+    }
+    expect(seeks).toBe(72);
+    // Without the kept keyframes every backward seek and every seek past the next chunk was a request.
+    expect(requests).toBeLessThan(seeks);
+  });
+});
