@@ -106,7 +106,8 @@ interface Scenario {
 const STATE_COLS = `t."outcome", t."firstErrorCategory", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END, CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END, CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END`;
 const AGGS = `COUNT(*), MIN(t."reward"), MAX(t."reward"), MIN(t."stepCount"), MAX(t."stepCount"), MIN(t."durationMs"), MAX(t."durationMs")`;
 async function twoPassFacets(ctx: ServiceContext, outcome: string): Promise<unknown> {
-  const catalog = await ctx.db.$queryRawUnsafe(`SELECT t."runId", t."taskId", COUNT(*) FROM "Trajectory" t WHERE t."outcome" IN ($1) GROUP BY t."runId", t."taskId"`, outcome);
+  // Tagged, so each database gets its own placeholder ($1 is a named parameter to SQLite).
+  const catalog = await ctx.db.$queryRaw`SELECT t."runId", t."taskId", COUNT(*) FROM "Trajectory" t WHERE t."outcome" IN (${outcome}) GROUP BY t."runId", t."taskId"`;
   const state = await ctx.db.$queryRawUnsafe(`SELECT ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY 1, 2, 3, 4, 5`);
   return [catalog, state];
 }

@@ -125,8 +125,13 @@ export function tsQueryExpression(s: ParsedSearch): string {
  * "probe": ask the index about each candidate trajectory in list order (right for a term in most trajectories when
  * only a page and a capped count are wanted: the walk stops after a few dozen or a thousand rows instead of reading
  * a posting list as long as the table).
+ * "hitSet": "hits" read as a set of their own first (PostgreSQL: an OFFSET 0 fence; SQLite plans it so anyway), for a
+ * capped count of a rare term. Left to the planner, PostgreSQL's capped count (LIMIT 1001) walked step_search in
+ * trajectory order checking every row's tsvector, expecting matches early: 670 ms cold / 155 ms warm for a word in
+ * 15,000 steps at 10^5 trajectories, 45 ms fenced. Not for a page: with LIMIT 26 it then loops over the whole set
+ * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms).
  */
-export type SearchForm = "hits" | "probe";
+export type SearchForm = "hits" | "hitSet" | "probe";
 
 /** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
 export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchForm = "hits"): Prisma.Sql {
@@ -138,10 +143,7 @@ export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchF
   }
   return dialect === "sqlite"
     ? Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`
-    : // OFFSET 0 keeps the hits a subquery of their own, read through the GIN index once: left to the planner, a
-      // capped count (LIMIT 1001) walked step_search in trajectory order checking every row's tsvector, expecting
-      // matches early (670 ms cold / 155 ms warm for a word in 15,000 steps at 10^5 trajectories; 45 ms fenced).
-      Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}) OFFSET 0)`;
+    : Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty})`;
 }
 
 const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));

@@ -416,7 +416,8 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
  */
 async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
   const conditions = filterConditions(q, scope);
-  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(conditions)} LIMIT ${cap + 1}) capped`;
+  const countConditions = scope.searchForm === "probe" ? conditions : filterConditions(q, { ...scope, searchForm: "hitSet" });
+  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(countConditions)} LIMIT ${cap + 1}) capped`;
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
