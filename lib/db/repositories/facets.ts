@@ -71,15 +71,29 @@ function options(counts: Map<string, number>, labels: Map<string, { label: strin
     .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
 }
 
-/** Sum `c` by key over the cells that pass every filter in `tests` except the one named `own`. */
-function tally<C extends { c: number }>(cells: C[], tests: Record<string, (cell: C) => boolean>, own: string, key: (cell: C) => string | null | undefined): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const cell of cells) {
-    if (!Object.entries(tests).every(([name, test]) => name === own || test(cell))) continue;
-    const k = key(cell);
-    if (k) out.set(k, (out.get(k) ?? 0) + cell.c);
-  }
-  return out;
+/**
+ * Which of the filters in `tests` each cell passes, as a bit mask (bit i = the i-th filter), computed once per cell;
+ * `tally` then sums `c` by key over the cells that pass every filter except its own facet's. (Calling every test
+ * for every facet was 9 × 9 calls per cell: ~4,000 cells at 10^5 trajectories.)
+ */
+function passMasks<C extends { c: number }, K extends string>(cells: C[], tests: Record<K, (cell: C) => boolean>) {
+  const names = Object.keys(tests) as K[];
+  const checks = names.map((n) => tests[n]);
+  const masks = cells.map((cell) => checks.reduce((m, test, i) => (test(cell) ? m | (1 << i) : m), 0));
+  const all = (1 << names.length) - 1;
+  return {
+    matching: cells.filter((_, i) => masks[i] === all),
+    tally(own: K, key: (cell: C) => string | null | undefined): Map<string, number> {
+      const need = all & ~(1 << names.indexOf(own));
+      const out = new Map<string, number>();
+      cells.forEach((cell, i) => {
+        if ((masks[i]! & need) !== need) return;
+        const k = key(cell);
+        if (k) out.set(k, (out.get(k) ?? 0) + cell.c);
+      });
+      return out;
+    },
+  };
 }
 
 const oneOf = (values: string[], v: string | null | undefined) => values.length === 0 || (v !== null && v !== undefined && values.includes(v));
@@ -123,21 +137,22 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
     attempt: (x) => yesNo(q.attempt, x.a),
     warnings: (x) => yesNo(q.warnings, x.w),
   };
-  const matching = cells.filter((x) => Object.values(tests).every((t) => t(x)));
+  const { matching, tally } = passMasks(cells, tests);
   const total = matching.reduce((n, x) => n + x.c, 0);
   const range = (i: number, lo: (x: Cell) => number | null, hi: (x: Cell) => number | null): RangeBounds =>
     rangeBounds[i] ?? { min: extreme(matching.map(lo), Math.min), max: extreme(matching.map(hi), Math.max) };
-  const forks = tally(cells, tests, "forks", (x) => (x.f ? "yes" : "no"));
-  const attempts = tally(cells, tests, "attempt", (x) => (x.a ? "yes" : "no"));
-  const warned = tally(cells, tests, "warnings", (x) => (x.w ? "yes" : "no"));
+  const forks = tally("forks", (x) => (x.f ? "yes" : "no"));
+  const attempts = tally("attempt", (x) => (x.a ? "yes" : "no"));
+  const warned = tally("warnings", (x) => (x.w ? "yes" : "no"));
+  const outcomes = tally("outcome", (x) => x.o);
   const duration = range(2, (x) => x.dmin, (x) => x.dmax);
   return {
-    runId: options(tally(cells, tests, "runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
-    model: options(tally(cells, tests, "model", (x) => runById.get(x.run)?.model), new Map(), q.model),
-    taskId: options(tally(cells, tests, "taskId", (x) => x.task), new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])), q.taskId),
-    category: options(tally(cells, tests, "category", (x) => taskById.get(x.task)?.category), new Map(), q.category),
-    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: tally(cells, tests, "outcome", (x) => x.o).get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
-    error: options(tally(cells, tests, "error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
+    runId: options(tally("runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
+    model: options(tally("model", (x) => runById.get(x.run)?.model), new Map(), q.model),
+    taskId: options(tally("taskId", (x) => x.task), new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])), q.taskId),
+    category: options(tally("category", (x) => taskById.get(x.task)?.category), new Map(), q.category),
+    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: outcomes.get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
+    error: options(tally("error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
     forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
     label: options(labelCounts, new Map(), q.label),
