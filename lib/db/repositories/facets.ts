@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../client.ts";
-import { dialectOf, type ParsedSearch } from "./search.ts";
+import { dialectOf, type ParsedSearch, type Queryable } from "./search.ts";
 import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
 import { forkCategorySql } from "./analytics/fork-category.ts";
 import { OUTCOMES } from "../../domain/trajectory.ts";
@@ -110,11 +110,11 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
   ]);
   const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     // Grouped in the index's column order (outcome, run, task, error, …) so both databases can stream the groups.
-    db.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
+    withIndexCosts(db, (tx) => tx.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "f",
       CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "a", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "w", COUNT(*) AS "c", MIN(t."reward") AS "rmin", MAX(t."reward") AS "rmax",
       MIN(t."stepCount") AS "smin", MAX(t."stepCount") AS "smax", MIN(t."durationMs") AS "dmin", MAX(t."durationMs") AS "dmax",
       MIN(t."firstErrorStep") AS "emin", MAX(t."firstErrorStep") AS "emax"
-      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`,
+      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`),
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -178,6 +178,20 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
     firstErrorStep: range(3, (x) => x.emin, (x) => x.emax),
     duration: { min: duration.min === null ? null : Math.floor(duration.min / 1000), max: duration.max === null ? null : Math.ceil(duration.max / 1000) },
   };
+}
+
+/**
+ * The one-pass group-by on PostgreSQL, planned with solid-state page costs (random_page_cost 1.1, the value
+ * PostgreSQL's documentation gives for SSDs; the default 4 models spinning disks): it then reads the covering
+ * Trajectory_browse_idx (~7,000 pages at 10^5 trajectories) instead of the whole table (~13,500), 124 → 94 ms.
+ * Set for this statement only (SET LOCAL), so the server's own setting stays in force everywhere else.
+ */
+async function withIndexCosts<T>(db: Db, run: (q: Queryable) => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== "postgresql") return run(db);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL random_page_cost = 1.1");
+    return run(tx);
+  }, { maxWait: 30_000, timeout: 60_000 });
 }
 
 function extreme(values: (number | null)[], pick: (...n: number[]) => number): number | null {
