@@ -44,6 +44,8 @@ interface RawRunner {
 async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
   if (config.provider === "sqlite") {
     const d = new Database(config.file, { readonly: true, fileMustExist: true });
+    // The same page cache as the app's connection (lib/db/client.ts), so app / raw compares the same work.
+    d.pragma("cache_size = -131072");
     // The app creates this per connection before reading word counts (search.ts); the replay reads it too.
     d.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
     return {
@@ -58,7 +60,7 @@ async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
     };
   }
   // One dedicated connection, so its server process can be watched: its CPU time is the query's server cost.
-  const client = new pg.Client({ connectionString: config.url });
+  const client = new pg.Client({ connectionString: config.url, options: "-c jit=off" }); // as the app's (lib/db/client.ts)
   await client.connect();
   const pid = z.coerce.number().int().parse((await client.query("SELECT pg_backend_pid() AS p")).rows[0].p);
   return {

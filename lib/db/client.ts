@@ -80,16 +80,25 @@ class TunedSqliteAdapter extends PrismaBetterSqlite3 {
   }
 }
 
+/** The driver adapters every client of the app uses (createDb; the query-plan diagnostics' logged client). */
+export function sqliteAdapter(file: string): PrismaBetterSqlite3 {
+  return new TunedSqliteAdapter({ url: file, timeout: 15_000 });
+}
+
+// JIT off for the app's connections: its queries are short aggregates over narrow indexes that PostgreSQL costs above
+// jit_above_cost, and compiling them took 35–80 ms a call (the browser's fork-category facet, the recovery analytics)
+// for no gain at these sizes. Options in DATABASE_URL still win (pg merges the URL over this).
+export function pgAdapter(url: string): PrismaPg {
+  return new PrismaPg({ connectionString: url, max: 10, options: "-c jit=off" });
+}
+
 export function createDb(config: DatabaseConfig): Db {
   let db: Db;
   if (config.provider === "sqlite") {
     assertSqliteFileUsable(config.file);
-    db = new SqliteClient({ adapter: new TunedSqliteAdapter({ url: config.file, timeout: 15_000 }) });
+    db = new SqliteClient({ adapter: sqliteAdapter(config.file) });
   } else {
-    // JIT off for the app's connections: its queries are short aggregates over narrow indexes that PostgreSQL costs
-    // above jit_above_cost, and compiling them took 35–80 ms a call (the browser's fork-category facet, the recovery
-    // analytics) for no gain at these sizes. Options in DATABASE_URL still win (pg merges the URL over this).
-    db = new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10, options: "-c jit=off" }) }) as unknown as Db;
+    db = new PgClient({ adapter: pgAdapter(config.url) }) as unknown as Db;
   }
   configs.set(db, config);
   return db;

@@ -3,12 +3,10 @@
 // a scan of the whole Trajectory table (its rows carry verifier output and metadata) where an index could serve.
 // Used by tests/integration/browser-plans.test.ts (plans on small data, both databases) and by
 // `bench/browser.ts --explain` (plans at benchmark scale, printed next to the timings).
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { z } from "zod";
 import { PrismaClient as SqliteClient } from "../generated/sqlite/client.ts";
 import { PrismaClient as PgClient } from "../generated/postgres/client.ts";
-import type { Db } from "../client.ts";
+import { pgAdapter, sqliteAdapter, type Db } from "../client.ts";
 import type { DatabaseConfig } from "../../env.ts";
 
 export interface LoggedStatement {
@@ -22,8 +20,8 @@ export function createLoggedDb(config: DatabaseConfig): { db: Db; log: LoggedSta
   const options = { log: [{ emit: "event" as const, level: "query" as const }] };
   const client =
     config.provider === "sqlite"
-      ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: config.file, timeout: 15_000 }), ...options })
-      : new PgClient({ adapter: new PrismaPg({ connectionString: config.url, max: 10 }), ...options });
+      ? new SqliteClient({ adapter: sqliteAdapter(config.file), ...options })
+      : new PgClient({ adapter: pgAdapter(config.url), ...options });
   client.$on("query", (e) => log.push({ sql: e.query, params: z.array(z.unknown()).parse(JSON.parse(e.params)) }));
   return { db: client as unknown as Db, log };
 }
