@@ -156,6 +156,11 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
     expect(capped).toEqual({ ids: sel.ids.slice(0, 7), total: want.length });
     const exact = await findMatchingTrajectoryIds(t.db, q({ outcome: "failed" }), t.ctx.actor.id, null, want.length);
     expect(exact).toEqual({ ids: sel.ids, total: want.length });
+    // In list order under a multi-column sort with a nullable column too.
+    const sorted = { sort: "reward,stepCount", dir: "asc,desc" };
+    const bySort = await selectMatchingTrajectories(t.ctx, q(sorted));
+    expect(bySort.ids).toEqual((await allPages(t.ctx, sorted, 25)).map((r) => r.id));
+    expect(bySort.ids).not.toEqual(sel.ids);
   });
 
   it.skipIf(skip)("ignores a page beyond the end instead of failing", async () => {
