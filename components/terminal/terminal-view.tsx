@@ -7,9 +7,9 @@ import "@xterm/xterm/css/xterm.css";
 import { useEffect, useRef } from "react";
 import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
-import { TerminalSanitizer } from "@/lib/domain/replay/sanitize";
 import { cn } from "@/lib/utils";
 import type { TerminalHandle } from "./terminal-handle";
+import { sanitizedHandle } from "./sanitized-handle";
 import { BASE_FONT_SIZE, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
 
 export type FitMode = "none" | "width" | "both";
@@ -113,46 +113,15 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
     const fitAddon = new FitAddon();
     term.loadAddon(fitAddon);
     term.open(host);
-    const sanitizer = new TerminalSanitizer();
-    // Count parameters are clamped to the screen size before xterm sees them (lib/domain/replay/sanitize.ts).
-    sanitizer.setSize(c0, r0);
     const hold = viewportSyncHold(term);
-    const write = (data: string) =>
-      new Promise<void>((resolve) => {
-        hold.begin();
-        term.write(sanitizer.write(data), () => {
-          hold.end();
-          resolve();
-        });
-      });
-    const handle: TerminalHandle = {
-      reset(c, r) {
-        term.reset();
-        sanitizer.reset();
-        sanitizer.setSize(c, r);
-        if (term.cols !== c || term.rows !== r) term.resize(c, r);
-        refit.current();
-      },
-      async restore(kf) {
-        if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
-        sanitizer.reset();
-        sanitizer.setSize(kf.cols, kf.rows);
-        // The sanitizer state is restored as soon as the keyframe is queued (it is sanitized synchronously), so
-        // the caller may queue the events after it before xterm has parsed it.
-        const parsed = write(kf.data);
-        sanitizer.restore(kf.sanitizer);
-        await parsed;
-      },
-      write,
-      resize(c, r) {
-        sanitizer.setSize(c, r);
-        term.resize(c, r);
-        refit.current();
-      },
+    const handle: TerminalHandle = sanitizedHandle(term, c0, r0, {
+      beforeWrite: hold.begin,
+      afterWrite: hold.end,
+      afterResize: () => refit.current(),
       text: () => lines(term, 0, term.buffer.active.length, true).join("\n").replace(/\n+$/, ""),
       screen: () => lines(term, term.buffer.active.baseY, term.buffer.active.baseY + term.rows, false).join("\n"),
       selection: () => term.getSelection(),
-    };
+    });
     refit.current = () => fitFont(term, fitAddon, fitRef.current);
     const observer = new ResizeObserver(() => refit.current());
     observer.observe(host.parentElement ?? host);

@@ -3,44 +3,17 @@
 // and seeks back into ranges seen before are answered without a request.
 import { describe, expect, it } from "vitest";
 import { TerminalDriver, type RangeFetcher } from "../../components/replay/terminal-driver.ts";
-import type { TerminalHandle } from "../../components/terminal/terminal-handle.ts";
+import { sanitizedHandle } from "../../components/terminal/sanitized-handle.ts";
 import { mulberry32 } from "../../lib/domain/random.ts";
-import { chunkIndexAt, type Keyframe, type ReplayIndex, type ReplayRange } from "../../lib/domain/replay/recording.ts";
-import { TerminalSanitizer } from "../../lib/domain/replay/sanitize.ts";
+import { chunkIndexAt, type ReplayIndex, type ReplayRange } from "../../lib/domain/replay/recording.ts";
 import { chunkEvents, keyframesOf, Player, screenCells } from "../../lib/services/replay/headless/differential.ts";
 import { createHeadlessTerminal } from "../../lib/services/replay/headless/emulator.ts";
 import { generateSession } from "../../lib/services/replay/headless/session-corpus.ts";
 
-/** TerminalView's handle, over a headless xterm (same sanitizer steps, same order). */
+/** TerminalView's handle (the same sanitizedHandle), over a headless xterm. */
 function headlessHandle(cols: number, rows: number) {
-  let term = createHeadlessTerminal(cols, rows);
-  const sanitizer = new TerminalSanitizer();
-  sanitizer.setSize(cols, rows);
-  const write = (data: string) => new Promise<void>((resolve) => term.write(sanitizer.write(data), resolve));
-  const handle: TerminalHandle = {
-    reset(c, r) {
-      term.dispose();
-      term = createHeadlessTerminal(c, r);
-      sanitizer.reset();
-      sanitizer.setSize(c, r);
-    },
-    async restore(kf: Keyframe) {
-      if (term.cols !== kf.cols || term.rows !== kf.rows) term.resize(kf.cols, kf.rows);
-      sanitizer.reset();
-      sanitizer.setSize(kf.cols, kf.rows);
-      const parsed = write(kf.data);
-      sanitizer.restore(kf.sanitizer);
-      await parsed;
-    },
-    write,
-    resize(c, r) {
-      sanitizer.setSize(c, r);
-      term.resize(c, r);
-    },
-    text: () => "",
-    screen: () => "",
-    selection: () => "",
-  };
+  const term = createHeadlessTerminal(cols, rows);
+  const handle = sanitizedHandle(term, cols, rows, { text: () => "", screen: () => "", selection: () => "" });
   return { handle, cells: () => screenCells(term), dispose: () => term.dispose() };
 }
 
