@@ -13,9 +13,12 @@ export const pgCodec: CellCodec = { bool: (b) => b, date: (d) => d.toISOString()
  * - terminal output is compressed with lz4 instead of pglz when the server has it — the server's compression was the
  *   largest part of its work per imported step, and lz4 reads back faster too;
  * - commits do not wait for the WAL flush: a server crash can lose the last batches of an import (reported as
- *   imported), never leave half a batch or a corrupt table — the same trade as the SQLite writer's synchronous=NORMAL.
+ *   imported), never leave half a batch or a corrupt table — the same trade as the SQLite writer's synchronous=NORMAL;
+ * - no JIT compilation, as on the app's connections (lib/db/client.ts): the fork-link UPDATEs and count refreshes are
+ *   costed high enough to be compiled, 35-80 ms of LLVM each for statements that run in milliseconds (3 % of the
+ *   server's time during an import, in a perf profile).
  */
-const SESSION_SQL = `SELECT set_config('synchronous_commit', 'off', false),
+const SESSION_SQL = `SELECT set_config('synchronous_commit', 'off', false), set_config('jit', 'off', false),
   (SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals))`;
 
 function isUniqueViolation(e: unknown): boolean {
