@@ -121,6 +121,36 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
     expect(linked).toBe(attempts.length);
   });
 
+  it.skipIf(skip)("links stated fork links exactly, whether the parent comes in the same batch, an earlier batch or an earlier import", async () => {
+    const family = gen(700, 515);
+    const attempts = family.filter((x) => x.fork);
+    // The last root's attempts come in a second import (their parent is then only in the database); the rest in one
+    // file of several batches (256 trajectories each), so some families straddle a batch boundary.
+    const lastRoot = attempts.at(-1)!.fork!.parentId;
+    const later = family.filter((x) => x.fork?.parentId === lastRoot);
+    await importFiles(t.ctx, [write(`${provider}/family-a.jsonl`, jsonl(family.filter((x) => !later.includes(x))))], { origin: "cli", inferForks: false });
+    const second = await importFiles(t.ctx, [write(`${provider}/family-b.jsonl`, jsonl(later))], { origin: "cli", inferForks: false });
+    expect(second.report.unresolvedForks).toEqual([]);
+    const rows = await t.db.trajectory.findMany({
+      where: { externalId: { in: family.map((x) => x.id!) } },
+      select: { id: true, externalId: true, parentId: true, forkStepIndex: true, attemptIndex: true, forkInferred: true, pendingParentRef: true, forkPointCount: true, attemptCount: true, recoveryRate: true, forkPoint: { select: { trajectoryId: true, stepIndex: true, errorCategory: true, origin: true } } },
+    });
+    const byExternal = new Map(rows.map((r) => [r.externalId!, r]));
+    expect(rows.length).toBe(family.length);
+    for (const x of family) {
+      const r = byExternal.get(x.id!)!;
+      if (x.fork) {
+        const parent = byExternal.get(x.fork.parentId)!;
+        expect([x.id, r.parentId, r.forkStepIndex, r.attemptIndex, r.forkInferred, r.pendingParentRef]).toEqual([x.id, parent.id, x.fork.stepIndex, x.fork.attemptIndex, false, null]);
+        expect(r.forkPoint).toEqual({ trajectoryId: parent.id, stepIndex: x.fork.stepIndex, errorCategory: x.fork.errorCategory ?? null, origin: "explicit" });
+      } else {
+        const own = attempts.filter((a) => a.fork!.parentId === x.id);
+        const passed = own.filter((a) => a.outcome === "passed").length;
+        expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([x.id, own.length, new Set(own.map((a) => a.fork!.stepIndex)).size, own.length ? expect.closeTo(passed / own.length, 12) : null]);
+      }
+    }
+  });
+
   it.skipIf(skip)("accepts API batches idempotently with per-record results", async () => {
     const batch: TrajectoryInput[] = gen(4, 606).map((x, i) => ({ ...x, id: `api-${provider}-${i}`, fork: undefined }));
     const body = JSON.stringify([...batch, { task: { id: "x" }, steps: [] }]);

@@ -43,6 +43,8 @@ export interface PreparedTrajectory {
   outputChars: number;
   /** False until addDetectedErrors() has filled the error rows, isError cells and first-error columns. */
   detected: boolean;
+  /** The fork link the source stated (a recovery attempt), with its parent by client id. */
+  fork: { parentRef: string; stepIndex: number; attemptIndex: number | null; errorCategory: string | null } | null;
 }
 
 export const TASK_ID_AT = 3;
@@ -134,11 +136,12 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
     errors: [],
     recording,
     detected: false,
+    fork: t.fork ? { parentRef: t.fork.parentId, stepIndex: t.fork.stepIndex, attemptIndex: t.fork.attemptIndex ?? null, errorCategory: t.fork.errorCategory ?? null } : null,
   };
 }
 
 const STEP_AT = columnIndex(STEP_COLUMNS);
-const TRAJECTORY_AT = columnIndex(TRAJECTORY_COLUMNS);
+export const TRAJECTORY_AT = columnIndex(TRAJECTORY_COLUMNS);
 
 function columnIndex<C extends string>(cols: readonly C[]): Record<C, number> {
   return Object.fromEntries(cols.map((c, i) => [c, i])) as Record<C, number>;
