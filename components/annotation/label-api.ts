@@ -28,5 +28,8 @@ export const labelApi = {
 
 export const suggestionApi = {
   list: (trajectoryId: string) => call<{ suggestions: SuggestionView[] }>("GET", `/api/v1/annotations/suggestions?trajectory=${encodeURIComponent(trajectoryId)}`),
+  /** One page in list order after the suggestion `after` (from the start without it). */
+  page: (trajectoryId: string, after: string | undefined, limit: number) =>
+    call<{ suggestions: SuggestionView[]; total: number; more: boolean }>("GET", `/api/v1/annotations/suggestions?trajectory=${encodeURIComponent(trajectoryId)}${after ? `&after=${encodeURIComponent(after)}` : ""}&limit=${limit}`),
   decide: (body: { suggestion: string; decision: Decision; value?: string }) => call<{ suggestion: string; decision: Decision; label: LabelView | null }>("POST", "/api/v1/annotations/suggestions", body),
 };

@@ -3,7 +3,7 @@
 // from the schema (hotkeys), an optional rationale, and submit. Keyboard-first (see the ? overlay); in a queue,
 // Enter after the last schema finishes the item and opens the next one. Pending suggestions are listed above the
 // labels: a accepts the focused one, c changes it (pick a category, Enter), x rejects it.
-import { useEffect, useMemo, useState, useSyncExternalStore, useTransition } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { Keyboard } from "lucide-react";
 import type { LabellingView } from "@/lib/services/annotation/labelling-view";
@@ -38,7 +38,12 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [help, setHelp] = useState(false);
   const [keys, setKeys] = useState(view.queue !== null);
+  // The first page came with the HTML; the rest arrives in ranges (scrolling the list, or the step cursor passing
+  // the last one loaded), so a long trajectory's hundreds of suggestions are not all in the page.
   const [suggestions, setSuggestions] = useState<SuggestionView[]>(view.suggestions);
+  const [suggestionsMore, setSuggestionsMore] = useState(view.suggestionsMore);
+  const [suggestionTotal, setSuggestionTotal] = useState(view.suggestionTotal);
+  const loadingSuggestions = useRef(false);
   const [changing, setChanging] = useState<SuggestionView | null>(null);
   // A suggestion clicked in the list; otherwise the focus follows the step cursor.
   const [pickedSuggestion, setPickedSuggestion] = useState<string | null>(null);
@@ -62,7 +67,37 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const current = schema && target?.ok ? mine(schema.id, target.target.key) : undefined;
 
   const refresh = async () => setLabels((await labelApi.list(trajectoryId)).labels);
-  const focused = suggestions.find((x) => x.key === pickedSuggestion) ?? focusedSuggestion(suggestions, cursor);
+  // Past the last loaded suggestion while more exist, the focused one is not known yet: none until the next page is in.
+  const lastLoadedStep = suggestions.at(-1)?.stepStart ?? -1;
+  const cursorCovered = !suggestionsMore || (suggestions.length > 0 && lastLoadedStep >= cursor);
+  const focused = suggestions.find((x) => x.key === pickedSuggestion) ?? (cursorCovered ? focusedSuggestion(suggestions, cursor) : undefined);
+  /** Fetch the next range, or ranges until one reaches step `upTo` (the cursor moved past the last one loaded). */
+  const loadMoreSuggestions = useCallback(async (upTo = -1) => {
+    if (loadingSuggestions.current || !suggestionsMore) return;
+    loadingSuggestions.current = true;
+    try {
+      let after = suggestions.at(-1)?.key;
+      for (;;) {
+        const r = await suggestionApi.page(trajectoryId, after, SUGGESTION_PAGE);
+        setSuggestions((list) => {
+          const have = new Set(list.map((x) => x.key));
+          return [...list, ...r.suggestions.filter((x) => !have.has(x.key))];
+        });
+        setSuggestionsMore(r.more);
+        setSuggestionTotal(r.total);
+        const last = r.suggestions.at(-1);
+        if (!r.more || !last || (last.stepStart ?? -1) >= upTo) break;
+        after = last.key;
+      }
+    } catch (e) {
+      setMessage({ text: `Loading more suggestions: ${(e as Error).message}`, error: true });
+    } finally {
+      loadingSuggestions.current = false;
+    }
+  }, [suggestions, suggestionsMore, trajectoryId]);
+  const coverCursor = (c: number) => {
+    if (suggestionsMore && (suggestions.length === 0 || lastLoadedStep < c)) void loadMoreSuggestions(c);
+  };
   const say = (text: string, error = false) => setMessage({ text, error });
 
   const queueComplete = (list: LabelView[]) => view.queue !== null && view.queue.schemaKeys.every((k) => list.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
@@ -99,6 +134,9 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
       try {
         const r = await suggestionApi.decide({ suggestion: sug.key, decision, ...(value !== undefined ? { value } : {}) });
         setSuggestions((list) => list.filter((x) => x.key !== sug.key));
+        setSuggestionTotal((n) => Math.max(0, n - 1));
+        // The last one loaded is decided: the next range (its key still marks the place).
+        if (suggestions.at(-1)?.key === sug.key) void loadMoreSuggestions(cursor);
         setPickedSuggestion(null);
         setChanging(null);
         setPending(null);
@@ -106,7 +144,12 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
         say(r.decision === "rejected" ? `Rejected the suggestion ${what}.` : r.decision === "accepted" ? `Accepted ${what} as your label.` : `Changed the suggestion ${what} to ${suggestionValueLabel(view.schemas, { schemaId: sug.schemaId, value: r.label?.value ?? "" })}.`);
       } catch (e) {
         say((e as Error).message, true);
-        setSuggestions((await suggestionApi.list(trajectoryId).catch(() => ({ suggestions }))).suggestions);
+        const fresh = await suggestionApi.page(trajectoryId, undefined, Math.max(suggestions.length, SUGGESTION_PAGE)).catch(() => null);
+        if (fresh) {
+          setSuggestions(fresh.suggestions);
+          setSuggestionsMore(fresh.more);
+          setSuggestionTotal(fresh.total);
+        }
       }
     });
   };
@@ -180,7 +223,11 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
 
   const clamp = (n: number) => Math.max(0, Math.min(stepCount - 1, n));
   useLabelKeys(keys && view.canLabel, {
-    move: (d) => (setCursor((c) => clamp(c + d)), setPickedSuggestion(null)),
+    move: (d) => {
+      setCursor(clamp(cursor + d));
+      setPickedSuggestion(null);
+      coverCursor(clamp(cursor + d));
+    },
     rangeStart: () => {
       setRange(([, e]) => [cursor, Math.max(cursor, e)]);
       setMode("range");
@@ -301,6 +348,9 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
         {view.canLabel ? (
           <SuggestionList
             suggestions={suggestions}
+            total={suggestionTotal}
+            more={suggestionsMore}
+            onMore={() => void loadMoreSuggestions()}
             schemas={view.schemas}
             focusedKey={focused?.key}
             changingKey={changing?.key ?? null}
@@ -319,6 +369,8 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
 }
 
 const noopSubscribe = () => () => undefined;
+/** Suggestions fetched per range after the first page. */
+const SUGGESTION_PAGE = 100;
 
 /** The chosen (or current) option's description, readable while labelling without hovering (issue 9b). */
 function OptionHelp({ options, value }: { options: { value: string; label: string; description?: string }[]; value: string | null }) {

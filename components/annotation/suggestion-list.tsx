@@ -1,6 +1,7 @@
 // Pending suggestions (the detector's findings, imported judges' output) at their step location, with category and
 // message. They are not labels: accepting (a) or changing (c) one makes it a label, rejecting (x) only records that.
 // The focused one follows the step cursor (j/k), so the existing keyboard flow moves between them.
+import { useEffect, useRef } from "react";
 import type { LabelSchemaView } from "@/lib/domain/annotation/label-schema";
 import { describeTarget } from "@/lib/domain/annotation/targets";
 import type { SuggestionView } from "@/lib/services/annotation/suggestions/list-suggestions";
@@ -17,8 +18,12 @@ export function focusedSuggestion(list: readonly SuggestionView[], cursor: numbe
   return list.find((s) => (s.stepStart ?? 0) >= cursor) ?? list.at(-1);
 }
 
-export function SuggestionList({ suggestions, schemas, focusedKey, changingKey, busy, onFocus, onDecide }: {
+export function SuggestionList({ suggestions, total, more, onMore, schemas, focusedKey, changingKey, busy, onFocus, onDecide }: {
   suggestions: SuggestionView[];
+  /** Undecided in all; `more`: some are not loaded yet (`onMore` fetches the next range). */
+  total: number;
+  more: boolean;
+  onMore(): void;
   schemas: LabelSchemaView[];
   focusedKey: string | undefined;
   changingKey: string | null;
@@ -26,13 +31,24 @@ export function SuggestionList({ suggestions, schemas, focusedKey, changingKey, 
   onFocus(s: SuggestionView): void;
   onDecide(s: SuggestionView, decision: "accepted" | "changed" | "rejected"): void;
 }) {
-  if (!suggestions.length) return null;
+  const list = useRef<HTMLUListElement>(null);
+  const end = useRef<HTMLLIElement>(null);
+  // The next range is fetched when the end of the list scrolls into view.
+  useEffect(() => {
+    const root = list.current;
+    const target = end.current;
+    if (!more || !root || !target || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), { root, rootMargin: "0px 0px 200px 0px" });
+    io.observe(target);
+    return () => io.disconnect();
+  }, [more, onMore, suggestions.length]);
+  if (!suggestions.length && !more) return null;
   return (
     <section aria-label="Suggestions" className="flex flex-col gap-1">
       <h3 className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">
-        Suggestions — not labels until you accept them ({suggestions.length})
+        Suggestions — not labels until you accept them ({total})
       </h3>
-      <ul className="flex max-h-64 flex-col gap-1 overflow-y-auto text-sm" data-testid="suggestion-list">
+      <ul ref={list} className="flex max-h-64 flex-col gap-1 overflow-y-auto text-sm" data-testid="suggestion-list">
         {suggestions.map((s) => {
           const focused = s.key === focusedKey;
           return (
@@ -62,6 +78,12 @@ export function SuggestionList({ suggestions, schemas, focusedKey, changingKey, 
             </li>
           );
         })}
+        {more ? (
+          <li ref={end} className="flex items-center gap-2 px-2 py-1 text-xs text-muted-foreground">
+            {suggestions.length} of {total} loaded
+            <Button size="sm" variant="ghost" onClick={onMore} data-testid="suggestions-more">Load more</Button>
+          </li>
+        ) : null}
       </ul>
     </section>
   );

@@ -85,14 +85,22 @@ export class ReplayPlayer {
     this.update({ settled: shown === this.state.recMs, buffering: false, error: this.driver.lastError }, true);
   }
 
+  /** Moves asked for before the terminal exists (the xterm bundle is loading): they resolve once it shows the latest. */
+  private untilAttached: (() => void)[] = [];
+
   private moveTo(recMs: number, force: boolean): Promise<void> {
     this.update({ recMs, playMs: this.clock.position, currentStep: stepIndexAt(this.index.steps, recMs), settled: false, buffering: this.driver.stalled }, force);
-    return this.driver.attached ? this.driver.show(recMs) : Promise.resolve();
+    if (this.driver.attached) return this.driver.show(recMs);
+    return new Promise((resolve) => this.untilAttached.push(resolve));
   }
 
   readonly attach = (term: TerminalHandle | null): void => {
     this.driver.attach(term);
-    if (term) void this.driver.show(this.state.recMs);
+    if (!term) return;
+    const waiting = this.untilAttached.splice(0);
+    void this.driver.show(this.state.recMs).finally(() => {
+      for (const resolve of waiting) resolve();
+    });
   };
 
   play(): void {
@@ -159,5 +167,6 @@ export class ReplayPlayer {
   /** Stops playback; the terminal view detaches itself when it unmounts. */
   dispose(): void {
     this.clock.pause();
+    for (const resolve of this.untilAttached.splice(0)) resolve();
   }
 }

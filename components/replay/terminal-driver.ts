@@ -8,8 +8,11 @@ import { chunkIndexAt, clampEventData, countEventsUpTo, parseResize, type Keyfra
 
 export type RangeFetcher = (fromMs: number, toMs: number, keyframe: boolean) => Promise<ReplayRange>;
 
-/** Events kept in memory (characters); older chunks are dropped first. */
-const MAX_CACHED_CHARS = 8 * 1024 * 1024;
+/**
+ * Events kept in memory (characters); older chunks are dropped first. 64 chunks: forward playback needs two, and
+ * with a keyframe at every full chunk a seek fetches one; a chunk's event arrays cost about as much heap as its text.
+ */
+const MAX_CACHED_CHARS = 4 * 1024 * 1024;
 /** Keyframes kept (≈20–30 KB each); the oldest used is dropped first. */
 const MAX_CACHED_KEYFRAMES = 48;
 /** A seek is answered from memory when a kept keyframe and the chunks after it are at most this many chunks back. */

@@ -83,6 +83,22 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     expect(await codeOf(listSuggestions(alice, { trajectory: "nope" }))).toBe("NOT_FOUND");
   });
 
+  it.skipIf(skip)("pages in list order after a key (decided or not), with the total and whether more follow", async () => {
+    const traj = withErrors[1]!;
+    const pia = await t.as("pia", "annotator");
+    const all = (await listSuggestions(pia, { trajectory: traj.id })).suggestions;
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const first = await listSuggestions(pia, { trajectory: traj.id, limit: 2 });
+    expect(first).toEqual({ suggestions: all.slice(0, 2), total: all.length, more: all.length > 2 });
+    const rest = await listSuggestions(pia, { trajectory: traj.id, after: first.suggestions[1]!.key, limit: "500" });
+    expect(rest).toEqual({ suggestions: all.slice(2), total: all.length, more: false });
+    // A decided suggestion still marks the place: the page after it is the same, minus nothing (it was before).
+    await decideSuggestion(pia, { suggestion: all[1]!.key, decision: "rejected" });
+    expect((await listSuggestions(pia, { trajectory: traj.id, after: all[1]!.key, limit: 500 })).suggestions).toEqual(all.slice(2));
+    expect((await listSuggestions(pia, { trajectory: traj.id, limit: 500 })).total).toBe(all.length - 1);
+    expect(await codeOf(listSuggestions(pia, { trajectory: traj.id, after: "det:nope", limit: 5 }))).toBe("INVALID_INPUT");
+  });
+
   it.skipIf(skip)("accept creates a real label (history, count), change creates the annotator's, reject records only the decision", async () => {
     const traj = withErrors[0]!;
     const [s1, s2, s3] = await firstThree(alice, traj.id);

@@ -3,6 +3,7 @@
 // and seeks back into ranges seen before are answered without a request.
 import { describe, expect, it } from "vitest";
 import { TerminalDriver, type RangeFetcher } from "../../components/replay/terminal-driver.ts";
+import { ReplayPlayer } from "../../components/replay/replay-player.ts";
 import { sanitizedHandle } from "../../components/terminal/sanitized-handle.ts";
 import { mulberry32 } from "../../lib/domain/random.ts";
 import { chunkIndexAt, type ReplayIndex, type ReplayRange } from "../../lib/domain/replay/recording.ts";
@@ -64,5 +65,30 @@ describe("TerminalDriver", () => {
     expect(seeks).toBe(72);
     // Without the kept keyframes every backward seek and every seek past the next chunk was a request.
     expect(requests).toBeLessThan(seeks);
+  });
+
+  it("resolves a seek asked before the terminal exists only once the terminal shows it", async () => {
+    const s = generateSession(9, { operations: 200 });
+    const chunks = chunkEvents(s.events, 4096).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
+    const index: ReplayIndex = {
+      trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
+      idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+    };
+    const fetchRange: RangeFetcher = async (fromMs) => ({ keyframe: null, chunks: chunks.slice(0, chunkIndexAt(chunks, fromMs) + 1) });
+    const player = new ReplayPlayer(index, [], fetchRange, { idleCap: null, speed: 1, startMs: 0 });
+    const t = Math.floor(index.durationMs * 0.6);
+    let done = false;
+    const seek = player.seek(t).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done, "resolved with no terminal to show it on").toBe(false);
+    const view = headlessHandle(s.cols, s.rows);
+    player.attach(view.handle);
+    await seek;
+    const reference = new Player(s.cols, s.rows);
+    await reference.play(s.events.filter((e) => e[0] <= t));
+    expect(view.cells()).toEqual(screenCells(reference.term));
+    reference.dispose();
+    // (player.dispose() pauses its animation-frame clock: browser only)
+    view.dispose();
   });
 });

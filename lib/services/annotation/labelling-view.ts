@@ -30,9 +30,18 @@ export interface LabellingView {
   history: LabelEventView[];
   blind: boolean;
   queue: QueueContext | null;
-  /** Suggestions (detector, imported) this annotator has not decided yet; empty for those who cannot label. */
+  /**
+   * The first page of the suggestions (detector, imported) this annotator has not decided yet, in list order; the
+   * rest is fetched in ranges (`/api/v1/annotations/suggestions?after=&limit=`). Empty for those who cannot label.
+   */
   suggestions: SuggestionView[];
+  /** Undecided suggestions in all, and whether more follow the first page. */
+  suggestionTotal: number;
+  suggestionsMore: boolean;
 }
+
+/** Suggestions sent with the page: a long trajectory has hundreds (each a row with three buttons), most of the HTML. */
+export const SUGGESTION_FIRST_PAGE = 20;
 
 export async function getLabellingView(ctx: ServiceContext, trajectory: string, opts: { slotId?: string } = {}): Promise<LabellingView> {
   authorize(ctx, "trajectory:read");
@@ -41,6 +50,7 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
   const ids = await visibleAnnotators(ctx, facts.id);
   const kinds = facts.isAttempt ? ["attempt", "step_range", "fork_point"] : ["trajectory", "step_range", "fork_point"];
   const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter((s) => s.kind !== "ranking" && s.targets.some((t) => kinds.includes(t))); // rankings: the compare view
+  const firstPage = can(ctx.actor, "annotation:write") ? await listSuggestions(ctx, { trajectory: facts.id, limit: SUGGESTION_FIRST_PAGE }) : { suggestions: [], total: 0, more: false };
   let queue: QueueContext | null = null;
   if (opts.slotId && can(ctx.actor, "annotation:write")) {
     const slot = await findSlot(ctx.db, opts.slotId);
@@ -58,6 +68,8 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
     history: (await getLabelHistory(ctx, facts.id)).slice(0, 50),
     blind: ids !== undefined,
     queue,
-    suggestions: can(ctx.actor, "annotation:write") ? (await listSuggestions(ctx, { trajectory: facts.id })).suggestions : [],
+    suggestions: firstPage.suggestions,
+    suggestionTotal: firstPage.total,
+    suggestionsMore: firstPage.more,
   };
 }

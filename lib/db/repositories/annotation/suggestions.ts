@@ -61,8 +61,12 @@ export async function listPendingSuggestions(db: Db, trajectoryId: string, annot
     db.suggestion.findMany({ where: { trajectoryId, decisions: decided }, orderBy: [{ stepStart: "asc" }, { id: "asc" }], take: limit, select: importedSelect }),
   ]);
   const all = [...detected.map((r) => fromDetected(r, errorSchemaId!)), ...imported.map(fromImported)];
-  // Whole-trajectory suggestions (no step) come first, then by step; ties: detector before imported sources.
-  return all.sort((a, b) => (a.stepStart ?? -1) - (b.stepStart ?? -1) || (a.stepEnd ?? -1) - (b.stepEnd ?? -1) || a.source.localeCompare(b.source) || a.key.localeCompare(b.key)).slice(0, limit);
+  return all.sort(compareSuggestions).slice(0, limit);
+}
+
+/** The list order: whole-trajectory suggestions (no step) first, then by step; ties: detector before imported sources. */
+export function compareSuggestions(a: Pick<SuggestionView, "stepStart" | "stepEnd" | "source" | "key">, b: Pick<SuggestionView, "stepStart" | "stepEnd" | "source" | "key">): number {
+  return (a.stepStart ?? -1) - (b.stepStart ?? -1) || (a.stepEnd ?? -1) - (b.stepEnd ?? -1) || a.source.localeCompare(b.source) || a.key.localeCompare(b.key);
 }
 
 export async function findSuggestion(db: Db, key: string, errorSchemaId: string | null): Promise<SuggestionView | null> {
