@@ -1,9 +1,11 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
 // memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
-// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only]   (the database is built once and kept in
-// bench/out, or $BENCH_OUT_DIR)
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native]   (the database is
+// built once and kept in bench/out, or $BENCH_OUT_DIR; with --pg in the PostgreSQL database
+// ${BENCH_PG_PREFIX:-reterm_bench_export}_N on $TEST_DATABASE_URL's server)
 import { spawnSync } from "node:child_process";
+import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -19,19 +21,21 @@ import { freezeDataset } from "../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles } from "../lib/services/curation/export-dataset.ts";
 import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
+import type { DatabaseConfig } from "../lib/env.ts";
 
 const MB = 1024 * 1024;
 // BENCH_OUT_DIR keeps the (large) database elsewhere, e.g. /tmp; --setup-only builds it and stops.
 const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "out");
 fs.mkdirSync(outDir, { recursive: true });
+// A child gets the database as a file path (SQLite) or a postgresql:// URL.
+const configOf = (db: string): DatabaseConfig => (db.startsWith("postgres") ? { provider: "postgresql", url: db } : { provider: "sqlite", file: db, url: `file:${db}` });
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
 const one = process.argv.indexOf("--one");
 if (one >= 0) {
   // Child: export one format (the measured process: its own heap limit, its own peak RSS), keep the file.
   const [format, dbFile, name] = process.argv.slice(one + 1) as [ExportFormat, string, string];
-  const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-  const db = createDb(config);
+  const db = createDb(configOf(dbFile));
   const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
   const out = path.join(outDir, `export-${name}.${format}`);
   const t0 = performance.now();
@@ -47,8 +51,7 @@ if (mem >= 0) {
   // process of its own with room for the whole file (a 10^5 export is ~1 GB of strings; the export's 512 MB heap
   // cannot hold it, and the export's figures are taken in its own process anyway).
   const [format, dbFile, name] = process.argv.slice(mem + 1) as [ExportFormat, string, string];
-  const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-  const db = createDb(config);
+  const db = createDb(configOf(dbFile));
   const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
   const out = path.join(outDir, `export-${name}.${format}`);
   // Decoded piece by piece: a 10^5 export is longer than the longest string V8 allows.
@@ -68,12 +71,24 @@ if (mem >= 0) {
 }
 
 const n = Number(process.argv[2] ?? 100_000);
-const dbFile = path.join(outDir, `export-${n}.db`);
-const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-const fresh = !fs.existsSync(dbFile);
+const usePg = process.argv.includes("--pg");
+const formatsArg = process.argv.find((a) => a.startsWith("--formats="))?.slice("--formats=".length).split(",");
+let dbFile = path.join(outDir, `export-${n}.db`);
+if (usePg) {
+  const admin = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  const dbName = `${process.env.BENCH_PG_PREFIX ?? "reterm_bench_export"}_${n}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  if (!(await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount) await client.query(`CREATE DATABASE "${dbName}"`);
+  await client.end();
+  admin.pathname = `/${dbName}`;
+  dbFile = admin.toString();
+}
+const config = configOf(dbFile);
 await setupDatabase(config);
 const db = createDb(config);
 const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
+const fresh = (await db.trajectory.count()) === 0;
 if (fresh) {
   const t = performance.now();
   const records = (function* () {
@@ -106,13 +121,14 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
   await freezeDataset(ctx, { name });
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
+if (usePg && fresh) await db.$executeRawUnsafe("VACUUM ANALYZE");
 await db.$disconnect();
 if (process.argv.includes("--setup-only")) process.exit(0);
 
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);
   console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB");
-  for (const format of EXPORT_FORMATS) {
+  for (const format of EXPORT_FORMATS.filter((f) => !formatsArg || formatsArg.includes(f))) {
     const run = (heap: number, mode: string) => {
       const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
       const line = child.stdout.trim().split("\n").at(-1) ?? "";
