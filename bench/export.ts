@@ -29,6 +29,11 @@ const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "o
 fs.mkdirSync(outDir, { recursive: true });
 // A child gets the database as a file path (SQLite) or a postgresql:// URL.
 const configOf = (db: string): DatabaseConfig => (db.startsWith("postgres") ? { provider: "postgresql", url: db } : { provider: "sqlite", file: db, url: `file:${db}` });
+// CPU time (user + system, all threads) since `from`: on a loaded machine it moves much less than wall time.
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
+};
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
 const one = process.argv.indexOf("--one");
@@ -39,9 +44,10 @@ if (one >= 0) {
   const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
   const out = path.join(outDir, `export-${name}.${format}`);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
   const exportS = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ format, bytes, exportS, rssExport: peakRssMb() }));
+  console.log(JSON.stringify({ format, bytes, exportS, exportCpuS: cpuSeconds(cpu0), rssExport: peakRssMb() }));
   await db.$disconnect();
   process.exit(0);
 }
@@ -61,11 +67,13 @@ if (mem >= 0) {
   for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(decoder.write(data.subarray(i, i + 256 * 1024)));
   const fromMemory = { ...(await openExport(ctx, { name, format })), async *pieces() { yield* pieces; } };
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
   await writeExportFiles(fromMemory, `${out}.mem`);
   const memS = (performance.now() - t1) / 1000;
+  const memCpuS = cpuSeconds(cpu1);
   fs.rmSync(`${out}.mem`);
   fs.rmSync(out);
-  console.log(JSON.stringify({ memS }));
+  console.log(JSON.stringify({ memS, memCpuS }));
   await db.$disconnect();
   process.exit(0);
 }
@@ -127,7 +135,7 @@ if (process.argv.includes("--setup-only")) process.exit(0);
 
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);
-  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB");
+  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB   CPU s export / from memory (ratio)");
   for (const format of EXPORT_FORMATS.filter((f) => !formatsArg || formatsArg.includes(f))) {
     const run = (heap: number, mode: string) => {
       const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
@@ -135,15 +143,16 @@ for (const name of ["bench-all", "bench-fixtures"]) {
       if (child.status !== 0 || !line.startsWith("{")) throw new Error(`${format} ${mode}: failed ${child.stderr.slice(-500)}`);
       return JSON.parse(line) as Record<string, number>;
     };
-    let r: { format: string; bytes: number; exportS: number; memS: number; rssExport: number };
+    let r: { format: string; bytes: number; exportS: number; memS: number; rssExport: number; exportCpuS: number; memCpuS: number };
     try {
       const exported = run(512, "--one");
-      r = { format, bytes: exported.bytes!, exportS: exported.exportS!, rssExport: exported.rssExport!, memS: run(8192, "--from-memory").memS! };
+      const mem = run(8192, "--from-memory");
+      r = { format, bytes: exported.bytes!, exportS: exported.exportS!, rssExport: exported.rssExport!, exportCpuS: exported.exportCpuS!, memS: mem.memS!, memCpuS: mem.memCpuS! };
     } catch (e) {
       console.log((e as Error).message);
       continue;
     }
     const mb = r.bytes / MB;
-    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}`);
+    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}   ${r.exportCpuS.toFixed(2)} / ${r.memCpuS.toFixed(2)} (${(r.exportCpuS / Math.max(r.memCpuS, 1e-3)).toFixed(1)}×)`);
   }
 }
