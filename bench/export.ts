@@ -1,9 +1,11 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
 // memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
-// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only]   (the database is built once and kept in
-// bench/out, or $BENCH_OUT_DIR)
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native]   (the database is
+// built once and kept in bench/out, or $BENCH_OUT_DIR; with --pg in the PostgreSQL database
+// ${BENCH_PG_PREFIX:-reterm_bench_export}_N on $TEST_DATABASE_URL's server)
 import { spawnSync } from "node:child_process";
+import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -19,25 +21,33 @@ import { freezeDataset } from "../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles } from "../lib/services/curation/export-dataset.ts";
 import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
+import type { DatabaseConfig } from "../lib/env.ts";
 
 const MB = 1024 * 1024;
 // BENCH_OUT_DIR keeps the (large) database elsewhere, e.g. /tmp; --setup-only builds it and stops.
 const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "out");
 fs.mkdirSync(outDir, { recursive: true });
+// A child gets the database as a file path (SQLite) or a postgresql:// URL.
+const configOf = (db: string): DatabaseConfig => (db.startsWith("postgres") ? { provider: "postgresql", url: db } : { provider: "sqlite", file: db, url: `file:${db}` });
+// CPU time (user + system, all threads) since `from`: on a loaded machine it moves much less than wall time.
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
+};
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
 const one = process.argv.indexOf("--one");
 if (one >= 0) {
   // Child: export one format (the measured process: its own heap limit, its own peak RSS), keep the file.
   const [format, dbFile, name] = process.argv.slice(one + 1) as [ExportFormat, string, string];
-  const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-  const db = createDb(config);
+  const db = createDb(configOf(dbFile));
   const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
   const out = path.join(outDir, `export-${name}.${format}`);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
   const exportS = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ format, bytes, exportS, rssExport: peakRssMb() }));
+  console.log(JSON.stringify({ format, bytes, exportS, exportCpuS: cpuSeconds(cpu0), rssExport: peakRssMb() }));
   await db.$disconnect();
   process.exit(0);
 }
@@ -47,8 +57,7 @@ if (mem >= 0) {
   // process of its own with room for the whole file (a 10^5 export is ~1 GB of strings; the export's 512 MB heap
   // cannot hold it, and the export's figures are taken in its own process anyway).
   const [format, dbFile, name] = process.argv.slice(mem + 1) as [ExportFormat, string, string];
-  const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-  const db = createDb(config);
+  const db = createDb(configOf(dbFile));
   const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
   const out = path.join(outDir, `export-${name}.${format}`);
   // Decoded piece by piece: a 10^5 export is longer than the longest string V8 allows.
@@ -58,22 +67,36 @@ if (mem >= 0) {
   for (let i = 0; i < data.length; i += 256 * 1024) pieces.push(decoder.write(data.subarray(i, i + 256 * 1024)));
   const fromMemory = { ...(await openExport(ctx, { name, format })), async *pieces() { yield* pieces; } };
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
   await writeExportFiles(fromMemory, `${out}.mem`);
   const memS = (performance.now() - t1) / 1000;
+  const memCpuS = cpuSeconds(cpu1);
   fs.rmSync(`${out}.mem`);
   fs.rmSync(out);
-  console.log(JSON.stringify({ memS }));
+  console.log(JSON.stringify({ memS, memCpuS }));
   await db.$disconnect();
   process.exit(0);
 }
 
 const n = Number(process.argv[2] ?? 100_000);
-const dbFile = path.join(outDir, `export-${n}.db`);
-const config = { provider: "sqlite" as const, file: dbFile, url: `file:${dbFile}` };
-const fresh = !fs.existsSync(dbFile);
+const usePg = process.argv.includes("--pg");
+const formatsArg = process.argv.find((a) => a.startsWith("--formats="))?.slice("--formats=".length).split(",");
+let dbFile = path.join(outDir, `export-${n}.db`);
+if (usePg) {
+  const admin = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+  const dbName = `${process.env.BENCH_PG_PREFIX ?? "reterm_bench_export"}_${n}`;
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  if (!(await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount) await client.query(`CREATE DATABASE "${dbName}"`);
+  await client.end();
+  admin.pathname = `/${dbName}`;
+  dbFile = admin.toString();
+}
+const config = configOf(dbFile);
 await setupDatabase(config);
 const db = createDb(config);
 const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
+const fresh = (await db.trajectory.count()) === 0;
 if (fresh) {
   const t = performance.now();
   const records = (function* () {
@@ -106,28 +129,30 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
   await freezeDataset(ctx, { name });
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
+if (usePg && fresh) await db.$executeRawUnsafe("VACUUM ANALYZE");
 await db.$disconnect();
 if (process.argv.includes("--setup-only")) process.exit(0);
 
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);
-  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB");
-  for (const format of EXPORT_FORMATS) {
+  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB   CPU s export / from memory (ratio)");
+  for (const format of EXPORT_FORMATS.filter((f) => !formatsArg || formatsArg.includes(f))) {
     const run = (heap: number, mode: string) => {
       const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
       const line = child.stdout.trim().split("\n").at(-1) ?? "";
       if (child.status !== 0 || !line.startsWith("{")) throw new Error(`${format} ${mode}: failed ${child.stderr.slice(-500)}`);
       return JSON.parse(line) as Record<string, number>;
     };
-    let r: { format: string; bytes: number; exportS: number; memS: number; rssExport: number };
+    let r: { format: string; bytes: number; exportS: number; memS: number; rssExport: number; exportCpuS: number; memCpuS: number };
     try {
       const exported = run(512, "--one");
-      r = { format, bytes: exported.bytes!, exportS: exported.exportS!, rssExport: exported.rssExport!, memS: run(8192, "--from-memory").memS! };
+      const mem = run(8192, "--from-memory");
+      r = { format, bytes: exported.bytes!, exportS: exported.exportS!, rssExport: exported.rssExport!, exportCpuS: exported.exportCpuS!, memS: mem.memS!, memCpuS: mem.memCpuS! };
     } catch (e) {
       console.log((e as Error).message);
       continue;
     }
     const mb = r.bytes / MB;
-    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}`);
+    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}   ${r.exportCpuS.toFixed(2)} / ${r.memCpuS.toFixed(2)} (${(r.exportCpuS / Math.max(r.memCpuS, 1e-3)).toFixed(1)}×)`);
   }
 }

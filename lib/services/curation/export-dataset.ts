@@ -32,6 +32,41 @@ export type ExportInput = z.input<typeof exportInputSchema>;
 /** Flush lines to the consumer in pieces of about this size (fewer, larger writes). */
 const PIECE = 256 * 1024;
 
+/**
+ * Lines encoded into UTF-8 pieces of about PIECE bytes, each line written straight into the piece's buffer. (Joining
+ * lines into one string and encoding that was the largest single cost after the read: one line with a non-Latin-1
+ * character — a progress bar — makes the whole joined piece a two-byte string, whose encoding is ~10× slower than
+ * encoding the lines one by one, most of which are one-byte.) Pieces end at line ends, so each is valid UTF-8.
+ */
+class PieceEncoder {
+  private buf = Buffer.allocUnsafe(PIECE);
+  private used = 0;
+
+  /** Adds a line; returns the pieces so far when the line did not fit beside them. */
+  add(line: string): Buffer | null {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    const room = line.length * 3;
+    if (this.used + room <= this.buf.length) {
+      this.used += this.buf.write(line, this.used, "utf8");
+      return null;
+    }
+    const full = this.take();
+    // A line longer than a piece gets a buffer of its own size.
+    if (room > this.buf.length) this.buf = Buffer.allocUnsafe(room);
+    this.used = this.buf.write(line, 0, "utf8");
+    return full;
+  }
+
+  /** The piece so far (null when empty); later lines go to a fresh buffer, the returned one is the caller's. */
+  take(): Buffer | null {
+    if (!this.used) return null;
+    const piece = this.buf.subarray(0, this.used);
+    this.buf = Buffer.allocUnsafe(PIECE);
+    this.used = 0;
+    return piece;
+  }
+}
+
 export interface OpenedExport {
   dataset: DatasetSummary;
   version: VersionSummary;
@@ -39,8 +74,8 @@ export interface OpenedExport {
   filename: string;
   contentType: string;
   total: number;
-  /** The data, in pieces; `onRows` reports progress (items done). */
-  pieces(onRows?: (done: number) => void): AsyncGenerator<string>;
+  /** The data, in pieces (UTF-8 buffers ending at line ends, or text); `onRows` reports progress (items done). */
+  pieces(onRows?: (done: number) => void): AsyncGenerator<Buffer | string>;
   /** The dataset card; for a draft it needs the manifest gathered while `pieces` ran, so call it afterwards. */
   card(): string;
 }
@@ -84,26 +119,27 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
   return {
     dataset: d, version: v, format: e.format, filename, contentType: writer.contentType, total: v.itemCount,
     async *pieces(onRows) {
-      let buf = writer.header ?? "";
+      const enc = new PieceEncoder();
+      if (writer.header) enc.add(writer.header);
       let done = 0;
       // Only the native format carries recordings; label formats need no steps (unless a draft's manifest counts tokens).
       const depth = { steps: e.format !== "labels-csv" && e.format !== "labels-jsonl" ? true : !stored, recording: e.format === "native" };
       for await (const batch of loadVersionItems(ctx.db, ref, READ_BATCH, depth)) {
         for (const it of batch) {
-          for (const line of writer.lines(it)) buf += line;
+          for (const line of writer.lines(it)) {
+            const full = enc.add(line);
+            if (full) yield full;
+          }
           if (!stored) {
             const t = it.item.trajectory;
             gathered.push({ trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: it.item.errorCategory, outcome: t.outcome, tokens: itemTokens(it), labels: [] });
-          }
-          if (buf.length >= PIECE) {
-            yield buf;
-            buf = "";
           }
         }
         done += batch.length;
         onRows?.(done);
       }
-      if (buf) yield buf;
+      const last = enc.take();
+      if (last) yield last;
     },
     card() {
       const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
@@ -119,12 +155,14 @@ export async function writeExportFiles(opened: OpenedExport, out: string, onRows
   // Written beside the target and renamed once complete and on disk: a killed or failed export never leaves a file
   // under the export's name that a training job could mistake for the whole dataset.
   const partial = `${out}.partial-${process.pid}`;
-  const stream = fs.createWriteStream(partial);
+  // A few MB may wait for the disk, so the next pieces are built while earlier ones are written (with the default
+  // 16 KB every 256 KB piece waited for its own write to finish before the next one was built).
+  const stream = fs.createWriteStream(partial, { highWaterMark: 4 * 1024 * 1024 });
   let bytes = 0;
   try {
     for await (const piece of opened.pieces(onRows)) {
       // Encoded once: counting with Buffer.byteLength and then writing the string walked every piece twice.
-      const chunk = Buffer.from(piece, "utf8");
+      const chunk = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
       bytes += chunk.length;
       if (!stream.write(chunk)) await once(stream, "drain");
     }
