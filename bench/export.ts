@@ -36,13 +36,17 @@ const cpuSeconds = (from: NodeJS.CpuUsage) => {
 };
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
 
+/** A child process's arguments after `flag` (format, database, dataset name), its database and its output file. */
+async function child(flag: number) {
+  const [format, dbFile, name] = process.argv.slice(flag + 1) as [ExportFormat, string, string];
+  const db = createDb(configOf(dbFile));
+  return { format, name, db, ctx: { db, actor: await ensureUser(db, "bench", "admin") }, out: path.join(outDir, `export-${name}.${format}`) };
+}
+
 const one = process.argv.indexOf("--one");
 if (one >= 0) {
   // Child: export one format (the measured process: its own heap limit, its own peak RSS), keep the file.
-  const [format, dbFile, name] = process.argv.slice(one + 1) as [ExportFormat, string, string];
-  const db = createDb(configOf(dbFile));
-  const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
-  const out = path.join(outDir, `export-${name}.${format}`);
+  const { format, name, db, ctx, out } = await child(one);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
@@ -56,10 +60,7 @@ if (mem >= 0) {
   // Child: the baseline — the same bytes, already in memory as strings, written through the same writer code. A
   // process of its own with room for the whole file (a 10^5 export is ~1 GB of strings; the export's 512 MB heap
   // cannot hold it, and the export's figures are taken in its own process anyway).
-  const [format, dbFile, name] = process.argv.slice(mem + 1) as [ExportFormat, string, string];
-  const db = createDb(configOf(dbFile));
-  const ctx = { db, actor: await ensureUser(db, "bench", "admin") };
-  const out = path.join(outDir, `export-${name}.${format}`);
+  const { format, name, db, ctx, out } = await child(mem);
   // Decoded piece by piece: a 10^5 export is longer than the longest string V8 allows.
   const data = fs.readFileSync(out);
   const decoder = new StringDecoder("utf8");
