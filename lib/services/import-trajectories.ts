@@ -8,6 +8,7 @@ import { prepareTrajectory, type PreparedTrajectory } from "../db/bulk/rows.ts";
 import { createImportJob, deleteImportedTrajectories, finishImportJob, markJobsResumed } from "../db/repositories/import-jobs.ts";
 import { currentOwner, findInterruptedImports } from "./import-integrity/interrupted-imports.ts";
 import { settleImport } from "./import-integrity/settle-import.ts";
+import { ANALYZE_AFTER_TRAJECTORIES, refreshStatisticsAfterBulkLoad } from "../db/bulk/statistics.ts";
 import type { ImportWarning, NormalizedTrajectory } from "../domain/trajectory.ts";
 import type { InferredLink } from "../domain/fork-inference.ts";
 import { recordAudit } from "./audit/record-audit.ts";
@@ -218,6 +219,8 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
     report.trajectoryIds = [];
   }
   if (jobId && !report.rolledBack) {
+    // A bulk load: the phases after it (fork links, search index) plan their reads on fresh statistics.
+    if (report.imported >= ANALYZE_AFTER_TRAJECTORIES) await refreshStatisticsAfterBulkLoad(ctx.db);
     const settled = await settleImport(ctx, {
       jobId,
       resumedJobIds: resumed,

@@ -12,6 +12,7 @@ import { ingestTrajectories } from "@/lib/services/ingest-trajectories";
 import { importUpload } from "@/lib/services/import-upload";
 import { undoInferredForks } from "@/lib/services/infer-forks";
 import { getStats } from "@/lib/services/get-stats";
+import { refreshStatisticsAfterBulkLoad } from "@/lib/db/bulk/statistics";
 import type { TrajectoryInput } from "@/lib/domain/trajectory";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-import-test-"));
@@ -148,6 +149,16 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
         const passed = own.filter((a) => a.outcome === "passed").length;
         expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([x.id, own.length, new Set(own.map((a) => a.fork!.stepIndex)).size, own.length ? expect.closeTo(passed / own.length, 12) : null]);
       }
+    }
+  });
+
+  it.skipIf(skip)("refreshes PostgreSQL's planner statistics after a bulk load (SQLite keeps none)", async () => {
+    await refreshStatisticsAfterBulkLoad(t.db);
+    if (provider === "postgresql") {
+      const rows = await t.db.$queryRawUnsafe<{ relname: string; analyzed: boolean }[]>(`SELECT relname, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname IN ('Trajectory', 'Step') ORDER BY relname`);
+      expect(rows).toEqual([{ relname: "Step", analyzed: true }, { relname: "Trajectory", analyzed: true }]);
+    } else {
+      expect(await t.db.$queryRawUnsafe<unknown[]>(`SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'`)).toEqual([]);
     }
   });
 
