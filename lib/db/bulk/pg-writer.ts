@@ -23,6 +23,31 @@ const SESSION_SQL = `SELECT set_config('synchronous_commit', 'off', false), set_
 
 const LINKED_COLUMNS = [...TRAJECTORY_COLUMNS, "parentId", "forkPointId", "forkStepIndex", "attemptIndex", "forkInferred"] as const;
 
+const forkKey = (parentId: string, stepIndex: number) => `${parentId}\u0000${stepIndex}`;
+
+/**
+ * The fork points at these (parent, step) places, created where missing (the first request for a place sets its
+ * category and origin): each one's id and the next free attempt index there, by forkKey.
+ */
+async function upsertForkPoints(client: pg.PoolClient, wanted: { parentId: string; stepIndex: number; errorCategory: string | null; origin: "explicit" | "inferred" }[]): Promise<Map<string, { id: string; next: number }>> {
+  const keys = [...new Map(wanted.map((w) => [forkKey(w.parentId, w.stepIndex), w])).values()];
+  await client.query(
+    `INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin") SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::text[]) ON CONFLICT ("trajectoryId", "stepIndex") DO NOTHING`,
+    [keys.map(() => sortableId()), keys.map((k) => k.parentId), keys.map((k) => k.stepIndex), keys.map((k) => k.errorCategory), keys.map((k) => k.origin)],
+  );
+  const forks = await client.query<{ id: string; trajectoryId: string; stepIndex: number; next: number }>(
+    `SELECT f."id", f."trajectoryId", f."stepIndex", COALESCE((SELECT MAX(t."attemptIndex") + 1 FROM "Trajectory" t WHERE t."forkPointId" = f."id"), 0)::int AS next
+     FROM "ForkPoint" f WHERE (f."trajectoryId", f."stepIndex") IN (SELECT * FROM unnest($1::text[], $2::int4[]))`,
+    [keys.map((k) => k.parentId), keys.map((k) => k.stepIndex)],
+  );
+  return new Map(forks.rows.map((f) => [forkKey(f.trajectoryId, f.stepIndex), f]));
+}
+
+/** The parents' fork-point and attempt counts and recovery rate, recomputed. */
+async function refreshParentCounts(client: pg.PoolClient, parentIds: Iterable<string>): Promise<void> {
+  await client.query(REFRESH_COUNTS_SQL.replace(`WHERE "id" = ?`, `WHERE "id" = ANY($1::text[])`), [[...new Set(parentIds)]]);
+}
+
 function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === "23505";
 }
@@ -152,23 +177,14 @@ export class PgBulkWriter implements BulkWriter {
    * here, so the outcome is the one linkForks gives (it numbers the others in write order at the end).
    */
   private async copyLinkedAttempts(client: pg.PoolClient, attempts: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[]): Promise<void> {
-    const keys = [...new Map(attempts.map((a) => [`${a.parentId}\u0000${a.fork.stepIndex}`, a])).values()];
-    await client.query(
-      `INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin") SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::text[]) ON CONFLICT ("trajectoryId", "stepIndex") DO NOTHING`,
-      [keys.map(() => sortableId()), keys.map((k) => k.parentId), keys.map((k) => k.fork.stepIndex), keys.map((k) => k.fork.errorCategory), keys.map(() => "explicit")],
-    );
-    const forks = await client.query<{ id: string; trajectoryId: string; stepIndex: number }>(
-      `SELECT f."id", f."trajectoryId", f."stepIndex" FROM "ForkPoint" f WHERE (f."trajectoryId", f."stepIndex") IN (SELECT * FROM unnest($1::text[], $2::int4[]))`,
-      [keys.map((k) => k.parentId), keys.map((k) => k.fork.stepIndex)],
-    );
-    const forkOf = new Map(forks.rows.map((f) => [`${f.trajectoryId}\u0000${f.stepIndex}`, f.id]));
+    const forkOf = await upsertForkPoints(client, attempts.map(({ parentId, fork }) => ({ parentId, stepIndex: fork.stepIndex, errorCategory: fork.errorCategory, origin: "explicit" })));
     const rows = attempts.map(({ row, parentId, fork }) => {
       const linked = row.slice();
       linked[TRAJECTORY_AT.pendingParentRef] = null;
-      return [...linked, parentId, forkOf.get(`${parentId}\u0000${fork.stepIndex}`)!, fork.stepIndex, fork.attemptIndex, false];
+      return [...linked, parentId, forkOf.get(forkKey(parentId, fork.stepIndex))!.id, fork.stepIndex, fork.attemptIndex, false];
     });
     await copyRows(client, "Trajectory", LINKED_COLUMNS, rows);
-    await client.query(REFRESH_COUNTS_SQL.replace(`WHERE "id" = ?`, `WHERE "id" = ANY($1::text[])`), [[...new Set(attempts.map((a) => a.parentId))]]);
+    await refreshParentCounts(client, attempts.map((a) => a.parentId));
   }
 
   /** Batches are written one after another, in order, even when the caller sends the next before one finishes. */
@@ -229,19 +245,9 @@ export class PgBulkWriter implements BulkWriter {
         else unresolved.push(l);
       }
       if (resolved.length) {
-        const keys = [...new Map(resolved.map((l) => [`${l.parentId}\u0000${l.stepIndex}`, l])).values()];
-        await client.query(
-          `INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin") SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::text[]) ON CONFLICT ("trajectoryId", "stepIndex") DO NOTHING`,
-          [keys.map(() => sortableId()), keys.map((k) => k.parentId), keys.map((k) => k.stepIndex), keys.map((k) => k.errorCategory ?? null), keys.map((k) => (k.inferred ? "inferred" : "explicit"))],
-        );
-        const forks = await client.query<{ id: string; trajectoryId: string; stepIndex: number; next: number }>(
-          `SELECT f."id", f."trajectoryId", f."stepIndex", COALESCE((SELECT MAX(t."attemptIndex") + 1 FROM "Trajectory" t WHERE t."forkPointId" = f."id"), 0)::int AS next
-           FROM "ForkPoint" f WHERE (f."trajectoryId", f."stepIndex") IN (SELECT * FROM unnest($1::text[], $2::int4[]))`,
-          [keys.map((k) => k.parentId), keys.map((k) => k.stepIndex)],
-        );
-        const forkOf = new Map(forks.rows.map((f) => [`${f.trajectoryId}\u0000${f.stepIndex}`, f]));
+        const forkOf = await upsertForkPoints(client, resolved.map((l) => ({ parentId: l.parentId, stepIndex: l.stepIndex, errorCategory: l.errorCategory ?? null, origin: l.inferred ? "inferred" : "explicit" })));
         const rows = resolved.map((l) => {
-          const f = forkOf.get(`${l.parentId}\u0000${l.stepIndex}`)!;
+          const f = forkOf.get(forkKey(l.parentId, l.stepIndex))!;
           return [l.attemptId, l.parentId, f.id, l.stepIndex, l.attemptIndex ?? f.next++, l.inferred] as const;
         });
         await client.query(
@@ -249,8 +255,7 @@ export class PgBulkWriter implements BulkWriter {
            FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::int4[], $6::bool[]) AS u(id, p, f, s, a, i) WHERE t."id" = u.id`,
           [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4]), rows.map((r) => r[5])],
         );
-        const parents = [...new Set(resolved.map((l) => l.parentId))];
-        await client.query(REFRESH_COUNTS_SQL.replace(`WHERE "id" = ?`, `WHERE "id" = ANY($1::text[])`), [parents]);
+        await refreshParentCounts(client, resolved.map((l) => l.parentId));
       }
       await client.query("COMMIT");
       return unresolved;
