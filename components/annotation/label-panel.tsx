@@ -224,9 +224,10 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view }: { traje
   const clamp = (n: number) => Math.max(0, Math.min(stepCount - 1, n));
   useLabelKeys(keys && view.canLabel, {
     move: (d) => {
-      setCursor(clamp(cursor + d));
+      const next = clamp(cursor + d);
+      setCursor(next);
       setPickedSuggestion(null);
-      coverCursor(clamp(cursor + d));
+      coverCursor(next);
     },
     rangeStart: () => {
       setRange(([, e]) => [cursor, Math.max(cursor, e)]);
