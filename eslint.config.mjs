@@ -112,6 +112,18 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, { group: ["**/lib/db/**"], message: "Analytics UI and statistics never import the data layer." }] }] },
   },
   {
+    // Importers are parsers below the services: they produce lib/domain types and their own (types.ts), and never
+    // reach up into lib/services or the data layer (the import use case calls them, not the other way round).
+    files: ["lib/importers/**"],
+    ignores: ["lib/importers/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["react", "react-dom", "next", "next/*", "../services/*", "../services/**", "**/lib/services/**", "../db/*", "../db/**", "**/lib/db/**"], message: "lib/importers never import lib/services or lib/db; shared types live in lib/importers/types.ts." }] },
+      ],
+    },
+  },
+  {
     files: ["lib/domain/**"],
     rules: {
       "no-restricted-imports": [

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
 import type { RecordingEvent, TrajectoryInput } from "../domain/trajectory.ts";
-import type { ImportIssue } from "../services/import-trajectories.ts";
+import type { ImportIssue } from "./types.ts";
 import { asciicastImporter, parseAsciicast } from "./asciicast.ts";
 import { deriveCastSteps } from "./cast-steps.ts";
 import { fileSource } from "./source.ts";

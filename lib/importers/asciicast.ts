@@ -4,8 +4,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { RecordingEvent, RecordingInput } from "../domain/trajectory.ts";
-import type { ImportIssue } from "../services/import-trajectories.ts";
-import type { ImportRecord, Importer, ImportSource, ReadOptions } from "./types.ts";
+import type { ImportIssue, ImportRecord, Importer, ImportSource, ReadOptions } from "./types.ts";
 import { deriveCastSteps } from "./cast-steps.ts";
 import { taskIdFromPath } from "./trial-files.ts";
 import { MAX_LINE_BYTES, formatPath, isRecord, normalized, readJson, readLines, toIso, withWarnings } from "./util.ts";

@@ -3,8 +3,7 @@
 // appended records — a message (has an `id`; a later record with the same id replaces it in place), a metadata update
 // {"$set": {...}} (lastUpdated, summary, directories, or a whole `messages` list that then wins), and a rewind
 // {"$rewindTo": id} that drops that message and everything after it. Folded here the way Gemini CLI reloads a session.
-import type { ImportIssue } from "../services/import-trajectories.ts";
-import type { ImportSource } from "./types.ts";
+import type { ImportIssue, ImportSource } from "./types.ts";
 import { isRecord, MAX_LINE_BYTES, MAX_RECORD_BYTES, readLines } from "./util.ts";
 
 export interface FoldedSession {

@@ -5,8 +5,7 @@
 import { z } from "zod";
 import type { StepInput, ToolCall, TrajectoryDraft } from "../domain/trajectory.ts";
 import { fileStem, renderAction, runNameFor, tokenTotals, withOffsets } from "./chat-steps.ts";
-import type { Importer, ImportRecord, ImportSource, ReadOptions } from "./types.ts";
-import type { ImportIssue } from "../services/import-trajectories.ts";
+import type { Importer, ImportRecord, ImportSource, ReadOptions, ImportIssue } from "./types.ts";
 import { contentText, nonNegativeInt, normalized, readJson, schemaIssue, toIso, withWarnings } from "./util.ts";
 import { foldGeminiJsonl, looksLikeGeminiJsonl } from "./gemini-cli-jsonl.ts";
 

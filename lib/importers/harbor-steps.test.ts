@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
-import type { ImportIssue } from "../services/import-trajectories.ts";
+import type { ImportIssue } from "./types.ts";
 import { harborImporter, isTrialDir } from "./harbor.ts";
 import { dirSource } from "./source.ts";
 import { isRecord } from "./util.ts";

@@ -2,8 +2,7 @@
 import { expect } from "vitest";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { fileSource } from "./source.ts";
-import type { Importer, ImportRecord, ReadOptions } from "./types.ts";
-import type { ImportIssue } from "../services/import-trajectories.ts";
+import type { Importer, ImportRecord, ReadOptions, ImportIssue } from "./types.ts";
 
 export function importerReader(importer: Importer) {
   async function readAll(file: string, options: ReadOptions = {}): Promise<ImportRecord[]> {

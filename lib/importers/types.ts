@@ -1,8 +1,22 @@
 // The contract every import format implements. One module per format (lib/importers/<format>.ts), each with
 // its own zod schema, producing the one normalized trajectory type (lib/domain/trajectory.ts).
-import type { ImportRecord } from "../services/import-trajectories.ts";
+import type { NormalizedTrajectory } from "../domain/trajectory.ts";
 
-export type { ImportRecord };
+/** Where a problem is: "file:line: field: message". */
+export interface ImportIssue {
+  file: string;
+  line?: number;
+  path?: string;
+  message: string;
+  /** "warning": the trajectory was still imported (partially); default: the record failed. */
+  severity?: "error" | "warning";
+}
+
+/**
+ * A parsed trajectory (with what could not be read of its source in `value.warnings`), or an issue. An issue with
+ * severity "warning" that is not attached to a trajectory is still reported (and fails the import under --strict).
+ */
+export type ImportRecord = { ok: true; value: NormalizedTrajectory; file: string; line?: number } | { ok: false; issue: ImportIssue };
 
 /** A file or directory offered to the importers. Files are already decompressed (.gz) by the reader. */
 export type ImportSource =

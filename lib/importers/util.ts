@@ -3,8 +3,7 @@
 import { StringDecoder } from "node:string_decoder";
 import type { z } from "zod";
 import { trajectorySchema, type NormalizedTrajectory, type TrajectoryDraft } from "../domain/trajectory.ts";
-import type { ImportIssue, ImportRecord } from "../services/import-trajectories.ts";
-import type { ImportSource } from "./types.ts";
+import type { ImportIssue, ImportRecord, ImportSource } from "./types.ts";
 import { jsonErrorOffset } from "./json-locate.ts";
 
 /** Whole-file formats (one JSON document) larger than this are refused with a clear message. */

@@ -10,26 +10,12 @@ import { currentOwner, findInterruptedImports } from "./import-integrity/interru
 import { settleImport } from "./import-integrity/settle-import.ts";
 import { ANALYZE_AFTER_TRAJECTORIES, refreshStatisticsAfterBulkLoad } from "../db/bulk/statistics.ts";
 import type { ImportWarning, NormalizedTrajectory } from "../domain/trajectory.ts";
+import type { ImportIssue, ImportRecord } from "../importers/types.ts";
 import type { InferredLink } from "../domain/fork-inference.ts";
 import { recordAudit } from "./audit/record-audit.ts";
 import { attachImportedLabels, type ImportedLabels } from "../db/repositories/datasets/imported-labels.ts";
 
-/** Where a problem is: "file:line: field: message". */
-export interface ImportIssue {
-  file: string;
-  line?: number;
-  path?: string;
-  message: string;
-  /** "warning": the trajectory was still imported (partially); default: the record failed. */
-  severity?: "error" | "warning";
-}
-
-/**
- * A parsed trajectory (with what could not be read of its source in `value.warnings`), or an issue. An issue with
- * severity "warning" that is not attached to a trajectory is still reported (and fails the import under --strict).
- */
-export type ImportRecord = { ok: true; value: NormalizedTrajectory; file: string; line?: number } | { ok: false; issue: ImportIssue };
-
+export type { ImportIssue, ImportRecord };
 export type { ImportWarning };
 
 export interface ImportReport {
