@@ -1,10 +1,15 @@
 // Import throughput: generated native JSONL → SQLite and PostgreSQL, against a parse-only pass over the same file
 // in the same run. Usage: tsx bench/import.ts [trajectories=100000] [--skip-pg]
+// --file=PATH: measure an existing native JSONL file (e.g. an export of a user's own data) instead.
+// --fixtures=K: instead of generated data, the real third-party trajectories in ../shared/fixtures (every format,
+//   read by the format importers) written K times as native JSONL, each copy under its own ids — users' shapes
+//   (real step counts, output sizes, ANSI, recordings) at a measurable size.
 // Prints MB/s, trajectories/s, the ratio to parse-only, and peak RSS (VmHWM) of this process.
 // --memory: only the SQLite import (fresh process), to measure peak RSS on a large file, e.g.
 //   tsx bench/import.ts 160000 --memory   (≈2 GB of JSONL); --memory --pg: only the PostgreSQL import, the same way.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import readline from "node:readline";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -18,20 +23,72 @@ import { importTrajectories } from "../lib/services/import-trajectories.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
+import { walkInputs } from "../lib/importers/walk.ts";
+import { NATIVE_FORMAT, type TrajectoryInput } from "../lib/domain/trajectory.ts";
 
-const n = Number(process.argv[2] ?? 100_000);
+const fixturesArg = process.argv.find((a) => a.startsWith("--fixtures"));
+const copies = fixturesArg ? Number(fixturesArg.split("=")[1] ?? 50) : 0;
+let n = fixturesArg ? 0 : Number(process.argv[2] ?? 100_000);
 const memoryOnly = process.argv.includes("--memory");
 const memoryPg = memoryOnly && process.argv.includes("--pg");
 const skipPg = process.argv.includes("--skip-pg") || (memoryOnly && !memoryPg);
 // Generated data lives outside the repository.
 const outDir = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
 fs.mkdirSync(outDir, { recursive: true });
-const file = path.join(outDir, `native-${n}.jsonl`);
+const fileArg = process.argv.find((a) => a.startsWith("--file="))?.slice("--file=".length);
+const file = fileArg ? path.resolve(fileArg) : copies ? path.join(outDir, `fixtures-x${copies}.jsonl`) : path.join(outDir, `native-${n}.jsonl`);
 const MB = 1024 * 1024;
 
 function peakRssMb(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"));
   return m ? Number(m[1]) / 1024 : process.memoryUsage().rss / MB;
+}
+
+/** The shared fixtures' trajectories, as the format importers read them (skips with a message when absent). */
+async function fixtureTrajectories(): Promise<TrajectoryInput[]> {
+  const dir = path.resolve(import.meta.dirname, "../../shared/fixtures");
+  if (!fs.existsSync(dir)) {
+    console.log(`--fixtures: ${dir} is absent (the shared fixtures sit beside the checkout); nothing to measure`);
+    process.exit(0);
+  }
+  const out: TrajectoryInput[] = [];
+  for await (const unit of walkInputs([dir])) {
+    if (unit.kind !== "source") continue;
+    for await (const r of unit.importer.read(unit.source, {})) if (r.ok) out.push(r.value.trajectory);
+  }
+  return out;
+}
+
+/**
+ * Copy `k` of every fixture trajectory, each under its own id (some fixtures share a session id): `<id>#<ordinal>~k`,
+ * with a fork's parent renamed the same way (the first trajectory that had its id), so links stay within the copy.
+ */
+function copiesOf(base: readonly TrajectoryInput[], k: number): TrajectoryInput[] {
+  const firstWithId = new Map<string, number>();
+  base.forEach((t, i) => t.id && !firstWithId.has(t.id) && firstWithId.set(t.id, i));
+  return base.map((t, i) => {
+    const id = `${t.id ?? "fixture"}#${i}~${k}`;
+    const parent = t.fork ? firstWithId.get(t.fork.parentId) : undefined;
+    return { ...t, id, ...(t.fork ? { fork: { ...t.fork, parentId: parent === undefined ? `${t.fork.parentId}~${k}` : `${t.fork.parentId}#${parent}~${k}` } } : {}) };
+  });
+}
+
+if (process.argv[2] === "--write-fixtures") {
+  const [target, k] = [process.argv[3]!, Number(process.argv[4])];
+  const base = await fixtureTrajectories();
+  const out = fs.openSync(target, "w");
+  for (let c = 0; c < k; c++) fs.writeSync(out, copiesOf(base, c).map((t) => `${JSON.stringify({ format: NATIVE_FORMAT, ...t })}\n`).join(""));
+  fs.closeSync(out);
+  process.exit(0);
+}
+if (copies && !fs.existsSync(file)) {
+  // In a child process, so the fixtures read here never count in this process's peak RSS.
+  const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--write-fixtures", file, String(copies)], { stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+if (copies || fileArg) {
+  n = 0;
+  for await (const line of readline.createInterface({ input: fs.createReadStream(file) })) if (line) n++;
 }
 
 if (!fs.existsSync(file)) {
@@ -48,7 +105,7 @@ if (!fs.existsSync(file)) {
   fs.closeSync(out);
 }
 const bytes = fs.statSync(file).size;
-console.log(`file: ${path.basename(file)} — ${n.toLocaleString("en-US")} trajectories, ${(bytes / MB).toFixed(1)} MB, ${os.cpus().length} cores, node ${process.version}`);
+console.log(`file: ${path.basename(file)}${copies ? ` (shared fixtures × ${copies})` : ""} — ${n.toLocaleString("en-US")} trajectories, ${(bytes / MB).toFixed(1)} MB, ${os.cpus().length} cores, node ${process.version}`);
 
 async function timed(label: string, fn: () => Promise<number>): Promise<number> {
   const t0 = performance.now();

@@ -70,6 +70,9 @@ interface SentRecord {
 
 const BATCH_TRAJECTORIES = 256;
 const BATCH_STEPS = 8000;
+// Real trajectories carry recordings and outputs of megabytes: a batch is also cut by size, so the (up to
+// MAX_IN_FLIGHT + 1) batches held at once, and their copies on the writer thread, stay bounded whatever the source.
+const BATCH_OUTPUT_CHARS = 8 * 1024 * 1024;
 const MAX_IN_FLIGHT = 2;
 /** Output size from which an import lays out the replay right away (≈ 0.1 s per MB when done on first view). */
 const REPLAY_WARM_CHARS = 2 * 1024 * 1024;
@@ -109,6 +112,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
   /** What outcomes are reported against, per batch entry: kept apart so the rows can be freed once handed over. */
   let sources: SentRecord[] = [];
   let batchSteps = 0;
+  let batchChars = 0;
 
   const pushError = (i: ImportIssue) => {
     if (report.errors.length < MAX_ERRORS) report.errors.push(i);
@@ -127,6 +131,7 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
     batch = [];
     sources = [];
     batchSteps = 0;
+    batchChars = 0;
     // The threaded writer copies the rows here; nothing on this thread holds them afterwards.
     const written = writer.write(rows).then((outcomes) => record(sent, outcomes));
     written.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection meanwhile
@@ -191,7 +196,8 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
       batch.push(prepared);
       sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, labels: rec.value.trajectory.labels });
       batchSteps += prepared.stepCount;
-      if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS) await flush();
+      batchChars += prepared.outputChars;
+      if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS || batchChars >= BATCH_OUTPUT_CHARS) await flush();
     }
     await drain();
   } finally {
