@@ -394,6 +394,8 @@ describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip })
     expect(range.chunks[0]!.seq).toBe(0);
     const row = await t.db.replayLayout.findUnique({ where: { trajectoryId: id! } });
     expect(JSON.parse(row!.data).keyframesOverBudget).toMatch(/longer than 1 ms/);
+    // Its poster is replayed from chunk 0 (unbounded): the page must not wait long for it.
+    expect(await replayKeyframesReady(t.ctx, id!)).toBe(false);
     // After a restart the mark is read back: no second attempt, still no keyframe.
     clearReplaySessions();
     expect((await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" })).keyframe).toBeNull();
