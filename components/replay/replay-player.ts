@@ -124,6 +124,9 @@ export class ReplayPlayer {
     const rec = Math.min(Math.max(0, recMs), this.index.durationMs);
     this.clock.seek(this.timeMap.toPlay(rec));
     if (this.state.status === "ended") this.update({ status: "paused" }, true);
+    // Asked before the terminal exists (its bundle is loading): fetch this moment's data meanwhile, so the
+    // terminal shows it as soon as it is up instead of requesting it then.
+    if (!this.driver.attached) this.driver.prepare(rec);
     return this.moveTo(rec, true);
   }
 

@@ -116,10 +116,15 @@ export class TerminalDriver {
 
   /**
    * Start fetching what showing `t` will need before the terminal exists (the xterm bundle is still loading),
-   * so the first frame waits for the slower of the two instead of both in turn.
+   * so the first frame waits for the slower of the two instead of both in turn. A later target (a seek asked
+   * before the terminal exists) replaces the earlier one: the terminal will show only the latest.
    */
   prepare(t: number): void {
-    if (!this.early && !this.pos) this.early = { t, range: this.fetchRange(t, t, true) };
+    if (this.pos || this.early?.t === t) return;
+    const range = this.fetchRange(t, t, true);
+    // A replaced fetch is never awaited: its failure is nobody's error.
+    range.catch(() => undefined);
+    this.early = { t, range };
   }
 
   private takeEarly(t: number): Promise<ReplayRange> | null {

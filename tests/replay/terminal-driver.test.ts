@@ -74,16 +74,24 @@ describe("TerminalDriver", () => {
       trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
       idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
     };
-    const fetchRange: RangeFetcher = async (fromMs) => ({ keyframe: null, chunks: chunks.slice(0, chunkIndexAt(chunks, fromMs) + 1) });
+    const requested: number[] = [];
+    const fetchRange: RangeFetcher = async (fromMs, _toMs, keyframe) => {
+      if (keyframe) requested.push(fromMs); // (not the read-ahead of the next chunk)
+      return { keyframe: null, chunks: chunks.slice(0, chunkIndexAt(chunks, fromMs) + 1) };
+    };
     const player = new ReplayPlayer(index, [], fetchRange, { idleCap: null, speed: 1, startMs: 0 });
+    player.prepare();
     const t = Math.floor(index.durationMs * 0.6);
     let done = false;
     const seek = player.seek(t).then(() => (done = true));
     await new Promise((r) => setTimeout(r, 20));
     expect(done, "resolved with no terminal to show it on").toBe(false);
+    // The seek's data is fetched while the terminal loads (after the opening point's), not when it attaches.
+    expect(requested).toEqual([0, t]);
     const view = headlessHandle(s.cols, s.rows);
     player.attach(view.handle);
     await seek;
+    expect(requested, "the terminal used the range fetched before it existed: no seek request after it attached").toEqual([0, t]);
     const reference = new Player(s.cols, s.rows);
     await reference.play(s.events.filter((e) => e[0] <= t));
     expect(view.cells()).toEqual(screenCells(reference.term));

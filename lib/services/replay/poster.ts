@@ -1,22 +1,31 @@
 // The opening screen as a poster (lib/domain/replay/poster.ts): the page renders it as HTML so the first frame is
 // on screen at first paint, before the terminal's scripts have loaded. Computed from the same keyframe and events
 // the browser's player fetches, with the same emulator; a poster that is not ready in time is left out (the page
-// then waits for the live terminal, as before) — it must never hold the page back.
+// then waits for the live terminal, as before) — it must never hold the page back for long: briefly while keyframes
+// may still be building (their build is unbounded), longer once the poster is bounded work.
 import type { ScreenPoster } from "../../domain/replay/poster.ts";
-import type { ReplayIndex } from "../../domain/replay/recording.ts";
+import { chunkIndexAt, type ReplayIndex } from "../../domain/replay/recording.ts";
 import type { ServiceContext } from "../context.ts";
 import { posterOfRange } from "./headless/poster.ts";
-import { getReplayRange } from "./session.ts";
+import { getReplayRange, replayKeyframesReady } from "./session.ts";
 
-/** Longest the page waits for its poster (a deep link right after an import may wait for keyframes). */
+/** Longest the page waits for its poster while keyframes may still have to be built (a deep link right after an import). */
 export const POSTER_WAIT_MS = 400;
+/**
+ * Longest it waits when the poster is bounded work — the first chunk, or a deep link once the keyframes are known
+ * to be there (one keyframe and at most a chunk to emulate). A loaded server can take longer than POSTER_WAIT_MS
+ * for that (measured: deep-link posters dropped under load), and without a poster the first frame waits for the
+ * live terminal, seconds later.
+ */
+export const POSTER_WAIT_BOUNDED_MS = 1500;
 
-export async function getOpeningPoster(ctx: ServiceContext, index: ReplayIndex, startMs: number, waitMs = POSTER_WAIT_MS): Promise<ScreenPoster | null> {
+export async function getOpeningPoster(ctx: ServiceContext, index: ReplayIndex, startMs: number, waitMs?: number): Promise<ScreenPoster | null> {
   if (!index.chunks.length) return null;
   const work = getReplayRange(ctx, index.trajectoryId, { fromMs: startMs, toMs: startMs, keyframe: "1" }).then((range) => posterOfRange(range, index, startMs));
+  const bounded = chunkIndexAt(index.chunks, startMs) === 0 || (await replayKeyframesReady(ctx, index.trajectoryId).catch(() => false));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
+    timer = setTimeout(() => resolve(null), waitMs ?? (bounded ? POSTER_WAIT_BOUNDED_MS : POSTER_WAIT_MS));
   });
   try {
     return await Promise.race([work.catch(() => null), late]);

@@ -96,6 +96,10 @@ export class RecordedSource implements ReplaySource {
     this.keyframes.background(() => this.build(), `keyframes for ${this.recordingId}`);
   }
 
+  keyframesReady(): boolean {
+    return this.keyframes.done && !this.overBudget;
+  }
+
   async keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null> {
     if (pos === 0) return null;
     await this.keyframes.run(() => this.build());

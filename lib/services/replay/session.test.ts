@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
-import { clearReplaySessions, getReplayManifest, getReplayRange, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
+import { clearReplaySessions, getReplayManifest, getReplayRange, replayKeyframesReady, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
+import { getOpeningPoster, POSTER_WAIT_BOUNDED_MS, POSTER_WAIT_MS } from "./poster.ts";
 import type { KeyframeBuilder } from "./headless/keyframe-builder.ts";
 import { buildKeyframesOffThread } from "./headless/keyframe-builder.ts";
 import { createHeadlessEmulator } from "./headless/emulator.ts";
@@ -333,6 +334,42 @@ describe.each(PROVIDERS)("background replay work on $title", ({ provider, skip }
   });
 });
 
+describe.each(PROVIDERS)("opening posters on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  let id: string;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    [id] = (await importTrajectories(t.ctx, records([withRecording()]), { origin: "seed" })).trajectoryIds as [string];
+  });
+  afterAll(async () => {
+    setKeyframeBuilder(buildKeyframesOffThread);
+    await t?.drop();
+  });
+
+  it.skipIf(skip)("waits briefly for a deep link's poster while keyframes build, and serves it once they are ready", async () => {
+    expect(POSTER_WAIT_BOUNDED_MS).toBeGreaterThan(POSTER_WAIT_MS);
+    // A build slower than the short wait: the page must not be held for it.
+    setKeyframeBuilder(async (chunks, size) => {
+      await new Promise((r) => setTimeout(r, POSTER_WAIT_MS + 1500));
+      return buildKeyframesOffThread(chunks, size);
+    });
+    const { index } = await getReplayManifest(t.ctx, id, { withSteps: false });
+    const deep = Math.floor(index.durationMs * 0.9);
+    expect(index.chunks.findLastIndex((c) => c.startMs <= deep), "the deep point is past the first chunk").toBeGreaterThan(0);
+    expect(await replayKeyframesReady(t.ctx, id)).toBe(false);
+    const t0 = performance.now();
+    expect(await getOpeningPoster(t.ctx, index, deep), "no poster while the keyframes are building").toBeNull();
+    expect(performance.now() - t0).toBeLessThan(POSTER_WAIT_MS + 1000);
+    // The seek that needs them waits for the build; afterwards the poster is bounded work and is served.
+    expect((await getReplayRange(t.ctx, id, { fromMs: deep, toMs: deep, keyframe: "1" })).chunks.length).toBeGreaterThan(0);
+    expect(await replayKeyframesReady(t.ctx, id)).toBe(true);
+    const poster = await getOpeningPoster(t.ctx, index, deep);
+    expect(poster?.rows).toBeGreaterThan(0);
+    expect(poster!.lines.flat().map((run) => run[0]).join("")).toContain("log");
+  });
+});
+
 describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip }) => {
   let t: TestDatabase;
   beforeAll(async () => {
@@ -357,6 +394,8 @@ describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip })
     expect(range.chunks[0]!.seq).toBe(0);
     const row = await t.db.replayLayout.findUnique({ where: { trajectoryId: id! } });
     expect(JSON.parse(row!.data).keyframesOverBudget).toMatch(/longer than 1 ms/);
+    // Its poster is replayed from chunk 0 (unbounded): the page must not wait long for it.
+    expect(await replayKeyframesReady(t.ctx, id!)).toBe(false);
     // After a restart the mark is read back: no second attempt, still no keyframe.
     clearReplaySessions();
     expect((await getReplayRange(t.ctx, id!, { fromMs: far, keyframe: "1" })).keyframe).toBeNull();

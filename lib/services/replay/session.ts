@@ -118,6 +118,16 @@ export async function getReplayManifest(ctx: ServiceContext, id: string, opts: {
 }
 
 /**
+ * True when this process knows the session's keyframes are there (built or found stored), so a keyframe range is
+ * bounded work; false while they may still have to be built, or when they were given up on (over budget).
+ */
+export async function replayKeyframesReady(ctx: ServiceContext, id: string): Promise<boolean> {
+  authorize(ctx, "trajectory:read");
+  const { source } = await openSession(ctx, id);
+  return source.keyframesReady();
+}
+
+/**
  * Event chunks covering [fromMs, toMs]. With `keyframe`, the answer starts at the nearest keyframe at or
  * before fromMs (and includes it), so the client can rebuild the screen at fromMs without earlier data.
  */

@@ -24,6 +24,11 @@ export interface ReplaySource {
   keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null>;
   /** Start building keyframes in the background if they are not there yet. */
   warmKeyframes(): void;
+  /**
+   * True once this process knows the keyframes are there (built, or found stored): a keyframe seek is then
+   * bounded work — one keyframe and the chunks after it — with no build to wait for.
+   */
+  keyframesReady(): boolean;
   /** What to store so that the next open skips the pass over all output (replay-layout.ts). */
   layout(): ReplayLayoutData;
 }
@@ -92,13 +97,20 @@ export async function stopReplayWork(): Promise<void> {
 export class OnceTask {
   private running: Promise<void> | null = null;
   private scheduled: ReturnType<typeof setTimeout> | null = null;
+  /** True once `build` has succeeded. */
+  done = false;
 
   run(build: () => Promise<void>): Promise<void> {
     this.running ??= trackReplayWork(
-      build().catch((e: unknown) => {
-        this.running = null;
-        throw e;
-      }),
+      build().then(
+        () => {
+          this.done = true;
+        },
+        (e: unknown) => {
+          this.running = null;
+          throw e;
+        },
+      ),
     );
     return this.running;
   }

@@ -138,6 +138,10 @@ export class SynthesizedSource implements ReplaySource {
     this.building.background(() => this.build(), `keyframes for synthesized ${this.trajectoryId}`);
   }
 
+  keyframesReady(): boolean {
+    return this.building.done && !this.overBudget;
+  }
+
   async keyframeAtOrBefore(pos: number): Promise<{ seq: number; keyframe: Keyframe } | null> {
     if (pos === 0) return null;
     await this.building.run(() => this.build());
