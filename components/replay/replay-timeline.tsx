@@ -2,15 +2,13 @@
 // The scrubber: progress, a tick per step, and buttons for errors (detector suggestions), fork points and the
 // end result. Positions are in presentation time, so they move when the idle cap changes.
 import { useMemo, useRef } from "react";
-import type { ReplayMarker } from "@/lib/domain/replay/markers";
+import { MAX_ERROR_BUTTONS, type ReplayMarker } from "@/lib/domain/replay/markers";
 import type { StepTiming } from "@/lib/domain/replay/recording";
 import { formatClock } from "@/lib/domain/replay/player-options";
 import { cn } from "@/lib/utils";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import type { StepLabel } from "@/components/annotation/step-labels";
 import type { PlayerState, ReplayPlayer } from "./replay-player";
-
-const MAX_ERROR_BUTTONS = 150;
 
 const MARKER_STYLE: Record<ReplayMarker["kind"], string> = {
   step: "",
@@ -25,8 +23,7 @@ export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] 
   const pct = (recMs: number) => (player.toPlay(recMs) / dur) * 100;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay
   const ticks = useMemo(() => steps.map((s) => `M${((player.toPlay(s.startMs) / dur) * 1000).toFixed(1)} 0V10`).join(""), [steps, dur, state.idleCap, player]);
-  // Hundreds of error buttons would swamp the page (and the tab order); past this many they are drawn as dots
-  // and reached with the keyboard (e) or the Next error button instead.
+  // Past MAX_ERROR_BUTTONS errors are dots, reached with the keyboard (e) or the Next error button instead.
   const errors = markers.filter((m) => m.kind === "error");
   const shown = markers.filter((m) => m.kind === "fork" || m.kind === "end" || (m.kind === "error" && errors.length <= MAX_ERROR_BUTTONS));
   // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjacentMarker, adjacentStep, buildMarkers, stepIndexAt, stepSeekMs } from "./markers.ts";
+import { adjacentMarker, adjacentStep, buildMarkers, errorFacts, MAX_ERROR_BUTTONS, stepIndexAt, stepSeekMs } from "./markers.ts";
 import type { StepTiming } from "./recording.ts";
 
 const steps: StepTiming[] = [
@@ -60,5 +60,23 @@ describe("markers", () => {
     expect(adjacentStep(steps, 2500, -1)?.index).toBe(1);
     expect(adjacentStep(steps, 0, -1)).toBeNull();
     expect(adjacentStep(steps, 5000, 1)).toBeNull();
+  });
+});
+
+describe("errorFacts", () => {
+  const error = (i: number, excerpt: string | null) => ({ stepIndex: i, category: "command-error", signal: "exit-code", excerpt });
+
+  it("keeps excerpts for the buttons' titles, cut at 100 characters", () => {
+    const out = errorFacts([error(0, "x".repeat(150)), error(1, "short"), error(2, null)]);
+    expect(out.map((e) => e.excerpt)).toEqual([`${"x".repeat(100)}…`, "short", null]);
+    expect(out[0]).toMatchObject({ stepIndex: 0, category: "command-error", signal: "exit-code" });
+  });
+
+  it("drops every excerpt when there are too many errors for buttons, and keeps what navigation needs", () => {
+    const many = Array.from({ length: MAX_ERROR_BUTTONS + 1 }, (_, i) => error(i, `bash: cmd${i}: command not found`));
+    const out = errorFacts(many);
+    expect(out.every((e) => e.excerpt === null)).toBe(true);
+    expect(out.map((e) => e.stepIndex)).toEqual(many.map((e) => e.stepIndex));
+    expect(errorFacts(many.slice(0, MAX_ERROR_BUTTONS)).every((e) => e.excerpt !== null)).toBe(true);
   });
 });

@@ -23,6 +23,30 @@ export interface MarkerInput {
   end: { durationMs: number; outcome: string; reward: number | null };
 }
 
+/**
+ * Past this many detected errors the timeline draws them as dots (no buttons, no titles): reached with `e` or the
+ * Next error button instead. Hundreds of buttons would swamp the page and its tab order.
+ */
+export const MAX_ERROR_BUTTONS = 150;
+const EXCERPT_CHARS = 100;
+
+type ErrorFact = MarkerInput["errors"][number];
+
+/**
+ * The detected errors as the page sends them to the replay: excerpts cut for the buttons' titles, and dropped when
+ * there are too many errors for buttons — nothing would show them, and on a long trajectory they were over half of
+ * the page's data (≈ 140 KB for ~500 errors), all parsed before the first frame.
+ */
+export function errorFacts(errors: readonly ErrorFact[]): ErrorFact[] {
+  const titled = errors.length <= MAX_ERROR_BUTTONS;
+  return errors.map(({ stepIndex, category, signal, excerpt }) => ({
+    stepIndex,
+    category,
+    signal,
+    excerpt: !titled || !excerpt ? null : excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt,
+  }));
+}
+
 /** All markers in time order (at equal times: step, error, fork, end). */
 export function buildMarkers(input: MarkerInput, label: (category: string) => string = (c) => c): ReplayMarker[] {
   const byIndex = new Map(input.steps.map((s) => [s.index, s]));
