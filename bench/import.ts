@@ -77,7 +77,7 @@ if (process.argv[2] === "--write-fixtures") {
   const [target, k] = [process.argv[3]!, Number(process.argv[4])];
   const base = await fixtureTrajectories();
   const out = fs.openSync(target, "w");
-  for (let c = 0; c < k; c++) fs.writeSync(out, copiesOf(base, c).map((t) => `${JSON.stringify({ format: NATIVE_FORMAT, ...t })}\n`).join(""));
+  for (let c = 0; c < k; c++) fs.writeSync(out, copiesOf(base, c).map((t) => `${JSON.stringify({ ...t, format: NATIVE_FORMAT })}\n`).join(""));
   fs.closeSync(out);
   process.exit(0);
 }
