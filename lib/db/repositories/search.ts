@@ -345,11 +345,34 @@ const BATCH = 100;
 
 /** Index up to `limit` trajectories that are missing from the index, oldest first. Returns how many were indexed. */
 export async function indexMissingTrajectories(db: Db, limit: number): Promise<number> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT t."id" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
-  const ids = idRowsSchema.parse(rows).map((r) => r.id);
-  let done = 0;
-  for (let i = 0; i < ids.length; i += BATCH) done += await indexBatch(db, ids.slice(i, i + BATCH));
-  return done;
+  return (await indexMissingAfter(db, limit, null)).indexed;
+}
+
+/**
+ * Where a pass over the missing trajectories has got to, in (importedAt, id) order. `importedAt` is the value as the
+ * driver returned it (a Date from pg; SQLite's stored text or number), bound back unchanged so it compares like
+ * with like.
+ */
+export interface IndexCursor {
+  importedAt: Date | string | number;
+  id: string;
+}
+const cursorRowsSchema = z.array(z.object({ id: z.string(), importedAt: z.union([z.date(), z.string(), z.number()]) }));
+
+/**
+ * One step of a pass that indexes every missing trajectory: up to `limit` of them after `after`, oldest first.
+ * `next` is null when none are left. A pass must carry the cursor: restarting from the oldest each time re-reads
+ * every trajectory indexed so far (at 10^6, 2 s per step of 1,000 — hours for the whole pass).
+ */
+export async function indexMissingAfter(db: Db, limit: number, after: IndexCursor | null): Promise<{ indexed: number; next: IndexCursor | null }> {
+  const past = after ? Prisma.sql`AND (t."importedAt" > ${after.importedAt} OR (t."importedAt" = ${after.importedAt} AND t."id" > ${after.id}))` : Prisma.empty;
+  const rows = await db.$queryRaw<unknown[]>`SELECT t."id", t."importedAt" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ${past} ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
+  const found = cursorRowsSchema.parse(rows);
+  const ids = found.map((r) => r.id);
+  let indexed = 0;
+  for (let i = 0; i < ids.length; i += BATCH) indexed += await indexBatch(db, ids.slice(i, i + BATCH));
+  const last = found.at(-1);
+  return { indexed, next: last ? { importedAt: last.importedAt, id: last.id } : null };
 }
 
 /**

@@ -6,7 +6,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import { configOf } from "../../db/client.ts";
 import { openBulkWriter } from "../../db/bulk/writer.ts";
 import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/repositories/forks.ts";
-import { indexMissingTrajectories } from "../../db/repositories/search.ts";
+import { indexMissingAfter, type IndexCursor } from "../../db/repositories/search.ts";
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay-layouts.ts";
 import { inferForks } from "../infer-forks.ts";
 import { warmReplayLayouts } from "../replay/index.ts";
@@ -57,11 +57,13 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   if (opts.indexSearch) {
     // After the write: the import's own transactions stay short, and search sees whole trajectories.
     let indexed = 0;
-    for (let n = -1; n !== 0; ) {
-      n = await indexMissingTrajectories(ctx.db, 1000);
-      indexed += n;
+    let cursor: IndexCursor | null = null;
+    do {
+      const step = await indexMissingAfter(ctx.db, 1000, cursor);
+      indexed += step.indexed;
+      cursor = step.next;
       opts.onIndexProgress?.(indexed);
-    }
+    } while (cursor);
   }
 
   const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];
