@@ -86,6 +86,10 @@ if (copies && !fs.existsSync(file)) {
   const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--write-fixtures", file, String(copies)], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+if (fileArg && !fs.existsSync(file)) {
+  console.error(`--file: ${file} does not exist`);
+  process.exit(1);
+}
 if (copies || fileArg) {
   n = 0;
   for await (const line of readline.createInterface({ input: fs.createReadStream(file) })) if (line) n++;
