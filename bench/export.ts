@@ -1,10 +1,15 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
 // memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
-// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native]   (the database is
+// A frozen version's exports are stored when it is frozen (lib/services/curation/frozen-exports.ts); the bench times
+// storing them in the setup, then measures both ways of exporting: streaming the stored bytes (what exporting a
+// frozen version does) and rendering from the items (what a draft, or a version frozen before its exports were
+// stored, does).
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native] [--skip-rendered]   (the database is
 // built once and kept in bench/out, or $BENCH_OUT_DIR; with --pg in the PostgreSQL database
 // ${BENCH_PG_PREFIX:-reterm_bench_export}_N on $TEST_DATABASE_URL's server)
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +24,8 @@ import { importFiles } from "../lib/services/import-files.ts";
 import { createDataset } from "../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles } from "../lib/services/curation/export-dataset.ts";
+import { storeFrozenExports } from "../lib/services/curation/frozen-exports.ts";
+import { renderExport } from "../lib/services/curation/render-export.ts";
 import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
@@ -50,16 +57,23 @@ async function child(flag: number) {
   return { format, name, db, ctx: { db, actor: await ensureUser(db, "bench", "admin") }, out: path.join(outDir, `export-${name}.${format}`) };
 }
 
-const one = process.argv.indexOf("--one");
+const one = Math.max(process.argv.indexOf("--one"), process.argv.indexOf("--one-rendered"));
 if (one >= 0) {
-  // Child: export one format (the measured process: its own heap limit, its own peak RSS), keep the file.
+  // Child: export one format (the measured process: its own heap limit, its own peak RSS), keep the file. --one is
+  // the export as the app does it (the stored bytes of a frozen version); --one-rendered renders from the items.
   const { format, name, db, ctx, out } = await child(one);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpuSeconds();
-  const { bytes } = await writeExportFiles(await openExport(ctx, { name, format }), out);
+  const opened = await openExport(ctx, { name, format });
+  if (process.argv[one] === "--one-rendered") {
+    const d = (await findDatasetByName(db, name))!;
+    const rendered = renderExport(db, d, opened.version, format, null);
+    Object.assign(opened, { stored: false, pieces: rendered.pieces });
+  }
+  const { bytes } = await writeExportFiles(opened, out);
   const exportS = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ format, bytes, exportS, exportCpuS: cpuSeconds(cpu0), mainThreadCpuS: mainThreadCpuSeconds() - main0, rssExport: peakRssMb() }));
+  console.log(JSON.stringify({ format, bytes, exportS, exportCpuS: cpuSeconds(cpu0), mainThreadCpuS: mainThreadCpuSeconds() - main0, rssExport: peakRssMb(), stored: opened.stored ? 1 : 0 }));
   await db.$disconnect();
   process.exit(0);
 }
@@ -138,13 +152,27 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
   await freezeDataset(ctx, { name });
   console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
+// Store the frozen versions' exports (what `reterm dataset freeze` does after freezing); formats already stored are
+// skipped, so a database built before this step gets them here.
+for (const name of ["bench-all", "bench-fixtures"]) {
+  const d = await findDatasetByName(db, name);
+  if (!d?.latest?.frozenAt) continue;
+  for (const format of EXPORT_FORMATS) {
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    const [r] = await storeFrozenExports(ctx, { name, version: d.latest.version, formats: [format] });
+    if (r?.stored) console.log(`setup: stored ${name} ${format}: ${(r.bytes / MB).toFixed(1)} MB in ${r.chunks} chunks, ${((performance.now() - t) / 1000).toFixed(1)} s (CPU ${cpuSeconds(cpu).toFixed(1)} s)`);
+  }
+}
 if (usePg && fresh) await db.$executeRawUnsafe("VACUUM ANALYZE");
 await db.$disconnect();
 if (process.argv.includes("--setup-only")) process.exit(0);
 
+const skipRendered = process.argv.includes("--skip-rendered");
+const sha256Of = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 for (const name of ["bench-all", "bench-fixtures"]) {
   console.log(`\n${name}`);
-  console.log("format        MB      export s   MB/s    from-memory s   ratio   peak RSS MB   CPU s export / from memory (ratio); main thread");
+  console.log("format        MB     stored: export s   MB/s   ratio   peak RSS MB | rendered: export s   ratio   peak RSS MB | from-memory s | CPU s stored / rendered / from memory | same bytes");
   for (const format of EXPORT_FORMATS.filter((f) => !formatsArg || formatsArg.includes(f))) {
     const run = (heap: number, mode: string) => {
       const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
@@ -152,16 +180,28 @@ for (const name of ["bench-all", "bench-fixtures"]) {
       if (child.status !== 0 || !line.startsWith("{")) throw new Error(`${format} ${mode}: failed ${child.stderr.slice(-500)}`);
       return JSON.parse(line) as Record<string, number>;
     };
-    let r: { format: string; bytes: number; exportS: number; memS: number; rssExport: number; exportCpuS: number; memCpuS: number; mainCpuS: number };
+    const out = path.join(outDir, `export-${name}.${format}`);
+    let line: string;
     try {
-      const exported = run(512, "--one");
+      // Rendered first (its file is kept aside to compare), then the stored bytes, then the same bytes from memory.
+      let rendered: Record<string, number> | null = null;
+      let renderedSha = "";
+      if (!skipRendered) {
+        rendered = run(512, "--one-rendered");
+        renderedSha = sha256Of(out);
+        fs.rmSync(out);
+      }
+      const stored = run(512, "--one");
+      const same = skipRendered ? "not compared" : sha256Of(out) === renderedSha ? "identical" : "DIFFERENT";
       const mem = run(8192, "--from-memory");
-      r = { format, bytes: exported.bytes!, exportS: exported.exportS!, rssExport: exported.rssExport!, exportCpuS: exported.exportCpuS!, memS: mem.memS!, memCpuS: mem.memCpuS!, mainCpuS: exported.mainThreadCpuS! };
+      const mb = stored.bytes! / MB;
+      const ratio = (x: number) => `${(x / Math.max(mem.memS!, 1e-3)).toFixed(2)}×`;
+      line = `${format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${stored.exportS!.toFixed(2).padStart(9)}${stored.stored ? "" : " (NOT STORED)"} ${(mb / stored.exportS!).toFixed(1).padStart(7)} ${ratio(stored.exportS!).padStart(7)} ${stored.rssExport!.toFixed(0).padStart(8)} | ` +
+        (rendered ? `${rendered.exportS!.toFixed(2).padStart(9)} ${ratio(rendered.exportS!).padStart(7)} ${rendered.rssExport!.toFixed(0).padStart(8)}` : "skipped") +
+        ` | ${mem.memS!.toFixed(3).padStart(8)} | ${stored.exportCpuS!.toFixed(2)} / ${rendered ? rendered.exportCpuS!.toFixed(2) : "—"} / ${mem.memCpuS!.toFixed(2)} | ${same}`;
     } catch (e) {
-      console.log((e as Error).message);
-      continue;
+      line = (e as Error).message;
     }
-    const mb = r.bytes / MB;
-    console.log(`${r.format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${r.exportS.toFixed(2).padStart(9)} ${(mb / r.exportS).toFixed(1).padStart(7)} ${r.memS.toFixed(3).padStart(14)} ${(r.exportS / Math.max(r.memS, 1e-3)).toFixed(1).padStart(8)}× ${r.rssExport.toFixed(0).padStart(10)}   ${r.exportCpuS.toFixed(2)} / ${r.memCpuS.toFixed(2)} (${(r.exportCpuS / Math.max(r.memCpuS, 1e-3)).toFixed(1)}×); export's main thread ${r.mainCpuS.toFixed(2)} CPU s`);
+    console.log(line);
   }
 }

@@ -5,6 +5,9 @@ import { parseCommandArgs, UsageError } from "../args.ts";
 import { getLocalContext } from "../../lib/services/context.ts";
 import { createDataset, tableFilterFor } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
+import { storeFrozenExports } from "../../lib/services/curation/frozen-exports.ts";
+import type { ServiceContext } from "../../lib/services/context.ts";
+import { ProgressLine } from "../progress.ts";
 import { getDatasetDetail, listAllDatasets } from "../../lib/services/curation/view-datasets.ts";
 import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
@@ -19,7 +22,11 @@ export const DATASET_HELP = `dataset create NAME [--outcome passed|failed] [--ru
                                (every --label-rule must hold; gold: adjudicated label, majority:/all: annotators
                                agree; --queue: only that queue's items; --label is the same as --label-rule)
   dataset freeze NAME [--override-held-out REASON] [--note TEXT]
-                               freeze the current items as a new version (prints version and hash)
+                               freeze the current items as a new version (prints version and hash), then
+                               store its exports in every format (later exports stream them)
+  dataset store-exports NAME@VERSION
+                               store the exports of a version frozen before they were stored (or whose storing
+                               was interrupted)
   dataset list | dataset show NAME
   dataset delete NAME          delete a dataset, its versions and its exported files
   dataset held-out add|remove TASK… [--reason TEXT] | dataset held-out list
@@ -79,8 +86,38 @@ async function freeze(argv: string[]) {
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("usage: dataset freeze NAME");
   const override = values["override-held-out"] ? { reason: values["override-held-out"] } : undefined;
-  const r = await freezeDataset(await getLocalContext(), { name, note: values.note, override });
+  const ctx = await getLocalContext();
+  const r = await freezeDataset(ctx, { name, note: values.note, override });
   console.log(`Froze "${name}" version ${r.version} (${r.itemCount} items), hash ${r.contentHash}`);
+  await storeExports(ctx, name, r.version);
+}
+
+/** Store a frozen version's exports in every format, with a progress line per format on stderr. */
+async function storeExports(ctx: ServiceContext, name: string, version: number) {
+  const started = Date.now();
+  let progress: ProgressLine | null = null;
+  let current = "";
+  const stored = await storeFrozenExports(ctx, { name, version }, (format, done, total) => {
+    if (format !== current) {
+      progress?.done();
+      progress = new ProgressLine(total, `items (storing the ${format} export)`);
+      current = format;
+    }
+    progress!.update(done);
+  });
+  (progress as ProgressLine | null)?.done();
+  const now = stored.filter((s) => s.stored);
+  const before = stored.filter((s) => !s.stored).map((s) => s.format);
+  const mb = now.reduce((n, s) => n + s.bytes, 0) / 1e6;
+  const what = now.length ? `Stored the ${now.map((s) => s.format).join(", ")} export${now.length > 1 ? "s" : ""} of version ${version} (${mb.toFixed(1)} MB uncompressed) in ${((Date.now() - started) / 1000).toFixed(1)} s` : `The exports of version ${version} were stored already`;
+  console.log(`${what}${now.length && before.length ? `; already stored: ${before.join(", ")}` : ""}. Exports of this version now stream the stored bytes.`);
+}
+
+async function storeExportsCommand(argv: string[]) {
+  const [spec, ...extra] = argv;
+  const m = /^([\w.-]+)@(\d+)$/.exec(spec ?? "");
+  if (!m || extra.length) throw new UsageError("usage: dataset store-exports NAME@VERSION");
+  await storeExports(await getLocalContext(), m[1]!, Number(m[2]));
 }
 
 async function heldOut(argv: string[]) {
@@ -100,6 +137,7 @@ export async function datasetCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === "create") return create(rest);
   if (sub === "freeze") return freeze(rest);
+  if (sub === "store-exports") return storeExportsCommand(rest);
   if (sub === "held-out") return heldOut(rest);
   if (sub === "list") {
     for (const d of await listAllDatasets(await getLocalContext())) {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { getPageContext } from "../services/page-context.ts";
 import { createDataset, editDatasetItems, editItemsInputSchema } from "../services/curation/manage-datasets.ts";
 import { freezeDataset, freezeInputSchema } from "../services/curation/freeze-dataset.ts";
+import { startStoringFrozenExports } from "../services/curation/frozen-exports.ts";
 import { DATASET_NAME } from "../services/curation/rules.ts";
 import { labelConditionSchema } from "../domain/curation/label-rules.ts";
 import { markHeldOut, unmarkHeldOut } from "../services/curation/held-out.ts";
@@ -123,6 +124,7 @@ export async function freezeDatasetAction(input: z.input<typeof freezeInputSchem
   try {
     const v = freezeInputSchema.parse(input);
     const r = await freezeDataset(ctx, v);
+    startStoringFrozenExports(ctx, { name: v.name, version: r.version });
     revalidatePath(`/datasets/${v.name}`);
     return { ok: true, data: { version: r.version, contentHash: r.contentHash } };
   } catch (e) {

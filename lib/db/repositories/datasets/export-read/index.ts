@@ -3,16 +3,18 @@
 import { configOf, type Db } from "../../../client.ts";
 import type { StoredTrajectory } from "../../../../domain/curation/types.ts";
 import { PgRowSource } from "./postgres.ts";
-import { FULL_DEPTH, readTrajectories, readVersionItems, type ReadDepth, type RowSource, type VersionItemRow } from "./read.ts";
+import { FULL_DEPTH, readFrozenChunks, readTrajectories, readVersionItems, type FrozenChunkRow, type ReadDepth, type RowSource, type VersionItemRow } from "./read.ts";
 import { SqliteRowSource } from "./sqlite.ts";
 
-export { FULL_DEPTH, type ReadDepth, type VersionItemRow } from "./read.ts";
+export { FULL_DEPTH, type FrozenChunkRow, type ReadDepth, type VersionItemRow } from "./read.ts";
 
 export interface ExportReader {
   /** A version's items after `afterPosition`, in position order, at most `take`. */
   versionItems(versionId: string, afterPosition: number, take: number): Promise<VersionItemRow[]>;
   /** Trajectories by database id, in native form. Missing ids are absent from the map. */
   trajectories(ids: readonly string[], depth?: ReadDepth): Promise<Map<string, StoredTrajectory>>;
+  /** Pieces `from` … `from + count - 1` of a frozen version's stored export, in order. */
+  frozenChunks(versionId: string, format: string, from: number, count: number): Promise<FrozenChunkRow[]>;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export function openExportReader(db: Db): ExportReader {
   return {
     versionItems: (versionId, after, take) => readVersionItems(src, versionId, after, take),
     trajectories: (ids, depth = FULL_DEPTH) => readTrajectories(src, ids, depth),
+    frozenChunks: (versionId, format, from, count) => readFrozenChunks(src, versionId, format, from, count),
     close: () => src.close(),
   };
 }

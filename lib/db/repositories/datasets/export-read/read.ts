@@ -35,6 +35,23 @@ export interface RowSource {
   each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void, wide?: boolean): Promise<void>;
 }
 
+/** One stored piece of a frozen version's export (FrozenExportChunk): compressed bytes and what they expand to. */
+export interface FrozenChunkRow {
+  seq: number;
+  rowsEnd: number;
+  size: number;
+  data: Buffer;
+}
+
+/** Pieces `from` … `from + count - 1` of a stored export, in order (both drivers hand BLOB / bytea cells as Buffers). */
+export async function readFrozenChunks(src: RowSource, versionId: string, format: string, from: number, count: number): Promise<FrozenChunkRow[]> {
+  const out: FrozenChunkRow[] = [];
+  await src.each(`SELECT "seq", "rowsEnd", "size", "data" FROM "FrozenExportChunk" WHERE "versionId" = ? AND "format" = ? AND "seq" >= ? AND "seq" < ? ORDER BY "seq"`, [versionId, format, from, from + count], (r) => {
+    out.push({ seq: Number(r[0]), rowsEnd: Number(r[1]), size: Number(r[2]), data: r[3] as Buffer });
+  }, true);
+  return out;
+}
+
 export async function readVersionItems(src: RowSource, versionId: string, afterPosition: number, take: number): Promise<VersionItemRow[]> {
   const out: VersionItemRow[] = [];
   await src.each(`SELECT ${ITEM_COLUMNS.join(", ")} FROM "DatasetItem" WHERE "datasetVersionId" = ? AND "position" > ? ORDER BY "position" LIMIT ?`, [versionId, afterPosition, take], (r) => {
