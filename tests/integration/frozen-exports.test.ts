@@ -12,6 +12,7 @@ import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import-trajectories.ts";
 import { createDataset, editDatasetItems } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
+import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
 import { storeFrozenExports } from "../../lib/services/curation/frozen-exports.ts";
 import { renderExport } from "../../lib/services/curation/render-export.ts";
@@ -179,6 +180,14 @@ for (const p of PROVIDERS) {
       expect((await exported(t.ctx, { name: "all", version: 2, format: "openai" })).stored).toBe(false);
       const viewer = await t.as("viewer-1", "viewer");
       await expect(storeFrozenExports(viewer, { name: "all", version: 1 })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    });
+
+    it("deletes a dataset's stored exports with the dataset", async () => {
+      const v = await t.db.datasetVersion.findFirstOrThrow({ where: { dataset: { name: "segments" }, version: 1 } });
+      expect(await t.db.frozenExportChunk.count({ where: { versionId: v.id } })).toBeGreaterThan(0);
+      await deleteDataset(t.ctx, { name: "segments", expectedRevision: (await getDatasetDetail(t.ctx, "segments")).dataset.revision });
+      expect(await t.db.frozenExportChunk.count({ where: { versionId: v.id } })).toBe(0);
+      expect(await t.db.frozenExport.count({ where: { versionId: v.id } })).toBe(0);
     });
   });
 }
