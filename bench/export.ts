@@ -134,7 +134,24 @@ if (fresh) {
     console.log(`setup: imported ${s.report.imported} trajectories from the shared fixtures`);
   } else console.log(`setup: ${shared} absent — generated data only`);
 }
-for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] as const) {
+// The label formats are measured on bench-labelled (every label captured at freezing), the others on bench-all.
+const LABEL_FORMATS: readonly string[] = ["labels-csv", "labels-jsonl"];
+// Labels, so the label formats have rows: a recovery-quality label on every generated attempt and an error category
+// on a step range of every generated failed trajectory, by one annotator (seeded once, before bench-labelled is frozen).
+if ((await db.annotation.count()) === 0) {
+  const t = performance.now();
+  const annotator = await ensureUser(db, "bench-annotator", "annotator");
+  const quality = await db.labelSchema.findUniqueOrThrow({ where: { key: "recovery-quality" } });
+  const category = await db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
+  const rows = await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } }, OR: [{ parentId: { not: null } }, { outcome: "failed" }] }, select: { id: true, parentId: true, outcome: true }, orderBy: { id: "asc" } });
+  const labels = rows.flatMap((r, i) => [
+    ...(r.parentId ? [{ schemaId: quality.id, annotatorId: annotator.id, targetType: "attempt", targetKey: `attempt:${r.id}`, trajectoryId: r.id, value: String(i % 4), comment: i % 10 === 0 ? `checked, "by hand"\nsecond line` : null }] : []),
+    ...(r.outcome === "failed" ? [{ schemaId: category.id, annotatorId: annotator.id, targetType: "step_range", targetKey: `steps:${r.id}:1-2`, trajectoryId: r.id, stepStart: 1, stepEnd: 2, value: "command-error" }] : []),
+  ]);
+  for (let i = 0; i < labels.length; i += 5_000) await db.annotation.createMany({ data: labels.slice(i, i + 5_000) });
+  console.log(`setup: seeded ${labels.length} labels in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="], ["bench-labelled", ""]] as const) {
   if (await findDatasetByName(db, name)) continue;
   let f: string = filter;
   if (name === "bench-fixtures") {
@@ -143,8 +160,10 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
     f = `runId=${run.id}`;
   }
   const t = performance.now();
-  // bench-all is the N generated trajectories (with the fixtures, N = 10^5 would pass the 10^5 a dataset may hold).
-  const rules = name === "bench-all"
+  // bench-all and bench-labelled are the N generated trajectories (with the fixtures, N = 10^5 would pass the 10^5 a
+  // dataset may hold); bench-labelled is frozen after the labels were seeded, so it captures them (bench-all, in a
+  // database built before labels were seeded, did not).
+  const rules = name !== "bench-fixtures"
     ? { source: "selection" as const, ids: (await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } } }, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id) }
     : { source: "filter" as const, filter: f };
   const { built } = await createDataset(ctx, { name, rules });
@@ -154,10 +173,10 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="]] a
 }
 // Store the frozen versions' exports (what `reterm dataset freeze` does after freezing); formats already stored are
 // skipped, so a database built before this step gets them here.
-for (const name of ["bench-all", "bench-fixtures"]) {
+for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
   const d = await findDatasetByName(db, name);
   if (!d?.latest?.frozenAt) continue;
-  for (const format of EXPORT_FORMATS) {
+  for (const format of EXPORT_FORMATS.filter((f) => name !== "bench-labelled" || LABEL_FORMATS.includes(f))) {
     const t = performance.now();
     const cpu = process.cpuUsage();
     const [r] = await storeFrozenExports(ctx, { name, version: d.latest.version, formats: [format] });
@@ -170,10 +189,10 @@ if (process.argv.includes("--setup-only")) process.exit(0);
 
 const skipRendered = process.argv.includes("--skip-rendered");
 const sha256Of = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-for (const name of ["bench-all", "bench-fixtures"]) {
+for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
   console.log(`\n${name}`);
   console.log("format        MB     stored: export s   MB/s   ratio   peak RSS MB | rendered: export s   ratio   peak RSS MB | from-memory s | CPU s stored / rendered / from memory | same bytes");
-  for (const format of EXPORT_FORMATS.filter((f) => !formatsArg || formatsArg.includes(f))) {
+  for (const format of EXPORT_FORMATS.filter((f) => (!formatsArg || formatsArg.includes(f)) && (name !== "bench-labelled" || LABEL_FORMATS.includes(f)))) {
     const run = (heap: number, mode: string) => {
       const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
       const line = child.stdout.trim().split("\n").at(-1) ?? "";

@@ -31,6 +31,20 @@ const text = (s: string) => s.replace(/[!-/:-@[-`{-~]/g, "\\$&");
 const table = (title: string, m: Record<string, number>) =>
   [`### ${title}`, "", "| value | rows |", "|---|---:|", ...Object.entries(m).map(([k, v]) => `| ${code(k)} | ${v} |`), ""].join("\n");
 
+/** Longest id list the card prints in full; a dataset made from "select all matching" can hold 100,000. */
+export const CARD_MAX_IDS = 20;
+
+/**
+ * The rules as the card shows them: a long selection is summarized (the ids are the rows' `trajectoryId`s anyway;
+ * the dataset keeps the full list to rebuild from), so the card stays a page to read, not megabytes of ids.
+ */
+function cardRules(rules: unknown): unknown {
+  if (!rules || typeof rules !== "object" || !Array.isArray((rules as { ids?: unknown }).ids)) return rules ?? null;
+  const ids = (rules as { ids: unknown[] }).ids;
+  if (ids.length <= CARD_MAX_IDS) return rules;
+  return { ...rules, ids: [...ids.slice(0, CARD_MAX_IDS), `… and ${ids.length - CARD_MAX_IDS} more (${ids.length} in all; every row's provenance.trajectoryId)`] };
+}
+
 export function datasetCard(c: CardInput): string {
   const m = c.manifest;
   const version = c.version === null ? "draft (not frozen)" : `v${c.version}`;
@@ -63,7 +77,7 @@ export function datasetCard(c: CardInput): string {
     "## Rules",
     "",
     "```json",
-    JSON.stringify(c.rules ?? null, null, 2).replaceAll("```", "` ` `"),
+    JSON.stringify(cardRules(c.rules), null, 2).replaceAll("```", "` ` `"),
     "```",
     "",
   ].join("\n");

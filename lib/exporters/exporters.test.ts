@@ -5,7 +5,7 @@ import { openAiRowSchema, toOpenAiRow } from "./openai.ts";
 import { shareGptRowSchema, toShareGptRow } from "./sharegpt.ts";
 import { createNativeWriter, nativeRowSchema } from "./native.ts";
 import { csvField, labelsCsvWriter } from "./labels.ts";
-import { datasetCard } from "./card.ts";
+import { CARD_MAX_IDS, datasetCard } from "./card.ts";
 import { buildManifest } from "../domain/curation/manifest.ts";
 
 const parent: StoredTrajectory = {
@@ -107,5 +107,17 @@ describe("dataset card", () => {
     expect(datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null })).toBe(
       datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: null }),
     );
+  });
+
+  it("summarizes a long selection in its rules and prints a short one whole", () => {
+    const manifest = buildManifest([], "tok", null);
+    const ids = Array.from({ length: 1_000 }, (_, i) => `traj-${i}`);
+    const card = datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: { source: "selection", ids } });
+    expect(card).toContain(`"traj-${CARD_MAX_IDS - 1}"`);
+    expect(card).not.toContain(`"traj-${CARD_MAX_IDS}"`);
+    expect(card).toContain(`… and ${1_000 - CARD_MAX_IDS} more (1000 in all; every row's provenance.trajectoryId)`);
+    expect(card).toContain('"source": "selection"');
+    const few = datasetCard({ dataset: "d", description: null, version: 1, contentHash: "h", frozenAt: null, format: "openai", dataFile: "d.jsonl", manifest, rules: { source: "selection", ids: ids.slice(0, 3) } });
+    expect(few).toContain(JSON.stringify({ source: "selection", ids: ids.slice(0, 3) }, null, 2));
   });
 });

@@ -48,7 +48,8 @@ const toVersion = (v: { id: string; version: number; itemCount: number; contentH
 
 const SUMMARY = {
   createdBy: { select: { name: true } },
-  versions: { orderBy: { version: "desc" }, take: 1 },
+  // Not the version's `filter`: a dataset made from a selection keeps up to 100,000 ids there (megabytes per read).
+  versions: { orderBy: { version: "desc" }, take: 1, select: { id: true, version: true, itemCount: true, contentHash: true, frozenAt: true, manifest: true, note: true, createdAt: true } },
   _count: { select: { versions: { where: { frozenAt: { not: null } } } } },
 } satisfies Prisma.DatasetInclude;
 
