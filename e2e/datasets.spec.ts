@@ -36,6 +36,20 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
     expect(r.metadata.provenance.datasetHash).toMatch(/^[0-9a-f]{64}$/);
   }
 
+  // After freezing, the version's exports are stored in the background; later exports stream them, the same bytes.
+  const firstBytes = fs.readFileSync((await download.path())!);
+  const firstHref = await page.getByTestId("download-export").getAttribute("href");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("stored-exports")).toHaveText("exports stored", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByLabel("Export format").selectOption("openai");
+  await page.getByTestId("start-export").click();
+  await expect(page.getByTestId("download-export")).not.toHaveAttribute("href", firstHref!, { timeout: 30_000 });
+  await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
+  const [again] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
+  expect(fs.readFileSync((await again.path())!).equals(firstBytes)).toBe(true);
+
   await page.goto("/datasets");
   await expect(page.getByTestId("dataset-row").filter({ hasText: "e2e-passed" })).toContainText("v1 frozen");
 });

@@ -1,6 +1,7 @@
 import type { VersionView } from "@/lib/services/curation/view-datasets";
 import { formatCount, formatDateTime } from "@/lib/format";
 import { Badge } from "@/components/ui/badge";
+import { EXPORT_FORMATS } from "@/lib/domain/curation/types";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 export interface VersionDiff {
@@ -39,11 +40,27 @@ export function VersionsList({ versions, diffs }: { versions: VersionView[]; dif
                 {v.manifest ? `${formatCount(v.manifest.tokens.total)} tokens · ${top(v.manifest.byOutcome)} · ${top(v.manifest.byErrorCategory)}` : "—"}
               </TableCell>
               <TableCell className="font-mono text-xs">{v.contentHash ? v.contentHash.slice(0, 12) : "—"}</TableCell>
-              <TableCell className="text-muted-foreground">{v.frozenAt ? formatDateTime(v.frozenAt) : "—"}</TableCell>
+              <TableCell className="text-muted-foreground">
+                {v.frozenAt ? formatDateTime(v.frozenAt) : "—"}
+                {v.frozenAt ? <StoredExports formats={v.storedExports} /> : null}
+              </TableCell>
             </TableRow>
           );
         })}
       </TableBody>
     </Table>
+  );
+}
+
+/** Whether exports of a frozen version stream stored bytes (fast) or are rendered from the items (same bytes, slower). */
+function StoredExports({ formats }: { formats: string[] }) {
+  const all = formats.length >= EXPORT_FORMATS.length;
+  const title = all
+    ? `Exports of this version stream the files stored after freezing (${formats.join(", ")}).`
+    : `Stored: ${formats.length ? formats.join(", ") : "none"}. Formats not stored yet are rendered from the items when exported (the same bytes, slower); they are stored in the background after freezing, or with \`reterm dataset store-exports\`.`;
+  return (
+    <Badge variant={all ? "default" : "outline"} className="ml-2" title={title} data-testid="stored-exports">
+      {all ? "exports stored" : `${formats.length}/${EXPORT_FORMATS.length} exports stored`}
+    </Badge>
   );
 }

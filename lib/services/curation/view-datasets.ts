@@ -1,6 +1,7 @@
 // Read side of curation: the dataset list, one dataset with its versions, and what changed between two versions.
 import { authorize, type ServiceContext } from "../context.ts";
 import { diffVersions, findVersion, listDatasets, listVersions, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { listStoredExportFormats } from "../../db/repositories/datasets/frozen-exports.ts";
 import { manifestSchema, type Manifest } from "../../domain/curation/manifest.ts";
 import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
@@ -15,6 +16,8 @@ export async function listAllDatasets(ctx: ServiceContext): Promise<DatasetSumma
 
 export interface VersionView extends Omit<VersionSummary, "manifest"> {
   manifest: Manifest | null;
+  /** Formats whose export was stored after freezing (exports of the others are rendered from the items). */
+  storedExports: string[];
 }
 
 export interface DatasetDetail {
@@ -26,7 +29,9 @@ export interface DatasetDetail {
 export async function getDatasetDetail(ctx: ServiceContext, name: string): Promise<DatasetDetail> {
   authorize(ctx, "trajectory:read");
   const dataset = await requireDataset(ctx, name);
-  const versions = (await listVersions(ctx.db, dataset.id)).map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null }));
+  const rows = await listVersions(ctx.db, dataset.id);
+  const stored = await listStoredExportFormats(ctx.db, rows.filter((v) => v.frozenAt).map((v) => v.id));
+  const versions = rows.map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null, storedExports: stored.get(v.id) ?? [] }));
   return { dataset, rules: parseStoredRules(dataset.rules), versions };
 }
 

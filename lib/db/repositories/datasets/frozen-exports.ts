@@ -23,9 +23,13 @@ export async function findFrozenExport(db: Db, versionId: string, format: string
   return r ? { chunks: r.chunks, bytes: Number(r.bytes), sha256: r.sha256 } : null;
 }
 
-/** Formats of this version whose export is stored whole. */
-export async function listFrozenExportFormats(db: Db, versionId: string): Promise<string[]> {
-  return (await db.frozenExport.findMany({ where: { versionId }, select: { format: true }, orderBy: { format: "asc" } })).map((r) => r.format);
+/** Formats whose export is stored whole, by version (versions with none are absent). */
+export async function listStoredExportFormats(db: Db, versionIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!versionIds.length) return out;
+  const rows = await db.frozenExport.findMany({ where: { versionId: { in: [...versionIds] } }, select: { versionId: true, format: true }, orderBy: [{ versionId: "asc" }, { format: "asc" }] });
+  for (const r of rows) out.set(r.versionId, [...(out.get(r.versionId) ?? []), r.format]);
+  return out;
 }
 
 /** Drop chunks left by a writer that died before its completion row (a stored export, complete, is never touched). */
