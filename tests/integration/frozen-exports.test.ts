@@ -119,6 +119,25 @@ for (const p of PROVIDERS) {
       }
     });
 
+    it("never lets a label added after freezing into the frozen version, stored or rendered", async () => {
+      const stored = await exported(t.ctx, { name: "all", format: "labels-jsonl" });
+      expect(stored.stored).toBe(true);
+      // A trajectory that had no label when "all" was frozen gets one now.
+      const unlabelled = await t.db.trajectory.findFirstOrThrow({ where: { parentId: null, annotations: { none: {} } }, orderBy: { id: "asc" } });
+      const annotator = await t.as("ann-2", "annotator");
+      const category = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
+      await t.db.annotation.create({ data: { schemaId: category.id, annotatorId: annotator.actor.id, targetType: "step_range", targetKey: `steps:${unlabelled.id}:0-1`, trajectoryId: unlabelled.id, stepStart: 0, stepEnd: 1, value: "LABELLED-AFTER-FREEZE" } });
+      try {
+        for (const format of ["labels-jsonl", "native"] as const) {
+          const now = await rendered(t.ctx, "all", 1, format);
+          expect(now.toString("utf8")).not.toContain("LABELLED-AFTER-FREEZE");
+          expect(now.equals((await exported(t.ctx, { name: "all", format })).bytes)).toBe(true);
+        }
+      } finally {
+        await t.db.annotation.deleteMany({ where: { value: "LABELLED-AFTER-FREEZE" } });
+      }
+    });
+
     it("never reads a store cut short as whole, and replaces it when storing again", async () => {
       const v = await t.db.datasetVersion.findFirstOrThrow({ where: { dataset: { name: "all" }, version: 1 } });
       const expected = (await exported(t.ctx, { name: "all", format: "sharegpt" })).bytes;

@@ -45,7 +45,9 @@ async function readBatch(reader: ExportReader, ref: VersionRef, after: number, b
       if (!t) throw new AppError("CONFLICT", `trajectory ${it.trajectoryId} of this dataset no longer exists`);
       const parent = it.kind === "segment" && t.parentDbId ? (parents.get(t.parentDbId) ?? null) : null;
       if (it.kind === "segment" && !parent) throw new AppError("CONFLICT", `recovery segment ${it.trajectoryId} has lost its parent trajectory`);
-      const labels = ref.frozen && it.labels !== null ? capturedLabelsSchema.parse(JSON.parse(it.labels)) : t.labels;
+      // A frozen item never reads live labels: one frozen without labels has none (null: frozen before freezing
+      // stored "[]" for it), whatever was labelled since.
+      const labels = ref.frozen ? (it.labels !== null ? capturedLabelsSchema.parse(JSON.parse(it.labels)) : []) : t.labels;
       const item = withLabels(t, labels);
       return { position: it.position, kind: it.kind, item, parent, provenance: provenance(ref, it.kind, item, labels) };
     }),

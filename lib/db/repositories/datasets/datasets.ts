@@ -155,13 +155,15 @@ export async function findVersionItems(db: Db, versionId: string, afterPosition:
   return rows.map((r) => ({ ...r, kind: r.kind as ItemKind }));
 }
 
-/** Freeze the draft: store each item's labels, the manifest and the hash. The draft must still be at `expectedRevision`. */
+/** Freeze the draft: store each item's labels (`itemLabels` by position; every other item gets none), the manifest and the hash. The draft must still be at `expectedRevision`. */
 export async function freezeDraft(db: Db, f: { datasetId: string; versionId: string; expectedRevision: number; contentHash: string; manifest: string; itemLabels: Map<number, string>; note: string | null }): Promise<void> {
   await db.$transaction(async (tx) => {
     const claimed = await tx.dataset.updateMany({ where: { id: f.datasetId, revision: f.expectedRevision }, data: { revision: { increment: 1 } } });
     if (claimed.count === 0) throw new AppError("CONFLICT", "the dataset changed while it was being frozen; reload and try again");
     const v = await tx.datasetVersion.updateMany({ where: { id: f.versionId, frozenAt: null }, data: { frozenAt: new Date(), contentHash: f.contentHash, manifest: f.manifest, note: f.note } });
     if (v.count === 0) throw new AppError("CONFLICT", "this version is already frozen");
+    // Items without labels are captured as "[]", not left null, so a label added later is never read as captured.
+    await tx.datasetItem.updateMany({ where: { datasetVersionId: f.versionId }, data: { labels: "[]" } });
     for (const [position, labels] of f.itemLabels) await tx.datasetItem.update({ where: { datasetVersionId_position: { datasetVersionId: f.versionId, position } }, data: { labels } });
   }, LONG_TX);
 }
