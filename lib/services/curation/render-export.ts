@@ -10,7 +10,6 @@ import type { ExportFormat } from "../../domain/curation/types.ts";
 import { datasetCard } from "../../exporters/card.ts";
 import { createWriter } from "../../exporters/registry.ts";
 import { loadVersionItems, READ_BATCH, type VersionRef } from "./items.ts";
-import { parseStoredRules } from "./rules.ts";
 import { itemTokens } from "./summarize.ts";
 
 /** Flush lines to the consumer in pieces of about this size (fewer, larger writes). */
@@ -60,6 +59,19 @@ export interface RenderedExport {
   card(): string;
 }
 
+/**
+ * The stored rules as the card prints them: parsed, not validated — the card only shows them (escaped), and validating
+ * a selection of 100,000 ids with zod cost more than writing a labels file of that dataset from memory.
+ */
+function rulesForCard(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 const slug = (s: string) => s.replace(/[^\w.-]+/g, "_");
 
 /** The stored manifest of a frozen version (null for a draft). */
@@ -98,7 +110,7 @@ export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, forma
     },
     card() {
       const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
-      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: parseStoredRules(d.rules) });
+      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(d.rules) });
     },
   };
 }
