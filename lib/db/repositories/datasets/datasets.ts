@@ -1,7 +1,7 @@
 // Datasets and their versions. A dataset's items live in versions: the latest one is the editable draft until it is
 // frozen (frozenAt set); after that nothing changes it, and the next edit copies its items into a new draft.
 // Every edit names the dataset revision it read; a stale revision is a CONFLICT, never a silent overwrite.
-import type { Db, Prisma } from "../../client.ts";
+import { configOf, type Db, type Prisma } from "../../client.ts";
 import { AppError } from "../../../errors.ts";
 import type { ItemKind } from "../../../domain/curation/types.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
@@ -157,6 +157,7 @@ export async function findVersionItems(db: Db, versionId: string, afterPosition:
 
 /** Freeze the draft: store each item's labels (`itemLabels` by position; every other item gets none), the manifest and the hash. The draft must still be at `expectedRevision`. */
 export async function freezeDraft(db: Db, f: { datasetId: string; versionId: string; expectedRevision: number; contentHash: string; manifest: string; itemLabels: Map<number, string>; note: string | null }): Promise<void> {
+  const sqlite = configOf(db).provider === "sqlite";
   await db.$transaction(async (tx) => {
     const claimed = await tx.dataset.updateMany({ where: { id: f.datasetId, revision: f.expectedRevision }, data: { revision: { increment: 1 } } });
     if (claimed.count === 0) throw new AppError("CONFLICT", "the dataset changed while it was being frozen; reload and try again");
@@ -164,8 +165,27 @@ export async function freezeDraft(db: Db, f: { datasetId: string; versionId: str
     if (v.count === 0) throw new AppError("CONFLICT", "this version is already frozen");
     // Items without labels are captured as "[]", not left null, so a label added later is never read as captured.
     await tx.datasetItem.updateMany({ where: { datasetVersionId: f.versionId }, data: { labels: "[]" } });
-    for (const [position, labels] of f.itemLabels) await tx.datasetItem.update({ where: { datasetVersionId_position: { datasetVersionId: f.versionId, position } }, data: { labels } });
+    await setCapturedLabels(tx, sqlite, f.versionId, [...f.itemLabels]);
   }, LONG_TX);
+}
+
+/** Labels captured per item position, written a batch per statement (one UPDATE per item ran a 10^5 freeze past its transaction's limit on PostgreSQL). */
+async function setCapturedLabels(tx: Tx, sqlite: boolean, versionId: string, entries: [number, string][]): Promise<void> {
+  const BATCH = 5_000;
+  for (let i = 0; i < entries.length; i += BATCH) {
+    const part = entries.slice(i, i + BATCH);
+    if (sqlite) {
+      await tx.$executeRawUnsafe(
+        `UPDATE "DatasetItem" SET "labels" = json_extract(j.value, '$[1]') FROM json_each(?) AS j WHERE "DatasetItem"."datasetVersionId" = ? AND "DatasetItem"."position" = json_extract(j.value, '$[0]')`,
+        JSON.stringify(part), versionId,
+      );
+    } else {
+      await tx.$executeRawUnsafe(
+        `UPDATE "DatasetItem" AS d SET "labels" = v.labels FROM unnest($1::int[], $2::text[]) AS v(position, labels) WHERE d."datasetVersionId" = $3 AND d."position" = v.position`,
+        part.map((e) => e[0]), part.map((e) => e[1]), versionId,
+      );
+    }
+  }
 }
 
 /** Items in one version and not in the other (by trajectory and kind). */
