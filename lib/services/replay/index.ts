@@ -6,3 +6,4 @@ export { compareAttempts, compareLinkSchema, MAX_COMPARED, type AttemptCompariso
 export { getTestReport, type TestReport } from "./test-report.ts";
 export { getStepSummaries, MAX_STEP_SUMMARIES, stepSummaryQuerySchema, type StepSummaryPage, type StepSummaryQuery } from "./step-summaries.ts";
 export { getReplayOpening, OPENING_STEP_WINDOW, type ReplayOpening } from "./opening.ts";
+export { getReplayScreen, replayScreenQuerySchema, type ReplayScreenQuery } from "./poster.ts";

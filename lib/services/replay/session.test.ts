@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
 import { clearReplaySessions, getReplayManifest, getReplayRange, replayKeyframesReady, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
-import { getOpeningPoster, POSTER_WAIT_BOUNDED_MS, POSTER_WAIT_MS } from "./poster.ts";
+import { getOpeningPoster, getReplayScreen, MAX_POSTER_CHUNKS, POSTER_WAIT_BOUNDED_MS, POSTER_WAIT_MS, replayScreenQuerySchema } from "./poster.ts";
+import { Player } from "./headless/differential.ts";
+import { screenPoster } from "./headless/poster.ts";
 import type { KeyframeBuilder } from "./headless/keyframe-builder.ts";
 import { buildKeyframesOffThread } from "./headless/keyframe-builder.ts";
 import { createHeadlessEmulator } from "./headless/emulator.ts";
@@ -367,6 +369,64 @@ describe.each(PROVIDERS)("opening posters on $title", ({ provider, skip }) => {
     const poster = await getOpeningPoster(t.ctx, index, deep);
     expect(poster?.rows).toBeGreaterThan(0);
     expect(poster!.lines.flat().map((run) => run[0]).join("")).toContain("log");
+  });
+});
+
+describe.each(PROVIDERS)("the exact screen at a time (GET …/replay/screen) on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  let ids: string[];
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    clearReplaySessions();
+    ids = (await importTrajectories(t.ctx, records([bulky(), withRecording(), resizedEarly()]), { origin: "seed" })).trajectoryIds;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  /** A recording that resizes at once and then prints ~700 KB: no keyframe after the resize, so late seeks replay ~10 chunks. */
+  function resizedEarly(): TrajectoryInput {
+    const events: [number, "o" | "r", string][] = [[0, "o", "$ "], [0.1, "r", "100x30"]];
+    for (let k = 0; k < 700; k++) events.push([0.2 + k / 100, "o", `\u001b[3${k % 7}m${String(k).padStart(4, "0")}\u001b[0m ${"y".repeat(990)}\r\n`]);
+    return { format: "reterm.trajectory.v1", id: "resized-1", task: { benchmark: "t", id: "resized" }, run: { name: "r" }, outcome: "passed", steps: [{ source: "user", offsetMs: 0, message: "go" }], recording: { format: "asciicast-v2", width: 120, height: 32, events } };
+  }
+
+  it.skipIf(skip)("equals a replay from the start at random times; left to the browser when the keyframe is too far back", async () => {
+    let compared = 0;
+    let left = 0;
+    for (const id of ids) {
+      const { index } = await getReplayManifest(t.ctx, id, { withSteps: false });
+      // The seek that needs the keyframes waits for their build; from then on a screen is bounded work.
+      await getReplayRange(t.ctx, id, { fromMs: index.durationMs, keyframe: "1" });
+      const events = (await allChunks(t, id, index.durationMs)).flatMap((c) => c.events);
+      const rng = mulberry32(id.length + 7);
+      const times = [0, 1, index.durationMs, ...Array.from({ length: 16 }, () => Math.floor(rng() * index.durationMs)), ...events.filter((_, i) => i % 97 === 0).map((e) => e[0])];
+      for (const atMs of times) {
+        const { atMs: at, screen } = await getReplayScreen(t.ctx, id, { atMs });
+        expect(at).toBe(atMs);
+        // Null exactly when the seek would replay more than MAX_POSTER_CHUNKS chunks (here: past the recording's resize).
+        const range = await getReplayRange(t.ctx, id, { fromMs: atMs, keyframe: "1" });
+        const replayed = range.chunks.length;
+        expect(screen === null, `${id} at ${atMs} ms: ${replayed} chunks to replay`).toBe(replayed > MAX_POSTER_CHUNKS);
+        if (!screen) {
+          left++;
+          continue;
+        }
+        const reference = new Player(index.cols, index.rows);
+        await reference.play(events.filter((e) => e[0] <= atMs));
+        expect(screen, `${id} at ${atMs} ms`).toEqual(screenPoster(reference.term));
+        reference.dispose();
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(40);
+    expect(left).toBeGreaterThan(0);
+    // A time past the end is the end; input is validated.
+    const { index } = await getReplayManifest(t.ctx, ids[0]!, { withSteps: false });
+    expect((await getReplayScreen(t.ctx, ids[0]!, { atMs: index.durationMs + 10_000 })).atMs).toBe(index.durationMs);
+    expect(() => replayScreenQuerySchema.parse({ atMs: "-1" })).toThrow();
+    expect(replayScreenQuerySchema.parse({ atMs: "1500" })).toEqual({ atMs: 1500 });
   });
 });
 

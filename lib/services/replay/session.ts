@@ -134,6 +134,21 @@ export async function replayKeyframesReady(ctx: ServiceContext, id: string): Pro
 export async function getReplayRange(ctx: ServiceContext, id: string, q: ReplayRangeQuery): Promise<ReplayRange> {
   authorize(ctx, "trajectory:read");
   const { source } = await openSession(ctx, id);
+  return (await readRange(source, q, Infinity))!;
+}
+
+/**
+ * The keyframe range of a seek to `atMs` (nearest keyframe, then the chunks up to atMs' chunk) for the server to
+ * emulate — null when that is more than `maxChunks` chunks (a recording replayed from a keyframe before its first
+ * resize, or one without keyframes): the emulation must stay bounded work on the request thread.
+ */
+export async function getBoundedSeekRange(ctx: ServiceContext, id: string, atMs: number, maxChunks: number): Promise<ReplayRange | null> {
+  authorize(ctx, "trajectory:read");
+  const { source } = await openSession(ctx, id);
+  return readRange(source, { fromMs: atMs, toMs: atMs, keyframe: "1" }, maxChunks);
+}
+
+async function readRange(source: ReplaySource, q: ReplayRangeQuery, maxSeekChunks: number): Promise<ReplayRange | null> {
   const chunks = source.index.chunks;
   if (!chunks.length) return { keyframe: null, chunks: [] };
   const target = chunkIndexAt(chunks, q.fromMs);
@@ -146,6 +161,7 @@ export async function getReplayRange(ctx: ServiceContext, id: string, q: ReplayR
     first = k ? k.seq : 0;
     keyframe = k && k.seq > 0 ? { ...k.keyframe, seq: k.seq } : null;
   }
+  if (target - first + 1 > maxSeekChunks) return null;
   const end = Math.max(target, Math.min(last, first + MAX_RANGE_CHUNKS - 1));
   const read = await source.readChunks(first, end);
   // Always everything up to the target (needed to rebuild the screen), then only while under the size budget.
