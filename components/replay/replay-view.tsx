@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { TerminalPoster } from "@/components/terminal/terminal-poster";
 import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
-import { buildMarkers, stepSeekMs, type MarkerInput } from "@/lib/domain/replay/markers";
+import { buildMarkers, stepSeekMs, unpackErrorFacts, type MarkerInput, type PackedErrorFacts } from "@/lib/domain/replay/markers";
 import { idleCapFor, replayHref } from "@/lib/domain/replay/player-options";
 import { unpackReplayIndex, type PackedReplayIndex } from "@/lib/domain/replay/packed-index";
 import type { ScreenPoster } from "@/lib/domain/replay/poster";
@@ -18,7 +18,7 @@ import { useReplayHotkeys } from "./use-replay-hotkeys";
 import { useReplayPlayer } from "./use-replay-player";
 
 /** What the replay shows besides the session: detector findings, fork points and the result. */
-export type ReplayFacts = Omit<MarkerInput, "steps" | "end"> & { outcome: string; reward: number | null; /** issue 9: whose step-range labels to mark */ trajectoryId?: string };
+export type ReplayFacts = Omit<MarkerInput, "steps" | "end" | "errors"> & { errors: PackedErrorFacts; outcome: string; reward: number | null; /** issue 9: whose step-range labels to mark */ trajectoryId?: string };
 
 /** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
 export interface ReplayOpeningProps {
@@ -36,7 +36,7 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
   const index = useMemo(() => unpackReplayIndex(opening.index), [opening.index]);
   const stepSource = useMemo(() => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }), [index.trajectoryId, opening.stepCount, opening.stepWindow]);
   const markers = useMemo(
-    () => buildMarkers({ ...facts, steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
+    () => buildMarkers({ ...facts, errors: unpackErrorFacts(facts.errors), steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
     [facts, index],
   );
   const { player, state } = useReplayPlayer("main", index, markers, { startMs, idleCap: idleCapFor(index.idleTimeLimitMs) });

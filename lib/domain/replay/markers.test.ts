@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjacentMarker, adjacentStep, buildMarkers, errorFacts, MAX_ERROR_BUTTONS, stepIndexAt, stepSeekMs } from "./markers.ts";
+import { adjacentMarker, adjacentStep, buildMarkers, errorFacts, MAX_ERROR_BUTTONS, packErrorFacts, stepIndexAt, stepSeekMs, unpackErrorFacts } from "./markers.ts";
 import type { StepTiming } from "./recording.ts";
 
 const steps: StepTiming[] = [
@@ -78,5 +78,22 @@ describe("errorFacts", () => {
     expect(out.every((e) => e.excerpt === null)).toBe(true);
     expect(out.map((e) => e.stepIndex)).toEqual(many.map((e) => e.stepIndex));
     expect(errorFacts(many.slice(0, MAX_ERROR_BUTTONS)).every((e) => e.excerpt !== null)).toBe(true);
+  });
+});
+
+describe("packErrorFacts", () => {
+  it("round-trips, with each (category, signal) once and excerpts only when there are any", () => {
+    const errors = [
+      { stepIndex: 3, category: "test-failure", signal: "test-failure", excerpt: null },
+      { stepIndex: 7, category: "runtime-exception", signal: "traceback", excerpt: "Traceback (most recent call last)" },
+      { stepIndex: 9, category: "test-failure", signal: "test-failure", excerpt: null },
+    ];
+    const packed = packErrorFacts(errors);
+    expect(packed.kinds).toEqual([["test-failure", "test-failure"], ["runtime-exception", "traceback"]]);
+    expect(unpackErrorFacts(packed)).toEqual(errors);
+    const bare = packErrorFacts(errors.map((e) => ({ ...e, excerpt: null })));
+    expect(bare.excerpts).toBeUndefined();
+    expect(unpackErrorFacts(bare)).toEqual(errors.map((e) => ({ ...e, excerpt: null })));
+    expect(unpackErrorFacts(packErrorFacts([]))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { getPageContext } from "@/lib/services/page-context";
 import { getForkTree, getTrajectory } from "@/lib/services/view-trajectory";
 import { getReplayOpening, getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
-import { errorFacts } from "@/lib/domain/replay/markers";
+import { errorFacts, packErrorFacts } from "@/lib/domain/replay/markers";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/ui/page-header";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
@@ -47,7 +47,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
     trajectoryId: id,
     outcome: t.outcome,
     reward: t.reward,
-    errors: errorFacts(t.detectedErrors),
+    errors: packErrorFacts(errorFacts(t.detectedErrors)),
     forks: [
       ...t.forkPoints.map((f) => ({ stepIndex: f.stepIndex, attempts: f.attempts.length, errorCategory: f.errorCategory })),
       ...(t.parent?.forkStepIndex != null ? [{ stepIndex: t.parent.forkStepIndex, attempts: 1, errorCategory: null, label: `Forked from the parent after step ${t.parent.forkStepIndex}` }] : []),
