@@ -2,7 +2,6 @@
 // rendered as ordinary HTML text before any script runs, so the page shows its first frame at first paint; the
 // live terminal replaces it once it has drawn the same moment. Text only: it is rendered as React text nodes (escaped),
 // never as HTML, because recorded output is untrusted.
-import { z } from "zod";
 
 /** A colour: palette index (0–255) or 24-bit RGB as 0xRRGGBB + 0x1000000 (so the two never collide). */
 export type PosterColour = number;
@@ -38,19 +37,3 @@ export const RGB_FLAG = 0x1000000;
 export function posterText(p: ScreenPoster): string {
   return p.lines.map((row) => row.map(([t]) => t).join("").replace(/\s+$/, "")).join("\n");
 }
-
-const flag = z.literal(1).optional();
-const colour = z.number().int().min(0).max(RGB_FLAG + 0xffffff).optional();
-const styleSchema = z.object({ fg: colour, bg: colour, b: flag, d: flag, i: flag, u: flag, v: flag, h: flag, s: flag, o: flag }).strict();
-
-/** A poster from the API (GET …/replay/screen), checked by the browser: sizes bounded like keyframes', rows as declared. */
-export const screenPosterSchema = z
-  .object({
-    cols: z.number().int().min(1).max(1000),
-    rows: z.number().int().min(1).max(1000),
-    lines: z.array(z.array(z.tuple([z.string(), styleSchema])).max(1000)).max(1000),
-  })
-  .refine((p) => p.lines.length === p.rows, { message: "one line per row" });
-
-export const replayScreenSchema = z.object({ atMs: z.number().int().nonnegative(), screen: screenPosterSchema.nullable() });
-export type ReplayScreen = z.infer<typeof replayScreenSchema>;

@@ -454,7 +454,7 @@ describe.each(PROVIDERS)("keyframes over budget on $title", ({ provider, skip })
     expect(range.chunks[0]!.seq).toBe(0);
     const row = await t.db.replayLayout.findUnique({ where: { trajectoryId: id! } });
     expect(JSON.parse(row!.data).keyframesOverBudget).toMatch(/longer than 1 ms/);
-    // Its poster is replayed from chunk 0 (unbounded): the page must not wait long for it.
+    // Its poster would replay from chunk 0: past MAX_POSTER_CHUNKS it is left out, and the page must not wait for it.
     expect(await replayKeyframesReady(t.ctx, id!)).toBe(false);
     // After a restart the mark is read back: no second attempt, still no keyframe.
     clearReplaySessions();
