@@ -46,6 +46,7 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "route", path: "/api/v1/trajectories/[id]/replay", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/trajectories/[id]/replay/index", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/trajectories/[id]/replay/steps", method: "GET", need: "trajectory:read" },
+  { kind: "route", path: "/api/v1/trajectories/[id]/replay/screen", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/trajectories/[id]/steps", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/audit", method: "GET", need: "audit:read" },
   { kind: "route", path: "/api/v1/annotations", method: "GET", need: "trajectory:read" },
