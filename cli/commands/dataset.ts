@@ -24,9 +24,9 @@ export const DATASET_HELP = `dataset create NAME [--outcome passed|failed] [--ru
   dataset freeze NAME [--override-held-out REASON] [--note TEXT]
                                freeze the current items as a new version (prints version and hash), then
                                store its exports in every format (later exports stream them)
-  dataset store-exports NAME@VERSION
+  dataset store-exports NAME@VERSION [--replace]
                                store the exports of a version frozen before they were stored (or whose storing
-                               was interrupted)
+                               was interrupted); --replace stores them again (an export reported damaged)
   dataset list | dataset show NAME
   dataset delete NAME          delete a dataset, its versions and its exported files
   dataset held-out add|remove TASK… [--reason TEXT] | dataset held-out list
@@ -93,11 +93,11 @@ async function freeze(argv: string[]) {
 }
 
 /** Store a frozen version's exports in every format, with a progress line per format on stderr. */
-async function storeExports(ctx: ServiceContext, name: string, version: number) {
+async function storeExports(ctx: ServiceContext, name: string, version: number, replace = false) {
   const started = Date.now();
   let progress: ProgressLine | null = null;
   let current = "";
-  const stored = await storeFrozenExports(ctx, { name, version }, (format, done, total) => {
+  const stored = await storeFrozenExports(ctx, { name, version, replace }, (format, done, total) => {
     if (format !== current) {
       progress?.done();
       progress = new ProgressLine(total, `items (storing the ${format} export)`);
@@ -114,10 +114,11 @@ async function storeExports(ctx: ServiceContext, name: string, version: number) 
 }
 
 async function storeExportsCommand(argv: string[]) {
-  const [spec, ...extra] = argv;
+  const { values, positionals } = parseCommandArgs(argv, { replace: { type: "boolean" } }, z.object({ replace: z.boolean().optional() }));
+  const [spec, ...extra] = positionals;
   const m = /^([\w.-]+)@(\d+)$/.exec(spec ?? "");
-  if (!m || extra.length) throw new UsageError("usage: dataset store-exports NAME@VERSION");
-  await storeExports(await getLocalContext(), m[1]!, Number(m[2]));
+  if (!m || extra.length) throw new UsageError("usage: dataset store-exports NAME@VERSION [--replace]");
+  await storeExports(await getLocalContext(), m[1]!, Number(m[2]), values.replace ?? false);
 }
 
 async function heldOut(argv: string[]) {

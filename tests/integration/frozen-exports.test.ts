@@ -166,6 +166,13 @@ for (const p of PROVIDERS) {
         await expect(writeExportFiles(await openExport(t.ctx, { name: "segments", format: "openai" }), out)).rejects.toThrow(/stored openai export of this version is damaged/);
         expect(fs.existsSync(out)).toBe(false);
         expect(fs.readdirSync(tmp).filter((f) => f.includes("damaged"))).toEqual([]);
+        // Storing again without replace keeps the damaged copy; with replace the export is whole again.
+        expect((await storeFrozenExports(t.ctx, { name: "segments", version: 1, formats: ["openai"] }))[0]!.stored).toBe(false);
+        const [again] = await storeFrozenExports(t.ctx, { name: "segments", version: 1, formats: ["openai"], replace: true });
+        expect(again!.stored).toBe(true);
+        const whole = await exported(t.ctx, { name: "segments", format: "openai" });
+        expect(whole.stored).toBe(true);
+        expect(whole.bytes.equals(await rendered(t.ctx, "segments", 1, "openai"))).toBe(true);
       } finally {
         await t.db.frozenExportChunk.update({ where: { versionId_format_seq: { versionId: v.id, format: "openai", seq: chunk.seq } }, data: { data: chunk.data } });
       }

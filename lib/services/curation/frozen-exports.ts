@@ -9,7 +9,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
 import { findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import { openExportReader, type FrozenChunkRow } from "../../db/repositories/datasets/export-read/index.ts";
-import { clearUnfinishedFrozenExport, completeFrozenExport, findFrozenExport, insertFrozenExportChunk, type FrozenExportView } from "../../db/repositories/datasets/frozen-exports.ts";
+import { clearUnfinishedFrozenExport, completeFrozenExport, deleteFrozenExport, findFrozenExport, insertFrozenExportChunk, type FrozenExportView } from "../../db/repositories/datasets/frozen-exports.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
@@ -36,12 +36,20 @@ export interface StoredExport {
 const storing = new Map<string, Promise<StoredExport>>();
 
 /**
- * Store the exports of a frozen version (every format, or those given). Formats already stored are skipped; chunks of
- * a writer that died are replaced. `onProgress` reports items rendered of the format being stored.
+ * Store the exports of a frozen version (every format, or those given). Formats already stored are skipped unless
+ * `replace`; chunks of a writer that died are replaced. `onProgress` reports items rendered of the format being stored.
  */
 export async function storeFrozenExports(
   ctx: ServiceContext,
-  input: { name: string; version: number; formats?: readonly ExportFormat[]; /** Tests use small chunks. */ chunkBytes?: number },
+  input: {
+    name: string;
+    version: number;
+    formats?: readonly ExportFormat[];
+    /** Drop what is stored first and store again (a damaged store). */
+    replace?: boolean;
+    /** Tests use small chunks. */
+    chunkBytes?: number;
+  },
   onProgress?: (format: ExportFormat, done: number, total: number) => void,
 ): Promise<StoredExport[]> {
   authorize(ctx, "dataset:write");
@@ -52,15 +60,14 @@ export async function storeFrozenExports(
   const out: StoredExport[] = [];
   for (const format of input.formats ?? EXPORT_FORMATS) {
     const key = `${v.id}\u0000${format}`;
-    let job = storing.get(key);
-    if (!job) {
-      job = storeOne(ctx.db, d, v, format, Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES), onProgress).finally(() => storing.delete(key));
-      storing.set(key, job);
-    } else {
-      const r = await job;
-      out.push({ ...r, stored: false });
+    const running = storing.get(key);
+    if (running) {
+      out.push({ ...(await running), stored: false });
       continue;
     }
+    if (input.replace) await deleteFrozenExport(ctx.db, v.id, format);
+    const job = storeOne(ctx.db, d, v, format, Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES), onProgress).finally(() => storing.delete(key));
+    storing.set(key, job);
     out.push(await job);
   }
   return out;
@@ -136,7 +143,7 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
  * raw driver cells) a few chunks ahead; each chunk is inflated, and checked by zlib, off the main thread.
  */
 export async function* frozenExportPieces(db: Db, versionId: string, format: ExportFormat, e: FrozenExportView, onRows?: (done: number) => void): AsyncGenerator<Buffer> {
-  const damaged = (why: string) => new Error(`the stored ${format} export of this version is damaged (${why}); nothing was written — delete the stored exports of the version to render it again`);
+  const damaged = (why: string) => new Error(`the stored ${format} export of this version is damaged (${why}); nothing was written; store it again with \`reterm dataset store-exports NAME@VERSION --replace\``);
   const reader = openExportReader(db);
   const fetchChunk = async (seq: number): Promise<{ row: FrozenChunkRow; raw: Buffer }> => {
     const [row] = await reader.frozenChunks(versionId, format, seq, 1);

@@ -32,6 +32,14 @@ export async function listStoredExportFormats(db: Db, versionIds: readonly strin
   return out;
 }
 
+/** Drop a stored export, completion row and chunks, in one transaction (to store it again). */
+export async function deleteFrozenExport(db: Db, versionId: string, format: string): Promise<void> {
+  await db.$transaction([
+    db.frozenExport.deleteMany({ where: { versionId, format } }),
+    db.frozenExportChunk.deleteMany({ where: { versionId, format } }),
+  ]);
+}
+
 /** Drop chunks left by a writer that died before its completion row (a stored export, complete, is never touched). */
 export async function clearUnfinishedFrozenExport(db: Db, versionId: string, format: string): Promise<void> {
   await db.$transaction(async (tx) => {
