@@ -152,7 +152,8 @@ if ((await db.annotation.count()) === 0) {
   console.log(`setup: seeded ${labels.length} labels in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="], ["bench-labelled", ""]] as const) {
-  if (await findDatasetByName(db, name)) continue;
+  const existing = await findDatasetByName(db, name);
+  if (existing?.frozenCount) continue;
   let f: string = filter;
   if (name === "bench-fixtures") {
     const run = await db.run.findUnique({ where: { name: "shared-fixtures" } });
@@ -166,10 +167,11 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="], [
   const rules = name !== "bench-fixtures"
     ? { source: "selection" as const, ids: (await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } } }, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id) }
     : { source: "filter" as const, filter: f };
-  const { built } = await createDataset(ctx, { name, rules });
+  // A setup stopped during a freeze left the dataset as a draft: it is frozen now.
+  const items = existing ? (existing.latest?.itemCount ?? 0) : (await createDataset(ctx, { name, rules })).built.items.length;
   const t2 = performance.now();
   await freezeDataset(ctx, { name });
-  console.log(`setup: dataset ${name}: ${built.items.length} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  console.log(`setup: dataset ${name}: ${items} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
 }
 // Store the frozen versions' exports (what `reterm dataset freeze` does after freezing); formats already stored are
 // skipped, so a database built before this step gets them here.

@@ -169,16 +169,20 @@ export async function freezeDraft(db: Db, f: { datasetId: string; versionId: str
   }, LONG_TX);
 }
 
+/**
+ * SQLite: the batch ([position, labels] pairs as one JSON array) is materialized first, so the plan walks the batch and
+ * looks each item up by (version, position). Joined to json_each directly, SQLite walked the version's items and
+ * scanned the whole batch for each — 10^5 items × 5,000 pairs per statement, a freeze that never finished.
+ */
+export const SQLITE_SET_CAPTURED_LABELS = `WITH v("position", "labels") AS MATERIALIZED (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)) UPDATE "DatasetItem" SET "labels" = v."labels" FROM v WHERE "DatasetItem"."datasetVersionId" = ? AND "DatasetItem"."position" = v."position"`;
+
 /** Labels captured per item position, written a batch per statement (one UPDATE per item ran a 10^5 freeze past its transaction's limit on PostgreSQL). */
 async function setCapturedLabels(tx: Tx, sqlite: boolean, versionId: string, entries: [number, string][]): Promise<void> {
   const BATCH = 5_000;
   for (let i = 0; i < entries.length; i += BATCH) {
     const part = entries.slice(i, i + BATCH);
     if (sqlite) {
-      await tx.$executeRawUnsafe(
-        `UPDATE "DatasetItem" SET "labels" = json_extract(j.value, '$[1]') FROM json_each(?) AS j WHERE "DatasetItem"."datasetVersionId" = ? AND "DatasetItem"."position" = json_extract(j.value, '$[0]')`,
-        JSON.stringify(part), versionId,
-      );
+      await tx.$executeRawUnsafe(SQLITE_SET_CAPTURED_LABELS, JSON.stringify(part), versionId);
     } else {
       await tx.$executeRawUnsafe(
         `UPDATE "DatasetItem" AS d SET "labels" = v.labels FROM unnest($1::int[], $2::text[]) AS v(position, labels) WHERE d."datasetVersionId" = $3 AND d."position" = v.position`,
