@@ -26,9 +26,10 @@ import { freezeDataset } from "../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles } from "../lib/services/curation/export-dataset.ts";
 import { storeFrozenExports } from "../lib/services/curation/frozen-exports.ts";
 import { renderExport } from "../lib/services/curation/render-export.ts";
-import { findDatasetByName } from "../lib/db/repositories/datasets/datasets.ts";
+import { findDatasetByName, findDatasetRules } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
+import { tuneForShortExport } from "../cli/export-process.ts";
 
 const MB = 1024 * 1024;
 // BENCH_OUT_DIR keeps the (large) database elsewhere, e.g. /tmp; --setup-only builds it and stops.
@@ -53,6 +54,8 @@ const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/s
 /** A child process's arguments after `flag` (format, database, dataset name), its database and its output file. */
 async function child(flag: number) {
   const [format, dbFile, name] = process.argv.slice(flag + 1) as [ExportFormat, string, string];
+  // As `reterm export` runs (cli/export-process.ts); the from-memory child too, so neither has V8 compiling beside it.
+  tuneForShortExport();
   const db = createDb(configOf(dbFile));
   return { format, name, db, ctx: { db, actor: await ensureUser(db, "bench", "admin") }, out: path.join(outDir, `export-${name}.${format}`) };
 }
@@ -68,7 +71,7 @@ if (one >= 0) {
   const opened = await openExport(ctx, { name, format });
   if (process.argv[one] === "--one-rendered") {
     const d = (await findDatasetByName(db, name))!;
-    const rendered = renderExport(db, d, opened.version, format, null);
+    const rendered = renderExport(db, d, opened.version, format, null, await findDatasetRules(db, d.id));
     Object.assign(opened, { stored: false, pieces: rendered.pieces });
   }
   const { bytes } = await writeExportFiles(opened, out);

@@ -7,6 +7,7 @@ import { getLocalContext } from "../../lib/services/context.ts";
 import { openExport, writeExportFiles } from "../../lib/services/curation/export-dataset.ts";
 import { cleanExports } from "../../lib/services/curation/export-jobs.ts";
 import { EXPORT_FORMATS } from "../../lib/domain/curation/types.ts";
+import { tuneForShortExport } from "../export-process.ts";
 
 export const EXPORT_HELP = `export --dataset NAME[@VERSION] --format ${EXPORT_FORMATS.join("|")} --out FILE [--override-held-out REASON]
                                write a dataset version (README.md dataset card beside it)
@@ -23,6 +24,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
   if (argv.length === 1 && argv[0] === "--clean") return void console.log(`Deleted ${await cleanExports(await getLocalContext())} expired export file(s).`);
   const { values, positionals } = parseCommandArgs(argv, { dataset: { type: "string" }, format: { type: "string" }, out: { type: "string" }, "override-held-out": { type: "string" } }, schema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  tuneForShortExport();
   const [name, version] = values.dataset.split("@");
   const opened = await openExport(await getLocalContext(), {
     name: name!, version: version ? Number(version) : undefined, format: values.format,

@@ -228,7 +228,7 @@ for (const p of PROVIDERS) {
       const { dataset, built } = await createDataset(t.ctx, { name: "picked", rules: { source: "selection", ids: [...picked, picked[0]!] } });
       expect(built.items.map((i) => i.trajectoryId).sort()).toEqual([...picked].sort());
       expect(dataset).toMatchObject({ itemKind: "trajectory", latest: { version: 1, itemCount: 5 } });
-      expect(JSON.parse(dataset.rules!)).toMatchObject({ source: "selection", ids: [...picked, picked[0]!] });
+      expect(JSON.parse((await t.db.dataset.findUniqueOrThrow({ where: { id: dataset.id } })).rules!)).toMatchObject({ source: "selection", ids: [...picked, picked[0]!] });
       await expect(createDataset(t.ctx, { name: "picked-bad", rules: { source: "selection", ids: [picked[0]!, "no-such-trajectory"] } })).rejects.toThrow(/no-such-trajectory/);
       expect(await t.db.dataset.count({ where: { name: "picked-bad" } })).toBe(0);
       // As recovery segments only passed attempts become items.

@@ -41,7 +41,7 @@ async function exported(ctx: ServiceContext, input: ExportInput): Promise<{ byte
 async function rendered(ctx: ServiceContext, name: string, version: number, format: (typeof EXPORT_FORMATS)[number]): Promise<Buffer> {
   const d = (await findDatasetByName(ctx.db, name))!;
   const v = (await findVersion(ctx.db, d.id, version))!;
-  return collect(renderExport(ctx.db, d, v, format, null).pieces());
+  return collect(renderExport(ctx.db, d, v, format, null, null).pieces());
 }
 
 for (const p of PROVIDERS) {
@@ -102,6 +102,27 @@ for (const p of PROVIDERS) {
       expect(fs.readFileSync(out).equals((await exported(t.ctx, { name: "all", format: "openai" })).bytes)).toBe(true);
       expect(bytes).toBe(fs.statSync(out).size);
       expect(fs.readFileSync(cardPath, "utf8")).toContain("all");
+    });
+
+    it("serves the card stored with the export: a description edited after storing does not change it", async () => {
+      const before = await openExport(t.ctx, { name: "all", format: "sharegpt" });
+      expect(before.stored).toBe(true);
+      for await (const piece of before.pieces()) void piece;
+      const card = before.card();
+      expect(card).toContain("ShareGPT");
+      expect(card).toContain('"source": "filter"');
+      const d = await t.db.dataset.findUniqueOrThrow({ where: { name: "all" } });
+      await t.db.dataset.update({ where: { id: d.id }, data: { description: "EDITED AFTER STORING" } });
+      try {
+        const after = await openExport(t.ctx, { name: "all", format: "sharegpt" });
+        expect(after.card()).toBe(card);
+        // Rendered now (as an export stored before cards were kept is), the card would show the edit.
+        const v = (await findVersion(t.ctx.db, d.id, 1))!;
+        const summary = (await findDatasetByName(t.ctx.db, "all"))!;
+        expect(renderExport(t.ctx.db, summary, v, "sharegpt", null, d.rules).card()).toContain("EDITED AFTER STORING");
+      } finally {
+        await t.db.dataset.update({ where: { id: d.id }, data: { description: d.description } });
+      }
     });
 
     it("keeps a frozen version's export as it was when the data changes later; a draft shows the change", async () => {

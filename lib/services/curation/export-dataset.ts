@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { findDatasetRules, findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import { findFrozenExport } from "../../db/repositories/datasets/frozen-exports.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
@@ -71,11 +71,12 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
   }
   const frozen = v.frozenAt ? await findFrozenExport(ctx.db, v.id, e.format) : null;
   await recordAudit(ctx, { action: "dataset.export", targetType: "dataset", targetId: d.name, details: { version: v.frozenAt ? v.version : "draft", format: e.format, contentHash: v.contentHash || null, fileSha256: frozen?.sha256 ?? null, heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null } });
-  const rendered = renderExport(ctx.db, d, v, e.format, override);
+  // A stored export has its card; anything rendered needs the dataset's rules (up to megabytes of ids) for one.
+  const rendered = renderExport(ctx.db, d, v, e.format, override, frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id));
   return {
     dataset: d, version: v, format: e.format, filename: rendered.filename, contentType: rendered.contentType, total: v.itemCount, stored: frozen !== null,
     pieces: frozen ? (onRows) => frozenExportPieces(ctx.db, v.id, e.format, frozen, onRows) : (onRows) => rendered.pieces(onRows),
-    card: () => rendered.card(),
+    card: () => frozen?.card ?? rendered.card(),
   };
 }
 

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
-import { findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { findDatasetRules, findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import { openExportReader, type FrozenChunkRow } from "../../db/repositories/datasets/export-read/index.ts";
 import { clearUnfinishedFrozenExport, completeFrozenExport, deleteFrozenExport, findFrozenExport, insertFrozenExportChunk, type FrozenExportView } from "../../db/repositories/datasets/frozen-exports.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
@@ -89,7 +89,7 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
   if (have) return { format, stored: false, bytes: have.bytes, chunks: have.chunks };
   await clearUnfinishedFrozenExport(db, v.id, format);
   // The override recorded at freezing is the one the rendered card would name; the data rows do not carry it.
-  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null);
+  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, await findDatasetRules(db, d.id));
   const hash = createHash("sha256");
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -134,7 +134,7 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
   flush();
   await inFlight;
   // Another process is storing the same export (its chunk came first): its copy stands.
-  const done = !lost && (await completeFrozenExport(db, v.id, format, { chunks: seq, bytes, sha256: hash.digest("hex") }));
+  const done = !lost && (await completeFrozenExport(db, v.id, format, { chunks: seq, bytes, sha256: hash.digest("hex"), card: rendered.card() }));
   return { format, stored: done, bytes, chunks: seq };
 }
 

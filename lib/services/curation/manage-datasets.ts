@@ -2,7 +2,7 @@
 // and name the revision the curator read (stale → 409).
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
-import { editDraftItems, findDatasetByName, insertDataset, type DatasetSummary } from "../../db/repositories/datasets/datasets.ts";
+import { editDraftItems, findDatasetByName, findDatasetRules, insertDataset, type DatasetSummary } from "../../db/repositories/datasets/datasets.ts";
 import { findExistingTrajectoryIds, findPassedAttempts, resolveRunIds, resolveTaskIds } from "../../db/repositories/datasets/candidates.ts";
 import { AppError } from "../../errors.ts";
 import { buildItems, type BuiltItems } from "./build-items.ts";
@@ -35,7 +35,7 @@ export async function requireDataset(ctx: ServiceContext, name: string): Promise
 export async function rebuildDataset(ctx: ServiceContext, name: string, expectedRevision: number): Promise<{ revision: number; built: BuiltItems }> {
   authorize(ctx, "dataset:write");
   const d = await requireDataset(ctx, name);
-  const rules = parseStoredRules(d.rules);
+  const rules = parseStoredRules(await findDatasetRules(ctx.db, d.id));
   if (!rules) throw new AppError("UNPROCESSABLE", `dataset "${name}" has no rules to rebuild from`);
   const built = await buildItems(ctx, rules);
   return { revision: await editDraftItems(ctx.db, { datasetId: d.id, expectedRevision, actorId: ctx.actor.id, replace: built.items }), built };

@@ -77,7 +77,8 @@ const slug = (s: string) => s.replace(/[^\w.-]+/g, "_");
 /** The stored manifest of a frozen version (null for a draft). */
 export const storedManifest = (v: VersionSummary): Manifest | null => (v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null);
 
-export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, override: LeakageOverride | null): RenderedExport {
+/** `rules`: the dataset's stored rules (findDatasetRules), which the card shows. */
+export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, override: LeakageOverride | null, rules: string | null): RenderedExport {
   const stored = storedManifest(v);
   const writer = createWriter(format);
   const ref: VersionRef = { dataset: d.name, versionId: v.id, version: v.frozenAt ? v.version : null, contentHash: v.contentHash, frozen: v.frozenAt !== null };
@@ -110,7 +111,7 @@ export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, forma
     },
     card() {
       const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
-      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(d.rules) });
+      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(rules) });
     },
   };
 }

@@ -1,6 +1,6 @@
 // Read side of curation: the dataset list, one dataset with its versions, and what changed between two versions.
 import { authorize, type ServiceContext } from "../context.ts";
-import { diffVersions, findVersion, listDatasets, listVersions, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { diffVersions, findDatasetRules, findVersion, listDatasets, listVersions, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import { listStoredExportFormats } from "../../db/repositories/datasets/frozen-exports.ts";
 import { manifestSchema, type Manifest } from "../../domain/curation/manifest.ts";
 import { AppError } from "../../errors.ts";
@@ -32,7 +32,7 @@ export async function getDatasetDetail(ctx: ServiceContext, name: string): Promi
   const rows = await listVersions(ctx.db, dataset.id);
   const stored = await listStoredExportFormats(ctx.db, rows.filter((v) => v.frozenAt).map((v) => v.id));
   const versions = rows.map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null, storedExports: stored.get(v.id) ?? [] }));
-  return { dataset, rules: parseStoredRules(dataset.rules), versions };
+  return { dataset, rules: parseStoredRules(await findDatasetRules(ctx.db, dataset.id)), versions };
 }
 
 /** Items added and removed in `version` compared with the version before it; version 1 adds every item it holds. */

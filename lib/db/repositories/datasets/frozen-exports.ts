@@ -8,6 +8,8 @@ export interface FrozenExportView {
   chunks: number;
   bytes: number;
   sha256: string;
+  /** The dataset card rendered when the export was stored (null for exports stored before cards were kept). */
+  card: string | null;
 }
 
 export interface FrozenExportChunkRow {
@@ -19,8 +21,8 @@ export interface FrozenExportChunkRow {
 
 /** The completion row of a stored export, or null when none was stored (or its writer died before the end). */
 export async function findFrozenExport(db: Db, versionId: string, format: string): Promise<FrozenExportView | null> {
-  const r = await db.frozenExport.findUnique({ where: { versionId_format: { versionId, format } }, select: { chunks: true, bytes: true, sha256: true } });
-  return r ? { chunks: r.chunks, bytes: Number(r.bytes), sha256: r.sha256 } : null;
+  const r = await db.frozenExport.findUnique({ where: { versionId_format: { versionId, format } }, select: { chunks: true, bytes: true, sha256: true, card: true } });
+  return r ? { chunks: r.chunks, bytes: Number(r.bytes), sha256: r.sha256, card: r.card } : null;
 }
 
 /** Formats whose export is stored whole, by version (versions with none are absent). */
@@ -70,7 +72,7 @@ export async function completeFrozenExport(db: Db, versionId: string, format: st
       if (agg._count._all !== e.chunks || Number(agg._sum.size ?? 0) !== e.bytes) {
         throw new Error(`stored export ${format} of version ${versionId}: ${agg._count._all} chunks / ${agg._sum.size ?? 0} bytes stored, ${e.chunks} / ${e.bytes} written`);
       }
-      await tx.frozenExport.create({ data: { versionId, format, chunks: e.chunks, bytes: BigInt(e.bytes), sha256: e.sha256 } });
+      await tx.frozenExport.create({ data: { versionId, format, chunks: e.chunks, bytes: BigInt(e.bytes), sha256: e.sha256, card: e.card } });
       return true;
     });
   } catch (err) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "FrozenExport" ADD COLUMN "card" TEXT;
