@@ -17,6 +17,8 @@ const MAX_CACHED_CHARS = 4 * 1024 * 1024;
 const MAX_CACHED_KEYFRAMES = 48;
 /** A seek is answered from memory when a kept keyframe and the chunks after it are at most this many chunks back. */
 const LOCAL_SEEK_CHUNKS = 3;
+/** After a seek, how long nothing else is asked for before the next chunk is fetched (prefetchSoon). */
+const PREFETCH_AFTER_SEEK_MS = 300;
 
 interface Position {
   chunk: number;
@@ -61,6 +63,7 @@ export class TerminalDriver {
 
   /** Show the session at `ms`. Resolves when the terminal shows it (or a later target superseded it). */
   show(ms: number): Promise<void> {
+    this.cancelPrefetchSoon();
     this.target = Math.max(0, Math.min(ms, this.index.durationMs));
     this.running ??= this.drain().finally(() => {
       this.running = null;
@@ -174,7 +177,7 @@ export class TerminalDriver {
     const restored = keyframe ? term.restore(keyframe) : null;
     await this.writeForward(term, { chunk: from, event: 0, ms: t }, c, t, get);
     await restored;
-    this.prefetch(c + 1);
+    this.prefetchSoon(c + 1);
   }
 
   /** A kept keyframe at most LOCAL_SEEK_CHUNKS before chunk c with every chunk from it to c in memory, or null. */
@@ -257,6 +260,26 @@ export class TerminalDriver {
     await this.running;
     term.reset(this.index.cols, this.index.rows);
     await this.writeForward(term, { chunk: 0, event: 0, ms: t }, chunkIndexAt(this.index.chunks, t), t, (seq) => all.get(seq));
+  }
+
+  private prefetchTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * After a seek the next chunk is fetched only if nothing else was asked for meanwhile: someone scrubbing or
+   * stepping through errors seeks again at once, and a prefetch of the chunk after the previous target would reach
+   * the server just before the next seek's own request. Playback asks for it without waiting (writeForward's path).
+   */
+  private prefetchSoon(seq: number): void {
+    this.cancelPrefetchSoon();
+    this.prefetchTimer = setTimeout(() => {
+      this.prefetchTimer = null;
+      this.prefetch(seq);
+    }, PREFETCH_AFTER_SEEK_MS);
+  }
+
+  private cancelPrefetchSoon(): void {
+    if (this.prefetchTimer !== null) clearTimeout(this.prefetchTimer);
+    this.prefetchTimer = null;
   }
 
   private prefetch(seq: number): void {

@@ -53,7 +53,7 @@ describe("TerminalDriver", () => {
       }
       for (const t of times) {
         await driver.show(t);
-        await new Promise((r) => setTimeout(r, 0)); // let the prefetch of the next chunk land, as idle time would
+        // (The next chunk's prefetch after a seek waits 300 ms and the next seek cancels it: these seeks do not use it.)
         const reference = new Player(s.cols, s.rows);
         await reference.play(s.events.filter((e) => e[0] <= Math.min(t, index.durationMs)));
         expect(view.cells(), `${s.name}: seek to ${t} ms`).toEqual(screenCells(reference.term));
@@ -65,6 +65,35 @@ describe("TerminalDriver", () => {
     expect(seeks).toBe(72);
     // Without the kept keyframes every backward seek and every seek past the next chunk was a request.
     expect(requests).toBeLessThan(seeks);
+  });
+
+  it("fetches the chunk after a seek only when no other seek follows at once", async () => {
+    const s = generateSession(3, { operations: 600 });
+    const chunks = chunkEvents(s.events, 2048).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
+    expect(chunks.length).toBeGreaterThan(8);
+    const index: ReplayIndex = {
+      trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
+      idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+    };
+    const asked: { seq: number; keyframe: boolean }[] = [];
+    const fetchRange: RangeFetcher = async (fromMs, _toMs, keyframe) => {
+      const target = chunkIndexAt(chunks, fromMs);
+      asked.push({ seq: target, keyframe });
+      return { keyframe: null, chunks: keyframe ? chunks.slice(0, target + 1) : chunks.slice(target, target + 2) };
+    };
+    const view = headlessHandle(s.cols, s.rows);
+    const driver = new TerminalDriver(index, fetchRange);
+    driver.attach(view.handle);
+    const at = (i: number) => Math.floor((chunks[i]!.startMs + chunks[i]!.endMs) / 2);
+    // Two seeks back to back: the first one's next chunk is never asked for.
+    await driver.show(at(2));
+    await driver.show(at(6));
+    expect(asked).toEqual([{ seq: 2, keyframe: true }, { seq: 6, keyframe: true }]);
+    // Left alone, the chunk after the last seek is fetched (playback will need it).
+    await new Promise((r) => setTimeout(r, 400));
+    expect(asked.at(-1)).toEqual({ seq: 7, keyframe: false });
+    expect(asked.some((a) => a.seq === 3)).toBe(false);
+    view.dispose();
   });
 
   it("resolves a seek asked before the terminal exists only once the terminal shows it", async () => {
