@@ -5,7 +5,7 @@
 // storing them in the setup, then measures both ways of exporting: streaming the stored bytes (what exporting a
 // frozen version does) and rendering from the items (what a draft, or a version frozen before its exports were
 // stored, does).
-// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native] [--skip-rendered]   (the database is
+// Usage: tsx bench/export.ts [trajectories=100000] [--setup-only] [--pg] [--formats=openai,native] [--skip-rendered] [--reps=N]   (the database is
 // built once and kept in bench/out, or $BENCH_OUT_DIR; with --pg in the PostgreSQL database
 // ${BENCH_PG_PREFIX:-reterm_bench_export}_N on $TEST_DATABASE_URL's server)
 import { spawnSync } from "node:child_process";
@@ -193,6 +193,10 @@ await db.$disconnect();
 if (process.argv.includes("--setup-only")) process.exit(0);
 
 const skipRendered = process.argv.includes("--skip-rendered");
+const reps = Math.max(1, Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length) ?? 1));
+/** The run with the median `key` (the lower middle one for an even count), so its other figures go with it. */
+const medianRun = (runs: Record<string, number>[], key: string) => [...runs].sort((a, b) => a[key]! - b[key]!)[(runs.length - 1) >> 1]!;
+if (reps > 1) console.log(`(stored export and from-memory write: the median of ${reps} alternating runs each)`);
 const sha256Of = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
   console.log(`\n${name}`);
@@ -215,9 +219,18 @@ for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
         renderedSha = sha256Of(out);
         fs.rmSync(out);
       }
-      const stored = run(512, "--one");
-      const same = skipRendered ? "not compared" : sha256Of(out) === renderedSha ? "identical" : "DIFFERENT";
-      const mem = run(8192, "--from-memory");
+      // With --reps=N the stored export and the from-memory write alternate N times (the latter reads, then deletes, the
+      // file the former wrote) and each is reported by its median run: one 64 MB write with its fsync varies by half.
+      const storedRuns: Record<string, number>[] = [];
+      const memRuns: Record<string, number>[] = [];
+      let same = "not compared";
+      for (let rep = 0; rep < reps; rep++) {
+        storedRuns.push(run(512, "--one"));
+        if (rep === 0 && !skipRendered) same = sha256Of(out) === renderedSha ? "identical" : "DIFFERENT";
+        memRuns.push(run(8192, "--from-memory"));
+      }
+      const stored = medianRun(storedRuns, "exportS");
+      const mem = medianRun(memRuns, "memS");
       const mb = stored.bytes! / MB;
       const ratio = (x: number) => `${(x / Math.max(mem.memS!, 1e-3)).toFixed(2)}×`;
       line = `${format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${stored.exportS!.toFixed(2).padStart(9)}${stored.stored ? "" : " (NOT STORED)"} ${(mb / stored.exportS!).toFixed(1).padStart(7)} ${ratio(stored.exportS!).padStart(7)} ${stored.rssExport!.toFixed(0).padStart(8)} | ` +
