@@ -2,7 +2,7 @@
 // The trajectory's terminal replay: terminal, timeline and controls, with the step list beside it.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { TerminalPoster } from "@/components/terminal/terminal-poster";
-import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
+import { ClientTerminalView } from "@/components/terminal/client-terminal-view";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
 import { buildMarkers, stepSeekMs, unpackErrorFacts, type MarkerInput, type PackedErrorFacts } from "@/lib/domain/replay/markers";
 import { idleCapFor, replayHref } from "@/lib/domain/replay/player-options";
@@ -88,7 +88,7 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
     <section aria-label="Terminal replay" data-testid="replay" data-status={state.status} data-settled={state.settled} data-rec-ms={state.recMs} data-step={state.currentStep ?? ""} data-source={index.source}>
       <div className="grid gap-3 xl:grid-cols-[minmax(0,1fr)_21rem]">
         <div ref={stage} className="relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6">
-          <TerminalViewLazy
+          <ClientTerminalView
             id="main"
             cols={index.cols}
             rows={index.rows}

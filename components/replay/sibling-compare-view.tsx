@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { use, useEffect, useState, useSyncExternalStore } from "react";
 import { Pause, Play } from "lucide-react";
-import { TerminalViewLazy } from "@/components/terminal/terminal-view.lazy";
+import { ClientTerminalView } from "@/components/terminal/client-terminal-view";
 import { Button } from "@/components/ui/button";
 import { OutcomeBadge } from "@/components/trajectories/outcome-badge";
 import { DEFAULT_IDLE_CAP_MS, formatClock, IDLE_CAPS, SPEEDS } from "@/lib/domain/replay/player-options";
@@ -74,7 +74,7 @@ export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { att
                 r={formatReward(a.reward)} · {a.stepCount} steps · {a.steps.length} after the fork
               </span>
             </header>
-            <TerminalViewLazy id={`attempt-${a.id}`} cols={loaded[i]!.index.cols} rows={loaded[i]!.index.rows} fit="width" onReady={(h) => group.attach(i, h)} label={`Attempt ${(a.attemptIndex ?? i) + 1} terminal`} />
+            <ClientTerminalView id={`attempt-${a.id}`} cols={loaded[i]!.index.cols} rows={loaded[i]!.index.rows} fit="width" onReady={(h) => group.attach(i, h)} label={`Attempt ${(a.attemptIndex ?? i) + 1} terminal`} />
           </article>
         ))}
       </div>

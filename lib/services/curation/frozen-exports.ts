@@ -58,6 +58,9 @@ export async function storeFrozenExports(
   if (!v) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no version ${input.version}`);
   if (!v.frozenAt) throw new AppError("CONFLICT", `version ${v.version} of "${d.name}" is not frozen; only a frozen version's exports are stored`);
   const out: StoredExport[] = [];
+  // Read once, and only if a format is stored now: the card shows them, and a selection keeps up to 10^5 ids.
+  let rules: Promise<string | null> | undefined;
+  const readRules = () => (rules ??= findDatasetRules(ctx.db, d.id));
   for (const format of input.formats ?? EXPORT_FORMATS) {
     const key = `${v.id}\u0000${format}`;
     const running = storing.get(key);
@@ -66,7 +69,7 @@ export async function storeFrozenExports(
       continue;
     }
     if (input.replace) await deleteFrozenExport(ctx.db, v.id, format);
-    const job = storeOne(ctx.db, d, v, format, Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES), onProgress).finally(() => storing.delete(key));
+    const job = storeOne(ctx.db, d, v, format, readRules, Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES), onProgress).finally(() => storing.delete(key));
     storing.set(key, job);
     out.push(await job);
   }
@@ -84,12 +87,12 @@ export function startStoringFrozenExports(ctx: ServiceContext, input: { name: st
   });
 }
 
-async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, chunkBytes: number, onProgress?: (format: ExportFormat, done: number, total: number) => void): Promise<StoredExport> {
+async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, readRules: () => Promise<string | null>, chunkBytes: number, onProgress?: (format: ExportFormat, done: number, total: number) => void): Promise<StoredExport> {
   const have = await findFrozenExport(db, v.id, format);
   if (have) return { format, stored: false, bytes: have.bytes, chunks: have.chunks };
   await clearUnfinishedFrozenExport(db, v.id, format);
   // The override recorded at freezing is the one the rendered card would name; the data rows do not carry it.
-  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, await findDatasetRules(db, d.id));
+  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, await readRules());
   const hash = createHash("sha256");
   let pending: Buffer[] = [];
   let pendingBytes = 0;

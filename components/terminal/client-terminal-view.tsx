@@ -19,7 +19,7 @@ const pulse = <div className="h-80 animate-pulse rounded-md bg-[#15171c]" role="
  * terminal has drawn the same moment, so there is no blank frame in between). The terminal keeps its place in the
  * tree either way.
  */
-export function TerminalViewLazy({ fallback, overlay, ...props }: TerminalViewProps & { fallback?: ReactNode; overlay?: ReactNode }) {
+export function ClientTerminalView({ fallback, overlay, ...props }: TerminalViewProps & { fallback?: ReactNode; overlay?: ReactNode }) {
   // False on the server and during hydration (both must render the same); React renders again with true right after.
   const mounted = useSyncExternalStore(noSubscription, inBrowser, onServer);
   return (
