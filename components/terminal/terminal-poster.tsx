@@ -78,14 +78,16 @@ export function TerminalPoster({ id, poster, className }: { id: string; poster: 
 /**
  * Test/benchmark probes of a page that opens with a poster, as inline script source (static text: no data from the
  * page goes into it), registered before any bundle runs: `window.__retermTerminals[id].screen()` reads the text that
- * is on screen (TerminalView replaces it with the live terminal's probe when it mounts), and
+ * is on screen — none while the poster is still hidden (inside a streamed boundary's `<div hidden>`, waiting to be
+ * revealed), so a benchmark's first frame is when the reader can see it; `closest` needs no layout, which a visibility
+ * check would force on every read (TerminalView replaces it with the live terminal's probe when it mounts), and
  * `window.__retermPlayers[id]` takes seeks before the player exists — each waits for it (use-replay-player.ts runs
  * the queued seeks), so a seek's time includes the wait.
  */
 export function posterProbeScript(id: "main"): string {
   return `(function(){var w=window,id=${JSON.stringify(id)};w.__retermTerminals=w.__retermTerminals||{};w.__retermPlayers=w.__retermPlayers||{};` +
     `var el=function(){return document.querySelector('[data-terminal-poster="'+id+'"]')};` +
-    `var rows=function(){var p=el();return p?Array.prototype.map.call(p.querySelectorAll("[data-row]"),function(r){return r.textContent}):[]};` +
+    `var rows=function(){var p=el();return p&&!p.closest("[hidden]")?Array.prototype.map.call(p.querySelectorAll("[data-row]"),function(r){return r.textContent}):[]};` +
     `if(!w.__retermTerminals[id])w.__retermTerminals[id]={screen:function(){return rows().join("\\n")},text:function(){return rows().join("\\n").replace(/\\s+$/,"")},` +
     `size:function(){var p=el();return{cols:p?+p.getAttribute("data-cols"):0,rows:p?+p.getAttribute("data-rows"):0}}};` +
     `if(!w.__retermPlayers[id]){var q=[];w.__retermPlayers[id]={queued:q,state:function(){return{status:"paused",settled:false,recMs:0,error:null}},` +

@@ -25,7 +25,7 @@ describe("terminal poster", () => {
   it("registers probes that read the poster's rows and hold seeks for the player", async () => {
     const rows = [{ textContent: "$ ls  " }, { textContent: "a.txt" }];
     const page = {
-      document: { querySelector: () => ({ querySelectorAll: () => rows, getAttribute: (n: string) => (n === "data-cols" ? "120" : "36") }) },
+      document: { querySelector: () => ({ querySelectorAll: () => rows, getAttribute: (n: string) => (n === "data-cols" ? "120" : "36"), closest: () => null }) },
     } as unknown as { __retermTerminals: Record<string, { screen(): string; size(): unknown }>; __retermPlayers: Record<string, { seek(ms: number): Promise<void>; queued: { ms: number; resolve(): void }[] }> };
     // The script runs with `window` and `document` of this stand-in page.
     new Function("window", "document", posterProbeScript("main"))(page, (page as unknown as { document: unknown }).document);
@@ -39,5 +39,18 @@ describe("terminal poster", () => {
     page.__retermPlayers.main!.queued[0]!.resolve();
     await seek;
     expect(done).toBe(true);
+  });
+
+  it("reads nothing while the poster is hidden (a streamed boundary not revealed yet)", () => {
+    let visible = false;
+    const rows = [{ textContent: "$ ls" }];
+    // Inside React's `<div hidden id="S:…">` until the boundary is revealed.
+    const poster = { querySelectorAll: () => rows, getAttribute: () => "80", closest: (sel: string) => (sel === "[hidden]" && !visible ? {} : null) };
+    const page = { document: { querySelector: () => poster } } as unknown as { __retermTerminals: Record<string, { screen(): string; text(): string }> };
+    new Function("window", "document", posterProbeScript("main"))(page, (page as unknown as { document: unknown }).document);
+    expect(page.__retermTerminals.main!.screen()).toBe("");
+    expect(page.__retermTerminals.main!.text()).toBe("");
+    visible = true;
+    expect(page.__retermTerminals.main!.screen()).toBe("$ ls");
   });
 });
