@@ -4,6 +4,7 @@
 // Links do not prefetch: a family can hold hundreds of attempts, and each prefetch renders a whole replay page.
 import Link from "next/link";
 import { GitCompare, GitFork } from "lucide-react";
+import { LinkPending } from "@/components/ui/link-pending";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -26,6 +27,7 @@ function NodeLine({ node, currentId, compareForm }: { node: ForkTreeNode; curren
       {compareForm ? <input type="checkbox" form={compareForm} name="attempts" value={node.id} aria-label={`Select attempt ${(node.attemptIndex ?? 0) + 1} for comparison`} className="size-3.5" /> : null}
       <Link prefetch={false} href={`/trajectories/${node.id}`} className="font-medium hover:underline">
         {node.attemptIndex !== null ? `Attempt #${node.attemptIndex + 1}` : "Root trajectory"}
+        <LinkPending />
       </Link>
       {current ? <Badge variant="primary">this trajectory</Badge> : null}
       <OutcomeBadge outcome={node.outcome} />

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { LinkPending } from "@/components/ui/link-pending";
 import type { ColumnDef } from "@tanstack/react-table";
 import { GitFork, MessageSquareText } from "lucide-react";
 import type { TrajectoryRow } from "@/lib/services/browse-trajectories";
@@ -20,6 +21,7 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
     <div className="flex min-w-0 flex-col">
       <Link href={`/trajectories/${r.id}`} className="truncate font-medium hover:underline" data-testid="trajectory-link" title={r.taskName}>
         {r.taskName}
+        <LinkPending />
       </Link>
       {r.taskCategory || r.warningCount ? (
         <span className="flex min-w-0 items-center gap-1.5">
@@ -61,6 +63,7 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
     r.isAttempt ? (
       <Link href={`/trajectories/${r.parentId}`} className="hover:underline" title="Open the trajectory this attempt forked from">
         <Badge variant="primary">attempt {(r.attemptIndex ?? 0) + 1}</Badge>
+        <LinkPending />
       </Link>
     ) : r.attemptCount ? (
       r.attemptCount

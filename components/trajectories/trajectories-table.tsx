@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { VisibilityState } from "@tanstack/react-table";
 import { z } from "zod";
@@ -87,10 +87,12 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
     onSelect: setMany,
   });
 
+  const [opening, startOpening] = useTransition();
   const openRow = useCallback(
     (i: number) => {
       const r = list.rows[i];
-      if (r) router.push(r.match ? stepHref(r.id, r.match.stepIndex) : `/trajectories/${r.id}`);
+      // In a transition: the table shows itself busy until the trajectory page is there (it has no loading skeleton).
+      if (r) startOpening(() => router.push(r.match ? stepHref(r.id, r.match.stepIndex) : `/trajectories/${r.id}`));
     },
     [list.rows, router],
   );
@@ -184,7 +186,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           activeIndex={active}
           onActivate={setActive}
           rowTestId="trajectory-row"
-          busy={isPending}
+          busy={isPending || opening}
           renderSubRow={(row) => (row.original.match ? <StepSnippet trajectoryId={row.original.id} match={row.original.match} /> : null)}
         />
       ) : (

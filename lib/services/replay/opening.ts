@@ -8,7 +8,7 @@ import { deepLinkMs, type ReplayLink } from "../../domain/replay/player-options.
 import type { ReplayIndex, StepSummary } from "../../domain/replay/recording.ts";
 import type { ScreenPoster } from "../../domain/replay/poster.ts";
 import { getOpeningPoster } from "./poster.ts";
-import { getReplayManifest, summarizeStep } from "./session.ts";
+import { openReplay, summarizeStep } from "./session.ts";
 
 /** Step lines sent with the page, around where it opens. */
 export const OPENING_STEP_WINDOW = 60;
@@ -25,9 +25,9 @@ export interface ReplayOpening {
   poster: ScreenPoster | null;
 }
 
-export async function getReplayOpening(ctx: ServiceContext, id: string, link: ReplayLink, stepCount: number): Promise<ReplayOpening> {
+export async function getReplayOpening(ctx: ServiceContext, id: string, link: ReplayLink): Promise<ReplayOpening> {
   authorize(ctx, "trajectory:read");
-  const { index } = await getReplayManifest(ctx, id, { withSteps: false });
+  const { index, stepCount } = await openReplay(ctx, id);
   const startMs = deepLinkMs(link, index.steps, index.durationMs) ?? 0;
   const at = link.step ?? stepIndexAt(index.steps, startMs) ?? 0;
   const from = Math.max(0, Math.min(at - Math.floor(OPENING_STEP_WINDOW / 3), stepCount - OPENING_STEP_WINDOW));

@@ -5,7 +5,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
 import { findRecordingMeta } from "../../db/repositories/recordings.ts";
 import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repositories/trajectory-detail.ts";
-import { chunkIndexAt, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
+import { chunkIndexAt, type ReplayIndex, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
 import { AppError } from "../../errors.ts";
 import { openRecordedSource } from "./recorded.ts";
 import { buildKeyframesOffThread, prepareKeyframeThread, type KeyframeBuilder } from "./headless/keyframe-builder.ts";
@@ -66,16 +66,17 @@ async function openOrLoadSource(db: Db, head: TrajectoryHead): Promise<{ source:
   return { source: await openRecordedSource(deps, head.id, meta, heads), stored: false, heads };
 }
 
-async function openSession(ctx: ServiceContext, id: string): Promise<{ source: ReplaySource; heads?: StepHead[] }> {
+async function openSession(ctx: ServiceContext, id: string): Promise<{ source: ReplaySource; heads?: StepHead[]; stepCount: number }> {
   const head = await findTrajectoryHead(ctx.db, id);
   if (!head) throw new AppError("NOT_FOUND", `No trajectory with id ${id}`);
+  const stepCount = head.stepCount;
   const key = `${head.id}:${head.stepCount}:${head.hasRecording ? "r" : "s"}`;
   const cache = sessions();
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
-    return { source: await hit };
+    return { source: await hit, stepCount };
   }
   let heads: StepHead[] | undefined;
   const opening = (async () => {
@@ -88,7 +89,7 @@ async function openSession(ctx: ServiceContext, id: string): Promise<{ source: R
   cache.set(key, opening);
   while (cache.size > MAX_CACHED_SESSIONS) cache.delete(cache.keys().next().value!);
   try {
-    return { source: await opening, heads };
+    return { source: await opening, heads, stepCount };
   } catch (e) {
     cache.delete(key);
     throw e;
@@ -107,14 +108,20 @@ export function summarizeStep(h: StepHead): StepSummary {
  * keyframe computation in the background so that the first seek is already fast.
  */
 export async function getReplayManifest(ctx: ServiceContext, id: string, opts: { withSteps?: boolean } = {}): Promise<ReplayManifest> {
+  const { index, heads } = await openReplay(ctx, id);
+  // The trajectory page reads its step lines in ranges (opening.ts, step-summaries.ts), not all at once.
+  if (opts.withSteps === false) return { index, steps: [] };
+  const steps = (heads ?? (await findStepHeads(ctx.db, index.trajectoryId))).map(summarizeStep);
+  return { index, steps };
+}
+
+/** The session's index and step count (the page's opening reads no step lines here: it takes a window of them). */
+export async function openReplay(ctx: ServiceContext, id: string): Promise<{ index: ReplayIndex; stepCount: number; heads?: StepHead[] }> {
   authorize(ctx, "trajectory:read");
-  const { source, heads } = await openSession(ctx, id);
+  const { source, heads, stepCount } = await openSession(ctx, id);
   source.warmKeyframes();
   prepareKeyframeThread();
-  // The trajectory page reads its step lines in ranges (opening.ts, step-summaries.ts), not all at once.
-  if (opts.withSteps === false) return { index: source.index, steps: [] };
-  const steps = (heads ?? (await findStepHeads(ctx.db, source.index.trajectoryId))).map(summarizeStep);
-  return { index: source.index, steps };
+  return { index: source.index, stepCount, heads };
 }
 
 /**

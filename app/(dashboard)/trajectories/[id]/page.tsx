@@ -38,6 +38,10 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const query = await searchParams;
   const link = replayLinkSchema.parse(query);
   const ctx = await getPageContext();
+  // The replay's opening is read beside the trajectory, not after it: the page's first bytes (and the opening
+  // screen in them) wait for both. A URL naming the trajectory by its client id reads it again below.
+  const early = getReplayOpening(ctx, requested, link);
+  early.catch(() => undefined);
   const t = await getTrajectory(ctx, requested).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!t) notFound();
   const id = t.id; // the URL may name the trajectory by its client id
@@ -54,7 +58,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
     ],
   };
   // Only what the first frame needs comes with the HTML; the step list and transcript load in ranges.
-  const opening = getReplayOpening(ctx, id, link, t.stepCount);
+  const opening = id === requested ? early : getReplayOpening(ctx, id, link);
   // The test report scans every output: it starts after the replay's first frame has been served.
   const tests = opening.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (
@@ -66,9 +70,10 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       <TrajectorySummary t={t} />
       <ImportWarningsPanel t={t} />
       <ReplayErrorBoundary>
-        <Suspense fallback={<ReplaySkeleton />}>
-          <ReplaySection key={id} opening={opening} facts={facts} />
-        </Suspense>
+        {/* No Suspense boundary of its own: the replay is revealed with the page (the route's loading boundary), not
+            streamed after it — React reveals a later boundary at least 300 ms after the one before, and the opening
+            screen stayed hidden for that long after it had arrived. The opening is bounded (poster.ts). */}
+        <ReplaySection key={id} opening={opening} facts={facts} />
       </ReplayErrorBoundary>
       <Suspense fallback={<ReplaySkeleton compact />}>
         {/* After the replay's opening: a long trajectory's labelling panel (hundreds of suggestions) is most of the
