@@ -7,6 +7,11 @@ const nextConfig: NextConfig = {
   // tsx/esbuild: the CLI's SQLite writer thread loads them; the server never starts that thread, but the bundler sees it.
   serverExternalPackages: ["rate-limiter-flexible", "better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "tsx", "esbuild"],
   poweredByHeader: false,
+  // The stylesheet (Tailwind: one small file for every page) goes into the HTML's <head>. As a <link> it was a second
+  // request, answered only once the server had finished streaming the page, and nothing paints before it: the replay's
+  // opening screen, in the first bytes of the HTML, waited for it (first frame ≈ 430 → 370 ms, docs/benchmarks.md).
+  // Experimental in Next 16; the CSP already allows inline styles (lib/http/security-headers.ts).
+  experimental: { inlineCss: true },
   typedRoutes: false,
   async headers() {
     return [
