@@ -54,6 +54,18 @@ test("the step list loads far steps as it is scrolled, and clicking one seeks th
   await expect(list.locator('[data-testid="replay-step"][aria-current="step"]')).toHaveAttribute("data-step", "390");
 });
 
+test("a deep link's step list shows the linked step at once", async ({ page }) => {
+  await ingest(page);
+  await page.goto(`/trajectories/${ID}?step=300`);
+  const list = page.getByTestId("replay-step-list");
+  // The list follows the player from the first frame (it used to wait 4 s after navigation, as if the reader had
+  // just scrolled it, and a deep link opened with the list at step 0).
+  const current = list.locator('[data-testid="replay-step"][aria-current="step"]');
+  await expect(current).toHaveAttribute("data-step", "300", { timeout: 30_000 });
+  await expect(current).toBeInViewport();
+  await expect(current).toContainText(command(300));
+});
+
 test("the transcript arrives after the page and loads more steps as the reader scrolls to its end", async ({ page }) => {
   await ingest(page);
   await page.goto(`/trajectories/${ID}`);

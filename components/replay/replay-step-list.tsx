@@ -24,7 +24,8 @@ export interface StepListSource {
 
 export function ReplayStepList({ source, current, forkSteps, stepLabels = [], onSelect, className }: { source: StepListSource; current: number | null; forkSteps: ReadonlySet<number>; stepLabels?: StepLabel[]; onSelect: (index: number) => void; className?: string }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const userScrolledAt = useRef(0);
+  // Never, at first: with 0 the list did not follow for the first 4 s after navigation (a deep link opened at step 0).
+  const userScrolledAt = useRef(Number.NEGATIVE_INFINITY);
   const { rows, want, error } = useStepSummaries(source.trajectoryId, source.total, source.initial);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every change anyway; nothing here relies on memoization
   const virtualizer = useVirtualizer({ count: source.total, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 10 });
