@@ -57,6 +57,7 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
     [player],
   );
   const forkSteps = useMemo(() => new Set(facts.forks.map((f) => f.stepIndex)), [facts.forks]);
+  const listStep = useStepShown(state.currentStep, state.settled);
 
   const onReady = useCallback(
     (h: TerminalHandle | null) => {
@@ -120,9 +121,30 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
         </div>
         {/* The list must not set the row height (it is as tall as all its steps): it fills the cell instead. */}
         <div className="relative h-72 xl:h-auto">
-          <ReplayStepList source={stepSource} current={state.currentStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
+          <ReplayStepList source={stepSource} current={listStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
         </div>
       </div>
     </section>
   );
+}
+
+/**
+ * The step the list marks and follows: the player's, once the terminal shows it and the frame that draws it has
+ * passed. The list's re-render, scroll and line fetch used to run between a seek's data and its draw, and each seek
+ * waited for them.
+ */
+function useStepShown(step: number | null, settled: boolean): number | null {
+  const [shown, setShown] = useState(step);
+  useEffect(() => {
+    if (!settled || step === shown) return;
+    let inner = 0;
+    const outer = requestAnimationFrame(() => {
+      inner = requestAnimationFrame(() => setShown(step));
+    });
+    return () => {
+      cancelAnimationFrame(outer);
+      cancelAnimationFrame(inner);
+    };
+  }, [step, settled, shown]);
+  return shown;
 }
