@@ -70,9 +70,9 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       <TrajectorySummary t={t} />
       <ImportWarningsPanel t={t} />
       <ReplayErrorBoundary>
-        {/* No Suspense boundary of its own: the replay is revealed with the page (the route's loading boundary), not
-            streamed after it — React reveals a later boundary at least 300 ms after the one before, and the opening
-            screen stayed hidden for that long after it had arrived. The opening is bounded (poster.ts). */}
+        {/* No Suspense boundary of its own (and no loading.tsx on this route): the replay comes in the page's first
+            bytes, not streamed after them — React reveals a streamed boundary at least 300 ms after the first paint,
+            and the opening screen stayed hidden that long after it had arrived. The opening is bounded (poster.ts). */}
         <ReplaySection key={id} opening={opening} facts={facts} />
       </ReplayErrorBoundary>
       <Suspense fallback={<ReplaySkeleton compact />}>

@@ -45,9 +45,9 @@ const toVersion = (v: { id: string; version: number; itemCount: number; contentH
   manifest: v.manifest, note: v.note, createdAt: v.createdAt.toISOString(),
 });
 
-// Not the dataset's `rules` either (findDatasetRules): the same 100,000 ids, read by every export and dataset page.
 const VERSION_FIELDS = { id: true, version: true, itemCount: true, contentHash: true, frozenAt: true, manifest: true, note: true, createdAt: true } as const;
 
+// Not the dataset's `rules` either (findDatasetRules): the same 100,000 ids, read by every export and dataset page.
 const SUMMARY = {
   id: true, name: true, description: true, itemKind: true, revision: true, createdAt: true, updatedAt: true,
   createdBy: { select: { name: true } },
