@@ -50,6 +50,8 @@ export class TerminalDriver {
   attach(term: TerminalHandle | null): void {
     this.term = term;
     this.pos = null;
+    // Detached (the view unmounted, the reader left): a prefetch still waiting out its delay is for nobody.
+    if (!term) this.cancelPrefetchSoon();
   }
 
   get attached(): boolean {

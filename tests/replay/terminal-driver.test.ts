@@ -93,6 +93,14 @@ describe("TerminalDriver", () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(asked.at(-1)).toEqual({ seq: 7, keyframe: false });
     expect(asked.some((a) => a.seq === 3)).toBe(false);
+    // Detached right after a seek (the reader left the page): the waiting prefetch is dropped.
+    asked.length = 0;
+    const leaving = new TerminalDriver(index, fetchRange);
+    leaving.attach(view.handle);
+    await leaving.show(at(2));
+    leaving.attach(null);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(asked).toEqual([{ seq: 2, keyframe: true }]);
     view.dispose();
   });
 
