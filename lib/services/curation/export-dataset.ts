@@ -8,13 +8,12 @@ import { once } from "node:events";
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { findDatasetRules, findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
-import { findFrozenExport } from "../../db/repositories/datasets/frozen-exports.ts";
+import { findDatasetRules, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { openExportReader, type ExportTarget } from "../../db/repositories/datasets/export-read/index.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
-import { frozenExportPieces } from "./frozen-exports.ts";
-import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
-import { requireDataset } from "./manage-datasets.ts";
+import { startFrozenRead, type FrozenRead } from "./frozen-exports.ts";
+import { guardLeakage, overrideSchema, readHeldOut } from "./leakage-guard.ts";
 import { renderExport, storedManifest } from "./render-export.ts";
 import { DATASET_NAME } from "./rules.ts";
 
@@ -40,50 +39,71 @@ export interface OpenedExport {
   pieces(onRows?: (done: number) => void): AsyncGenerator<Buffer | string>;
   /** The dataset card; for a draft it needs the manifest gathered while `pieces` ran, so call it afterwards. */
   card(): string;
+  /**
+   * Releases the connection a stored export is read on, if `pieces` was not read to the end (reading it to the end,
+   * or abandoning it part way, releases it too). Call it when the export is opened and then not written.
+   */
+  close(): Promise<void>;
 }
 
-async function resolveVersion(ctx: ServiceContext, d: DatasetSummary, version: number | undefined): Promise<VersionSummary> {
+/** The version an export without a number takes: the latest if frozen or if none is, else the latest frozen one. */
+function resolveVersion(t: ExportTarget, version: number | undefined): VersionSummary {
+  const d = t.dataset;
   if (version !== undefined) {
-    const v = await findVersion(ctx.db, d.id, version);
-    if (!v) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no version ${version}`);
-    return v;
+    if (!t.requested) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no version ${version}`);
+    return t.requested;
   }
   if (!d.latest) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no items`);
-  if (d.latest.frozenAt || d.frozenCount === 0) return d.latest;
   // The draft has changes; without a version number the latest frozen one is exported.
-  for (let n = d.latest.version - 1; n >= 1; n--) {
-    const v = await findVersion(ctx.db, d.id, n);
-    if (v?.frozenAt) return v;
-  }
-  return d.latest;
+  return d.latest.frozenAt || !t.latestFrozen ? d.latest : t.latestFrozen;
 }
 
 export async function openExport(ctx: ServiceContext, input: ExportInput): Promise<OpenedExport> {
   authorize(ctx, "dataset:export");
   const e = exportInputSchema.parse(input);
-  const d = await requireDataset(ctx, e.name);
-  const v = await resolveVersion(ctx, d, e.version);
-  // An override recorded when the version was frozen covers the tasks it named; anything held out since needs a new one.
-  const recorded = storedManifest(v)?.leakageOverride ?? null;
-  const override = await guardLeakage(ctx, v.id, "export", e.override ?? (recorded ? { reason: recorded.reason } : undefined));
-  if (override && recorded && !e.override && override.tasks.some((t) => !recorded.tasks.includes(t))) {
-    throw new AppError("CONFLICT", `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`);
+  // The export's own reader connects at once; the dataset, the version and the stored export are read on it (one
+  // snapshot), and a stored export's first chunks are read while the export is checked and audited below.
+  const reader = openExportReader(ctx.db);
+  const heldOut = readHeldOut(ctx); // for the leakage guard, read while the reader connects
+  heldOut.catch(() => undefined); // awaited by the guard; a failure before it is reported by what failed first
+  let read: FrozenRead | null = null;
+  try {
+    const target = await reader.target(e.name, e.version);
+    if (!target) throw new AppError("NOT_FOUND", `no dataset named "${e.name}"`);
+    const d = target.dataset;
+    const v = resolveVersion(target, e.version);
+    const frozen = v.frozenAt ? await reader.frozenExport(v.id, e.format) : null;
+    if (frozen) read = startFrozenRead(reader, v.id, e.format, frozen);
+    else await reader.close(); // a draft (or a version stored before exports were) is rendered, on a reader of its own
+    // An override recorded when the version was frozen covers the tasks it named; anything held out since needs a new one.
+    const recorded = storedManifest(v)?.leakageOverride ?? null;
+    const override = await guardLeakage(ctx, v.id, "export", e.override ?? (recorded ? { reason: recorded.reason } : undefined), heldOut);
+    if (override && recorded && !e.override && override.tasks.some((t) => !recorded.tasks.includes(t))) {
+      throw new AppError("CONFLICT", `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`);
+    }
+    await recordAudit(ctx, { action: "dataset.export", targetType: "dataset", targetId: d.name, details: { version: v.frozenAt ? v.version : "draft", format: e.format, contentHash: v.contentHash || null, fileSha256: frozen?.sha256 ?? null, heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null } });
+    // A stored export has its card; anything rendered needs the dataset's rules (up to megabytes of ids) for one.
+    const rendered = renderExport(ctx.db, d, v, e.format, override, frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id));
+    const stored = read;
+    return {
+      dataset: d, version: v, format: e.format, filename: rendered.filename, contentType: rendered.contentType, total: v.itemCount, stored: stored !== null,
+      pieces: stored ? (onRows) => stored.pieces(onRows) : (onRows) => rendered.pieces(onRows),
+      card: () => frozen?.card ?? rendered.card(),
+      close: () => stored?.close() ?? Promise.resolve(),
+    };
+  } catch (err) {
+    await (read ? read.close() : reader.close());
+    throw err;
   }
-  const frozen = v.frozenAt ? await findFrozenExport(ctx.db, v.id, e.format) : null;
-  await recordAudit(ctx, { action: "dataset.export", targetType: "dataset", targetId: d.name, details: { version: v.frozenAt ? v.version : "draft", format: e.format, contentHash: v.contentHash || null, fileSha256: frozen?.sha256 ?? null, heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null } });
-  // A stored export has its card; anything rendered needs the dataset's rules (up to megabytes of ids) for one.
-  const rendered = renderExport(ctx.db, d, v, e.format, override, frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id));
-  return {
-    dataset: d, version: v, format: e.format, filename: rendered.filename, contentType: rendered.contentType, total: v.itemCount, stored: frozen !== null,
-    pieces: frozen ? (onRows) => frozenExportPieces(ctx.db, v.id, e.format, frozen, onRows) : (onRows) => rendered.pieces(onRows),
-    card: () => frozen?.card ?? rendered.card(),
-  };
 }
 
 /** Write the data to `out` and the card to README.md beside it. Returns bytes written. */
 export async function writeExportFiles(opened: OpenedExport, out: string, onRows?: (done: number) => void): Promise<{ bytes: number; cardPath: string }> {
   const dir = path.dirname(path.resolve(out));
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new AppError("INVALID_INPUT", `--out: folder ${dir} does not exist`);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    await opened.close();
+    throw new AppError("INVALID_INPUT", `--out: folder ${dir} does not exist`);
+  }
   // Written beside the target and renamed once complete and on disk: a killed or failed export never leaves a file
   // under the export's name that a training job could mistake for the whole dataset.
   const partial = `${out}.partial-${process.pid}`;
@@ -106,6 +126,8 @@ export async function writeExportFiles(opened: OpenedExport, out: string, onRows
     stream.destroy();
     fs.rmSync(partial, { force: true });
     throw e;
+  } finally {
+    await opened.close();
   }
   const cardPath = path.join(path.dirname(out), "README.md");
   fs.writeFileSync(`${cardPath}.partial-${process.pid}`, opened.card());

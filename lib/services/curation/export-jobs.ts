@@ -66,10 +66,17 @@ const toPublic = (j: ExportJobView): ExportJob => {
 /** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
 export async function startExportJob(ctx: ServiceContext, input: ExportInput): Promise<ExportJob> {
   const opened = await openExport(ctx, input);
-  await sweepExports(ctx.db);
-  const job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
-  const folder = jobFolder(job.id);
-  fs.mkdirSync(folder, { recursive: true });
+  let job: ExportJobView;
+  let folder: string;
+  try {
+    await sweepExports(ctx.db);
+    job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
+    folder = jobFolder(job.id);
+    fs.mkdirSync(folder, { recursive: true });
+  } catch (e) {
+    await opened.close(); // the stored export's reader, opened for a write that never starts
+    throw e;
+  }
   const out = path.join(folder, opened.filename);
   active.add(job.id);
   void (async () => {

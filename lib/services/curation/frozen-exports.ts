@@ -8,7 +8,7 @@ import zlib from "node:zlib";
 import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
 import { findDatasetRules, findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
-import { openExportReader, type FrozenChunkRow } from "../../db/repositories/datasets/export-read/index.ts";
+import type { ExportReader, FrozenChunkRow } from "../../db/repositories/datasets/export-read/index.ts";
 import { clearUnfinishedFrozenExport, completeFrozenExport, deleteFrozenExport, findFrozenExport, insertFrozenExportChunk, type FrozenExportView } from "../../db/repositories/datasets/frozen-exports.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
@@ -141,13 +141,21 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
   return { format, stored: done, bytes, chunks: seq };
 }
 
+export interface FrozenRead {
+  /** The data in order; read once. Closes the reader when done (or abandoned). */
+  pieces(onRows?: (done: number) => void): AsyncGenerator<Buffer>;
+  /** Releases the reader if `pieces` was never read to the end; safe to call twice. */
+  close(): Promise<void>;
+}
+
 /**
- * The stored bytes of a frozen version's export, in order, read on the export reader's own connection (one snapshot,
- * raw driver cells) a few chunks ahead; each chunk is inflated, and checked by zlib, off the main thread.
+ * The stored bytes of a frozen version's export, in order, read on the export reader (`reader`: its own connection,
+ * one snapshot, raw driver cells) a few chunks ahead; each chunk is inflated, and checked by zlib, off the main thread.
+ * Reading starts at once — while the export is still being checked and audited — so the first pieces are ready
+ * when the caller asks for them. The read takes over `reader` and closes it.
  */
-export async function* frozenExportPieces(db: Db, versionId: string, format: ExportFormat, e: FrozenExportView, onRows?: (done: number) => void): AsyncGenerator<Buffer> {
+export function startFrozenRead(reader: ExportReader, versionId: string, format: ExportFormat, e: FrozenExportView): FrozenRead {
   const damaged = (why: string) => new Error(`the stored ${format} export of this version is damaged (${why}); nothing was written; store it again with \`reterm dataset store-exports NAME@VERSION --replace\``);
-  const reader = openExportReader(db);
   const fetchChunk = async (seq: number): Promise<{ row: FrozenChunkRow; raw: Buffer }> => {
     const [row] = await reader.frozenChunks(versionId, format, seq, 1);
     if (!row || row.seq !== seq) throw damaged(`chunk ${seq} of ${e.chunks} is missing`);
@@ -170,19 +178,28 @@ export async function* frozenExportPieces(db: Db, versionId: string, format: Exp
       ahead.push(p);
     }
   };
-  try {
-    let bytes = 0;
-    fill();
-    while (ahead.length) {
-      const { row, raw } = await ahead.shift()!;
-      fill();
-      bytes += raw.length;
-      yield raw;
-      onRows?.(row.rowsEnd);
-    }
-    if (bytes !== e.bytes) throw damaged(`${bytes} bytes read, ${e.bytes} stored`);
-  } finally {
-    await Promise.allSettled(ahead);
-    await reader.close();
-  }
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= Promise.allSettled(ahead).then(() => reader.close()));
+  let started = false;
+  fill();
+  return {
+    async *pieces(onRows) {
+      if (started || closing) throw new Error("a stored export's pieces are read once");
+      started = true;
+      try {
+        let bytes = 0;
+        while (ahead.length) {
+          const { row, raw } = await ahead.shift()!;
+          fill();
+          bytes += raw.length;
+          yield raw;
+          onRows?.(row.rowsEnd);
+        }
+        if (bytes !== e.bytes) throw damaged(`${bytes} bytes read, ${e.bytes} stored`);
+      } finally {
+        await close();
+      }
+    },
+    close,
+  };
 }

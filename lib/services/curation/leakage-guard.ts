@@ -11,9 +11,14 @@ import { AppError } from "../../errors.ts";
 export const overrideSchema = z.object({ reason: z.string().trim().min(3, "must say why held-out tasks may be included") });
 export type OverrideInput = z.infer<typeof overrideSchema>;
 
+/** The held-out tasks, for a caller that reads them before it knows the version (an export: while its reader connects). */
+export function readHeldOut(ctx: ServiceContext): Promise<HeldOut[]> {
+  return listHeldOut(ctx.db);
+}
+
 /** Held-out tasks among a version's items (segments count their parent's task too, the same task in practice). */
-export async function versionLeaks(ctx: ServiceContext, versionId: string): Promise<string[]> {
-  const held: HeldOut[] = await listHeldOut(ctx.db);
+export async function versionLeaks(ctx: ServiceContext, versionId: string, heldOut?: Promise<HeldOut[]>): Promise<string[]> {
+  const held: HeldOut[] = await (heldOut ?? listHeldOut(ctx.db));
   if (!held.length) return [];
   const leaks = new Set<string>();
   let after = -1;
@@ -30,8 +35,8 @@ export async function versionLeaks(ctx: ServiceContext, versionId: string): Prom
 }
 
 /** Throws CONFLICT naming the held-out tasks unless overridden; returns the override to record, or null. */
-export async function guardLeakage(ctx: ServiceContext, versionId: string, action: "freeze" | "export", override: OverrideInput | undefined): Promise<LeakageOverride | null> {
-  const leaks = await versionLeaks(ctx, versionId);
+export async function guardLeakage(ctx: ServiceContext, versionId: string, action: "freeze" | "export", override: OverrideInput | undefined, heldOut?: Promise<HeldOut[]>): Promise<LeakageOverride | null> {
+  const leaks = await versionLeaks(ctx, versionId, heldOut);
   if (!leaks.length) return null;
   if (!override) {
     const shown = leaks.slice(0, 10).join(", ") + (leaks.length > 10 ? ` and ${leaks.length - 10} more` : "");

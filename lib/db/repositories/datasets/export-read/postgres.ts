@@ -69,6 +69,12 @@ export class PgRowSource implements RowSource {
     });
   }
 
+  all(sql: string, args: readonly unknown[]): Promise<Cells[]> {
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    return this.run(async () => (await this.client.query<unknown[]>({ text, values: args as unknown[], rowMode: "array" as const })).rows);
+  }
+
   async close(): Promise<void> {
     await this.queue;
     try {

@@ -33,6 +33,8 @@ export interface RowSource {
    * can be large (recording chunks: up to 64 KB of events each), so a provider that fetches in blocks takes fewer.
    */
   each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void, wide?: boolean): Promise<void>;
+  /** Runs a query with a few small rows (lookups), without a cursor: every row, in order. */
+  all(sql: string, args: readonly unknown[]): Promise<Cells[]>;
 }
 
 /** One stored piece of a frozen version's export (FrozenExportChunk): compressed bytes and what they expand to. */

@@ -33,14 +33,22 @@ export class SqliteRowSource implements RowSource {
     return JSON.stringify(ids);
   }
 
-  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void): Promise<void> {
+  private statement(sql: string): Database.Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.conn.prepare(sql).raw(true);
       this.statements.set(sql, stmt);
     }
-    for (const row of stmt.iterate(...args) as IterableIterator<Cells>) onRow(row);
+    return stmt;
+  }
+
+  each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void): Promise<void> {
+    for (const row of this.statement(sql).iterate(...args) as IterableIterator<Cells>) onRow(row);
     return Promise.resolve();
+  }
+
+  all(sql: string, args: readonly unknown[]): Promise<Cells[]> {
+    return Promise.resolve(this.statement(sql).all(...args) as Cells[]);
   }
 
   close(): Promise<void> {
