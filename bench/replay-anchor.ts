@@ -6,13 +6,14 @@
 //      SQLite database, as a user would,
 //   3. builds the app (production, its own dist dir) unless --skip-build, and starts it,
 //   4. per recording, runs the harness on asciinema-player, on our page opened at the start (the same start time
-//      the reference page opens at) and on our page opened by a deep link at 90 % of the recording,
+//      the reference page opens at) and on our page opened by a deep link at 90 % of the recording — one rep of
+//      each in turn, so all three see the same machine (--in-blocks: all reps of one page, then the next),
 //   5. prints one markdown table with ratios (ours / asciinema-player) and whether every seek matched.
 //
 // Setup (never `playwright install`; the harness drives /usr/bin/chromium):
 //   T=/tmp/reterm-anchor; npm install --prefix $T asciinema-player@3 playwright-core
 //   nice -n 5 npx tsx bench/replay-anchor.ts --tmp $T [--reps 3] [--port 6051] [--dist .next-anchor] [--skip-build]
-//                                             [--only small,medium,large,server__v3-big] [--no-deep]
+//                                             [--only small,medium,large,server__v3-big] [--no-deep] [--in-blocks]
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -34,6 +35,7 @@ const PORT = Number(arg("port", "6051"));
 const DIST = arg("dist", ".next-anchor");
 const ONLY = arg("only", "") ? arg("only", "").split(",") : null;
 const DEEP = !flag("no-deep");
+const IN_BLOCKS = flag("in-blocks");
 const NODE_MODULES = path.join(TMP, "node_modules");
 const CASTS = path.join(TMP, "casts");
 const OUT = path.join(TMP, "out");
@@ -151,13 +153,13 @@ interface HarnessResult {
   name: string;
   bytes: number;
   seeks: { label: string; time: number }[];
-  runs: { seeks: Record<string, { ms: number; ok: boolean; preMatched: boolean }>; error?: string }[];
+  runs: { firstFrameMs?: number; heap?: { usedMB: number }; seeks: Record<string, { ms: number; ok: boolean; preMatched: boolean }>; error?: string }[];
   summary: { firstFrameMs: Stat | null; heapUsedMB: Stat | null; seeks: Record<string, Stat & { failures: number; preMatched: number }> };
 }
 
-async function harness(rec: Recording, page: "reference" | "ours" | "deep", id: string | undefined): Promise<HarnessResult> {
-  const out = path.join(OUT, `${rec.name}.${page}.json`);
-  const args = [path.join(HARNESS, "run.mjs"), "--node-modules", NODE_MODULES, "--casts", CASTS, "--only", rec.name, "--reps", String(REPS), "--out", out];
+async function harness(rec: Recording, page: "reference" | "ours" | "deep", id: string | undefined, reps = REPS, tag = ""): Promise<HarnessResult> {
+  const out = path.join(OUT, `${rec.name}.${page}${tag}.json`);
+  const args = [path.join(HARNESS, "run.mjs"), "--node-modules", NODE_MODULES, "--casts", CASTS, "--only", rec.name, "--reps", String(reps), "--out", out];
   if (!GENERATED.includes(rec.name as (typeof GENERATED)[number])) args.push("--cast", rec.file);
   if (page !== "reference") {
     const t = page === "deep" ? rec.durationS * 0.9 : rec.startS;
@@ -166,6 +168,31 @@ async function harness(rec: Recording, page: "reference" | "ours" | "deep", id: 
   log(`${rec.name}: ${page} …`);
   await run(process.execPath, args, {}, true);
   return (JSON.parse(fs.readFileSync(out, "utf8")) as { results: HarnessResult[] }).results[0]!;
+}
+
+/** Stats as the harness computes them (measure.mjs `stats`). */
+function statOf(values: (number | undefined)[]): Stat | null {
+  const v = values.filter((x): x is number => typeof x === "number" && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const mid = Math.floor(v.length / 2);
+  return { median: v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2, min: v[0]!, max: v.at(-1)!, n: v.length };
+}
+
+/** One result from single-rep results of the same page, with the summary recomputed the harness's way. */
+function merged(parts: HarnessResult[]): HarnessResult {
+  const runs = parts.flatMap((p) => p.runs);
+  const seeks = parts[0]!.seeks;
+  return {
+    ...parts[0]!, runs,
+    summary: {
+      firstFrameMs: statOf(runs.map((r) => r.firstFrameMs)),
+      heapUsedMB: statOf(runs.map((r) => r.heap?.usedMB)),
+      seeks: Object.fromEntries(seeks.map((s) => {
+        const st = statOf(runs.map((r) => (r.seeks[s.label]?.ok ? r.seeks[s.label]!.ms : undefined)));
+        return [s.label, { ...(st ?? { median: NaN, min: NaN, max: NaN, n: 0 }), failures: runs.filter((r) => !r.seeks[s.label]?.ok).length, preMatched: runs.filter((r) => r.seeks[s.label]?.preMatched).length }];
+      })),
+    },
+  };
 }
 
 // ---- report ------------------------------------------------------------------------------------------------
@@ -233,11 +260,23 @@ try {
   const ids = await trajectoryIds(recs);
   for (const rec of recs) {
     await warmUp(`${base}/trajectories/${ids.get(rec.name)}?t=${rec.startS}`);
-    // Interleaved per recording, so both pages see the same machine load.
-    const ref = await harness(rec, "reference", undefined);
-    const ours = await harness(rec, "ours", ids.get(rec.name));
-    const deep = DEEP ? await harness(rec, "deep", ids.get(rec.name)) : undefined;
-    results.push({ rec, ref, ours, deep });
+    if (IN_BLOCKS) {
+      // All reps of one page, then the next (before session 11): a machine that speeds up or slows down between the
+      // blocks shows up as a difference between the pages.
+      const ref = await harness(rec, "reference", undefined);
+      const ours = await harness(rec, "ours", ids.get(rec.name));
+      const deep = DEEP ? await harness(rec, "deep", ids.get(rec.name)) : undefined;
+      results.push({ rec, ref, ours, deep });
+      continue;
+    }
+    // Alternated rep by rep (one fresh context each, as in blocks), so the three pages see the same machine.
+    const parts = { ref: [] as HarnessResult[], ours: [] as HarnessResult[], deep: [] as HarnessResult[] };
+    for (let i = 0; i < REPS; i++) {
+      parts.ref.push(await harness(rec, "reference", undefined, 1, `.${i}`));
+      parts.ours.push(await harness(rec, "ours", ids.get(rec.name), 1, `.${i}`));
+      if (DEEP) parts.deep.push(await harness(rec, "deep", ids.get(rec.name), 1, `.${i}`));
+    }
+    results.push({ rec, ref: merged(parts.ref), ours: merged(parts.ours), deep: DEEP ? merged(parts.deep) : undefined });
   }
 } finally {
   server.kill("SIGTERM");

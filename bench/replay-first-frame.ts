@@ -3,6 +3,7 @@
 // animation frame (the moment before a paint) finds the poster or the live terminal showing text and not hidden.
 // The page's probe (window.__retermTerminals.main.screen(), what the shared harness reads) is reported beside it:
 // before session 10 it read the poster while React still held it in a hidden streamed boundary (≥ 300 ms).
+// So are the HTML's first and last byte and the first contentful paint (medians of the same runs): where time went.
 //
 //   npx tsx bench/replay-first-frame.ts --urls 'main=http://127.0.0.1:6070/trajectories/<id>?t=0.05,new=http://…' [--reps 6]
 // Chromium from /usr/bin/chromium; playwright-core comes with @playwright/test.
@@ -42,7 +43,8 @@ const median = (xs: number[]) => {
 };
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-const got = new Map<string, { probe: number[]; visible: number[] }>(urls.map((u) => [u.name, { probe: [], visible: [] }]));
+interface Got { probe: number[]; visible: number[]; ttfb: number[]; html: number[]; fcp: number[] }
+const got = new Map<string, Got>(urls.map((u) => [u.name, { probe: [], visible: [], ttfb: [], html: [], fcp: [] }]));
 for (let rep = 0; rep < REPS; rep++) {
   for (const u of urls) {
     // bypassCSP: the page's CSP forbids the string evaluation Playwright's polling uses.
@@ -54,13 +56,19 @@ for (let rep = 0; rep < REPS; rep++) {
     const r = (await page.evaluate("[window.__firstFrame.probe, window.__firstFrame.visible]")) as [number | null, number];
     got.get(u.name)!.visible.push(r[1]);
     if (r[0] !== null) got.get(u.name)!.probe.push(r[0]);
+    // Where the time went: the first byte of the HTML, its last byte, the first contentful paint.
+    const nav = (await page.evaluate(`(() => { const n = performance.getEntriesByType('navigation')[0]; const f = performance.getEntriesByName('first-contentful-paint')[0]; return [n.responseStart, n.responseEnd, f ? f.startTime : null]; })()`)) as [number, number, number | null];
+    got.get(u.name)!.ttfb.push(nav[0]);
+    got.get(u.name)!.html.push(nav[1]);
+    if (nav[2] !== null) got.get(u.name)!.fcp.push(nav[2]);
     await context.close();
   }
 }
 await browser.close();
-console.log(`| page | first frame by the page's probe, ms (median) | first frame visible, ms (median) | visible, each run |`);
-console.log(`|---|---:|---:|---|`);
+console.log(`| page | HTML first byte / last byte, ms | first contentful paint, ms | first frame by the page's probe, ms | first frame visible, ms | visible, each run |`);
+console.log(`|---|---:|---:|---:|---:|---|`);
 for (const u of urls) {
   const g = got.get(u.name)!;
-  console.log(`| ${u.name} | ${g.probe.length ? median(g.probe).toFixed(0) : "—"} | ${median(g.visible).toFixed(0)} | ${g.visible.map((v) => v.toFixed(0)).join(" ")} |`);
+  const m = (xs: number[]) => (xs.length ? median(xs).toFixed(0) : "—");
+  console.log(`| ${u.name} | ${m(g.ttfb)} / ${m(g.html)} | ${m(g.fcp)} | ${m(g.probe)} | ${m(g.visible)} | ${g.visible.map((v) => v.toFixed(0)).join(" ")} |`);
 }
