@@ -9,11 +9,12 @@ import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import { findDatasetRules, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
+import { listHeldOut } from "../../db/repositories/datasets/candidates.ts";
 import { openExportReader, type ExportTarget } from "../../db/repositories/datasets/export-read/index.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
 import { startFrozenRead, type FrozenRead } from "./frozen-exports.ts";
-import { guardLeakage, overrideSchema, readHeldOut } from "./leakage-guard.ts";
+import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
 import { renderExport, storedManifest } from "./render-export.ts";
 import { DATASET_NAME } from "./rules.ts";
 
@@ -64,7 +65,7 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
   // The export's own reader connects at once; the dataset, the version and the stored export are read on it (one
   // snapshot), and a stored export's first chunks are read while the export is checked and audited below.
   const reader = openExportReader(ctx.db);
-  const heldOut = readHeldOut(ctx); // for the leakage guard, read while the reader connects
+  const heldOut = listHeldOut(ctx.db); // for the leakage guard, read while the reader connects
   heldOut.catch(() => undefined); // awaited by the guard; a failure before it is reported by what failed first
   let read: FrozenRead | null = null;
   try {

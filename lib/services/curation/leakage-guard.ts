@@ -11,12 +11,10 @@ import { AppError } from "../../errors.ts";
 export const overrideSchema = z.object({ reason: z.string().trim().min(3, "must say why held-out tasks may be included") });
 export type OverrideInput = z.infer<typeof overrideSchema>;
 
-/** The held-out tasks, for a caller that reads them before it knows the version (an export: while its reader connects). */
-export function readHeldOut(ctx: ServiceContext): Promise<HeldOut[]> {
-  return listHeldOut(ctx.db);
-}
-
-/** Held-out tasks among a version's items (segments count their parent's task too, the same task in practice). */
+/**
+ * Held-out tasks among a version's items (segments count their parent's task too, the same task in practice).
+ * `heldOut`: the held-out list when the caller read it already (an export reads it while its reader connects).
+ */
 export async function versionLeaks(ctx: ServiceContext, versionId: string, heldOut?: Promise<HeldOut[]>): Promise<string[]> {
   const held: HeldOut[] = await (heldOut ?? listHeldOut(ctx.db));
   if (!held.length) return [];

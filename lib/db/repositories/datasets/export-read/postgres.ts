@@ -27,6 +27,12 @@ const textTimestamps = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === TIMESTAMP_OID ? (s: string) => s : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 };
 
+/** The shared SQL's `?` placeholders as PostgreSQL's `$1`, `$2`, … */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
 export class PgRowSource implements RowSource {
   readonly cells = pgCells;
   private readonly client: pg.Client;
@@ -53,8 +59,7 @@ export class PgRowSource implements RowSource {
 
   each(sql: string, args: readonly unknown[], onRow: (row: Cells) => void, wide = false): Promise<void> {
     const block = wide ? FETCH_WIDE_ROWS : FETCH_ROWS;
-    let n = 0;
-    const text = sql.replace(/\?/g, () => `$${++n}`);
+    const text = numbered(sql);
     return this.run(async () => {
       await this.client.query({ text: `DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, values: args as unknown[] });
       try {
@@ -70,9 +75,7 @@ export class PgRowSource implements RowSource {
   }
 
   all(sql: string, args: readonly unknown[]): Promise<Cells[]> {
-    let n = 0;
-    const text = sql.replace(/\?/g, () => `$${++n}`);
-    return this.run(async () => (await this.client.query<unknown[]>({ text, values: args as unknown[], rowMode: "array" as const })).rows);
+    return this.run(async () => (await this.client.query<unknown[]>({ text: numbered(sql), values: args as unknown[], rowMode: "array" as const })).rows);
   }
 
   async close(): Promise<void> {
