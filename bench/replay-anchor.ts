@@ -7,7 +7,8 @@
 //   3. builds the app (production, its own dist dir) unless --skip-build, and starts it,
 //   4. per recording, runs the harness on asciinema-player, on our page opened at the start (the same start time
 //      the reference page opens at) and on our page opened by a deep link at 90 % of the recording — one rep of
-//      each in turn, so all three see the same machine (--in-blocks: all reps of one page, then the next),
+//      each in turn, so all three see the same machine, ours and the deep link swapping places every rep
+//      (--in-blocks: all reps of one page, then the next),
 //   5. prints one markdown table with ratios (ours / asciinema-player) and whether every seek matched.
 //
 // Setup (never `playwright install`; the harness drives /usr/bin/chromium):
@@ -260,6 +261,7 @@ try {
   const ids = await trajectoryIds(recs);
   for (const rec of recs) {
     await warmUp(`${base}/trajectories/${ids.get(rec.name)}?t=${rec.startS}`);
+    if (DEEP) await warmUp(`${base}/trajectories/${ids.get(rec.name)}?t=${(rec.durationS * 0.9).toFixed(4)}`);
     if (IN_BLOCKS) {
       // All reps of one page, then the next (before session 11): a machine that speeds up or slows down between the
       // blocks shows up as a difference between the pages.
@@ -269,12 +271,17 @@ try {
       results.push({ rec, ref, ours, deep });
       continue;
     }
-    // Alternated rep by rep (one fresh context each, as in blocks), so the three pages see the same machine.
+    // Alternated rep by rep (one fresh context each, as in blocks), so the three pages see the same machine. Our two
+    // pages swap places every rep, so neither always runs right after the other (its browser closing, its requests
+    // just served) and the deep-link ratio does not depend on the order. The deep link is warmed up as the start is.
     const parts = { ref: [] as HarnessResult[], ours: [] as HarnessResult[], deep: [] as HarnessResult[] };
     for (let i = 0; i < REPS; i++) {
       parts.ref.push(await harness(rec, "reference", undefined, 1, `.${i}`));
-      parts.ours.push(await harness(rec, "ours", ids.get(rec.name), 1, `.${i}`));
-      if (DEEP) parts.deep.push(await harness(rec, "deep", ids.get(rec.name), 1, `.${i}`));
+      const order = DEEP && i % 2 ? (["deep", "ours"] as const) : (["ours", "deep"] as const);
+      for (const page of order) {
+        if (page === "ours") parts.ours.push(await harness(rec, "ours", ids.get(rec.name), 1, `.${i}`));
+        else if (DEEP) parts.deep.push(await harness(rec, "deep", ids.get(rec.name), 1, `.${i}`));
+      }
     }
     results.push({ rec, ref: merged(parts.ref), ours: merged(parts.ours), deep: DEEP ? merged(parts.deep) : undefined });
   }
