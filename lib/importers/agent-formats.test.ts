@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, SHARED_FIXTURES, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture, SHARED_FIXTURES } from "../../tests/helpers/shared-fixtures.ts";
 import { generateTrajectories } from "../generator/generate.ts";
 import { geminiCliImporter } from "./gemini-cli.ts";
 import { harborTracesImporter } from "./harbor-traces.ts";
@@ -57,9 +57,8 @@ async function readAll(importer: Importer, file: string): Promise<ImportRecord[]
   return out;
 }
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "detection over every shared fixture" : sharedFixturesSkipReason, () => {
+describeShared("detection over every shared fixture", () => {
   const cases = Object.entries(EXPECTED).flatMap(([folder, importer]) => filesIn(path.join(SHARED_FIXTURES, folder)).map((file) => [path.relative(SHARED_FIXTURES, file), file, importer] as const));
 
   it.each(cases)("%s is claimed by the right importer, clearly ahead of the others", async (_name, file, expected) => {

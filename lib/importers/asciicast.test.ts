@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import type { RecordingEvent, TrajectoryInput } from "../domain/trajectory.ts";
 import type { ImportIssue } from "./types.ts";
 import { asciicastImporter, parseAsciicast } from "./asciicast.ts";
@@ -43,9 +43,8 @@ async function importOne(file: string): Promise<TrajectoryInput> {
 }
 
 const codes = (events: readonly RecordingEvent[]) => events.map((e) => e[1]).join("");
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "asciicast importer on the shared recordings" : sharedFixturesSkipReason, () => {
+describeShared("asciicast importer on the shared recordings", () => {
   const cast = (name: string) => fixture("asciicast", name);
 
   it("player__markers-input.v2: input and markers split the recording into three steps", async () => {

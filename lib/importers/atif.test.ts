@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import type { ImportIssue, ReadOptions } from "./types.ts";
 import { atifImporter } from "./atif.ts";
@@ -43,9 +43,8 @@ const doc = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "ATIF importer on the shared Harbor goldens" : sharedFixturesSkipReason, () => {
+describeShared("ATIF importer on the shared Harbor goldens", () => {
   const atif = (name: string) => fixture("atif", name);
   const one = async (name: string) => {
     const { trajectories, issues } = await read(atif(name));

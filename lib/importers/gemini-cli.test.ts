@@ -3,15 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fileSource } from "./source.ts";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { geminiCliImporter } from "./gemini-cli.ts";
 import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(geminiCliImporter);
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "Gemini CLI importer on the shared session" : sharedFixturesSkipReason, () => {
+describeShared("Gemini CLI importer on the shared session", () => {
   it("reads the two-message session with tokens, model and timing", async () => {
     const t = await readOne(fixture("gemini-cli", "gemini-cli-trajectory.json"));
     expect(t.steps).toEqual([

@@ -1,15 +1,14 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { detectErrors } from "../domain/error-detector.ts";
 import { harborTracesImporter, parseAssistant, resultOutcome } from "./harbor-traces.ts";
 import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(harborTracesImporter);
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "Harbor traces importer on the shared exports" : sharedFixturesSkipReason, () => {
+describeShared("Harbor traces importer on the shared exports", () => {
   it("imports the invalid-json trial once, from its longest episode: parse error, recovery, double completion", async () => {
     const t = await readOne(fixture("harbor-traces", "terminus2__hello-world-invalid-json.traces.json"));
     expect(t.metadata).toMatchObject({ trialName: "NORMALIZED_TRIAL_NAME", episode: "episode-3", rowsForTrial: 4 });

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { strToU8, zipSync, type Zippable } from "fflate";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { nullNonFinite } from "./chat-steps.ts";
 import { EVAL_LIMITS, openEvalArchive } from "./inspect-eval.ts";
@@ -180,9 +180,8 @@ describe("Inspect .eval archives", () => {
   });
 });
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "Inspect .eval zipped from the shared JSON logs" : sharedFixturesSkipReason, () => {
+describeShared("Inspect .eval zipped from the shared JSON logs", () => {
   it.each(["2025-05-12T20-27-36-04-00_browser.json", "log_read_sample.json", "log_tool_call_error.json"])("%s: the .eval form imports to the same trajectories", async (name) => {
     const source = fixture("inspect-eval", name);
     const log: unknown = JSON.parse(nullNonFinite(fs.readFileSync(source, "utf8")));

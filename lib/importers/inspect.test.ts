@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { inspectImporter, resolveAttachments, scoreOutcome } from "./inspect.ts";
 import { fileSource } from "./source.ts";
@@ -15,9 +15,8 @@ function trajectories(records: ImportRecord[]): TrajectoryInput[] {
   return records.flatMap((r) => (r.ok ? [r.value.trajectory] : []));
 }
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "Inspect importer on the shared eval logs" : sharedFixturesSkipReason, () => {
+describeShared("Inspect importer on the shared eval logs", () => {
   it("reads the agentic browser log: four tool calls with their results, score C → passed", async () => {
     const records = await readAll(fixture("inspect-eval", "2025-05-12T20-27-36-04-00_browser.json"));
     const [t] = trajectories(records);

@@ -1,15 +1,14 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { detectErrors } from "../domain/error-detector.ts";
 import { bashAction, miniSweAgentImporter, parseMiniObservation } from "./mini-swe-agent.ts";
 import { importerReader } from "./test-reader.ts";
 
 const { readOne } = importerReader(miniSweAgentImporter);
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "mini-swe-agent importer on the shared files" : sharedFixturesSkipReason, () => {
+describeShared("mini-swe-agent importer on the shared files", () => {
   it("reads the object form: info, bash-block actions, <returncode> observations, per-turn tokens", async () => {
     const t = await readOne(fixture("mini-swe-agent", "atif-rfc__mini-swe-agent-trajectory.json"));
     expect(t.task).toEqual({ benchmark: "unknown", id: "atif-rfc__mini-swe-agent-trajectory", instruction: 'Create a file called hello.txt with "Hello, world!" as the content.' });

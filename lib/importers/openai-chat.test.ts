@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { sha256 } from "../domain/hash.ts";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { openAiChatImporter } from "./openai-chat.ts";
@@ -16,9 +16,8 @@ function trajectories(records: ImportRecord[]): TrajectoryInput[] {
   return records.flatMap((r) => (r.ok ? [r.value.trajectory] : []));
 }
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "OpenAI chat importer on the shared JSONL" : sharedFixturesSkipReason, () => {
+describeShared("OpenAI chat importer on the shared JSONL", () => {
   const file = fixture("sft-openai-jsonl", "stock_toolcall_training.jsonl");
 
   it("reads 86 examples, one trajectory per line, with content-derived ids", async () => {

@@ -2,15 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { openHandsImporter } from "./openhands.ts";
 import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(openHandsImporter);
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "OpenHands importer on the shared event lists" : sharedFixturesSkipReason, () => {
+describeShared("OpenHands importer on the shared event lists", () => {
   it("pairs the run action with its observation by cause and reads exit code, tokens and timing", async () => {
     const t = await readOne(fixture("openhands-events", "atif-rfc__openhands_trajectory.json"));
     expect(t.steps.map((s) => s.source)).toEqual(["system", "user", "system", "agent", "agent"]);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import type { TrajectoryInput } from "../domain/trajectory.ts";
 import { shareGptImporter } from "./sharegpt.ts";
 import type { ImportRecord } from "./types.ts";
@@ -12,9 +12,8 @@ function trajectories(records: ImportRecord[]): TrajectoryInput[] {
   return records.flatMap((r) => (r.ok ? [r.value.trajectory] : []));
 }
 
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "ShareGPT importer on the shared glaive demo" : sharedFixturesSkipReason, () => {
+describeShared("ShareGPT importer on the shared glaive demo", () => {
   it("reads all 300 records of the JSON array; the 35 repeated records share their content-derived id", async () => {
     const records = await readAll(fixture("sft-sharegpt", "glaive_toolcall_en_demo.json"));
     expect(records).toHaveLength(300);

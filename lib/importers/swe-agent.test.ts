@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../tests/helpers/shared-fixtures.ts";
+import { describeShared, fixture } from "../../tests/helpers/shared-fixtures.ts";
 import { parsePythonLiteral, sweAgentImporter } from "./swe-agent.ts";
 import { importerReader } from "./test-reader.ts";
 
@@ -8,9 +8,8 @@ const { readAll, readOne } = importerReader(sweAgentImporter);
 
 const shared = (name: string) => fixture("sweagent-traj", name);
 const own = (name: string) => path.join(import.meta.dirname, "__fixtures__", "swe-agent", name);
-const sharedDescribe = hasSharedFixtures ? describe : describe.skip;
 
-sharedDescribe(hasSharedFixtures ? "SWE-agent importer on the shared .traj files" : sharedFixturesSkipReason, () => {
+describeShared("SWE-agent importer on the shared .traj files", () => {
   it("reads the function-calling replay: prelude, 11 turns with tool calls, offsets from execution_time, the edit rejection", async () => {
     const t = await readOne(shared("marshmallow-1867__function_calling_replace.traj"));
     expect(t.task).toMatchObject({ benchmark: "swe-bench", id: "marshmallow-code__marshmallow-1867" });
