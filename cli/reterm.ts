@@ -1,6 +1,6 @@
 // `npm run reterm -- <command>`: the command-line entry point. Each command parses its args with zod and calls lib/services.
 import { z } from "zod";
-import { parseCommandArgs, UsageError } from "./args.ts";
+import { isHelpFlag, parseCommandArgs, UsageError, wantsHelp } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
 import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
@@ -23,32 +23,54 @@ import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
 import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
 import { analyticsCommand, ANALYTICS_HELP } from "./commands/analytics.ts";
 
-const HELP = `ReTerm Studio CLI — npm run reterm -- <command> [options]
+const MIGRATE_HELP = `migrate                      apply pending database migrations (idempotent)
+  migrate status               list pending migrations`;
+const SEED_DEMO_HELP = `seed-demo [--trajectories N] [--seed S] [--checkpoints 100,200,400]
+                               load N generated demo trajectories (default 120; idempotent per seed);
+                               --checkpoints evaluates the trained runs at several steps (training curves)`;
+const STATS_HELP = `stats [--json]               counts of tasks, runs, trajectories, steps, fork points, annotations, datasets`;
+const HELP_HELP = `help [COMMAND]               this text, or one command's (also: --help, -h, COMMAND --help)`;
+
+// One entry per command, in the order the overview lists them; `COMMAND --help` prints its entry alone.
+const COMMAND_HELP: Record<string, string> = {
+  migrate: MIGRATE_HELP,
+  "seed-demo": SEED_DEMO_HELP,
+  stats: STATS_HELP,
+  import: IMPORT_HELP,
+  imports: IMPORTS_HELP,
+  forks: FORKS_HELP,
+  generate: GENERATE_HELP,
+  schema: SCHEMA_HELP,
+  user: USER_HELP,
+  token: TOKEN_HELP,
+  "reindex-search": REINDEX_HELP,
+  labels: LABELS_HELP,
+  agreement: AGREEMENT_HELP,
+  suggestions: SUGGESTIONS_HELP,
+  dataset: DATASET_HELP,
+  export: EXPORT_HELP,
+  analytics: ANALYTICS_HELP,
+  help: HELP_HELP,
+};
+
+const USAGE = "ReTerm Studio CLI — npm run reterm -- <command> [options]";
+
+const HELP = `${USAGE}
 
 Commands:
-  migrate                      apply pending database migrations (idempotent)
-  migrate status               list pending migrations
-  seed-demo [--trajectories N] [--seed S] [--checkpoints 100,200,400]
-                               load N generated demo trajectories (default 120; idempotent per seed);
-                               --checkpoints evaluates the trained runs at several steps (training curves)
-  stats [--json]               counts of tasks, runs, trajectories, steps, fork points, annotations, datasets
-  ${IMPORT_HELP}
-  ${IMPORTS_HELP}
-  ${FORKS_HELP}
-  ${GENERATE_HELP}
-  ${SCHEMA_HELP}
-  ${USER_HELP}
-  ${TOKEN_HELP}
-  ${REINDEX_HELP}
-  ${LABELS_HELP}
-  ${AGREEMENT_HELP}
-  ${SUGGESTIONS_HELP}
-  ${DATASET_HELP}
-  ${EXPORT_HELP}
-  ${ANALYTICS_HELP}
-  help                         this text
+${Object.values(COMMAND_HELP).map((h) => `  ${h}`).join("\n")}
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
+
+function commandHelp(name: string | undefined): string | undefined {
+  return name !== undefined && Object.hasOwn(COMMAND_HELP, name) ? `${USAGE}\n\n  ${COMMAND_HELP[name]}` : undefined;
+}
+
+/** The help text argv asks for, or undefined when it asks for a command to run. */
+function helpText(name: string, rest: string[]): string | undefined {
+  if (name === "help" || isHelpFlag(name)) return commandHelp(rest[0]) ?? HELP;
+  return wantsHelp(rest) ? commandHelp(name) : undefined;
+}
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -105,9 +127,6 @@ const commands: Record<string, Command> = {
   export: exportCommand,
   analytics: analyticsCommand,
 
-  async help() {
-    console.log(HELP);
-  },
 };
 
 // `reterm stats | head` closes the pipe early: that is not an error.
@@ -118,6 +137,9 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 
 async function main() {
   const [name = "help", ...rest] = process.argv.slice(2);
+  // Help needs neither a valid environment nor a database.
+  const help = helpText(name, rest);
+  if (help !== undefined) return void console.log(help);
   const command = commands[name];
   try {
     getEnv();
