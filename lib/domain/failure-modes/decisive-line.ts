@@ -39,8 +39,11 @@ const MATCHERS: Matcher[] = [
   { kind: "compiler", pattern: /^(?:\S+?:\d+(?::\d+)?: )?(?:fatal )?error(?:\[E\d+\]| TS\d+)?: .+$/, category: "test-failure" },
   { kind: "linker", pattern: /(?:undefined reference to .+|ld: cannot find .+|ld returned \d+ exit status)$/, category: "missing-dependency" },
   { kind: "package-manager", pattern: /^(?:npm (?:ERR!|error) (?:code )?\S.*|E: .+|ERROR: (?:No matching distribution|Could not find a version|Could not install|Failed building).+|error: externally-managed-environment)$/, category: (m) => (MISSING.test(m[0]) || /E404|404 Not Found|ETARGET/.test(m[0]) ? "missing-dependency" : "command-error") },
-  // `cmd: [cannot access] 'operand': reason`: the command and the reason are the mode, the operand a value.
-  { kind: "file", pattern: /^(?:([\w.+\-]+): )?(?:line \d+: )?((?:cannot [a-z ]+?|can't open file) )?(.*?):? (No such file or directory|Permission denied|Read-only file system|Is a directory|Not a directory)$/, rewrite: (m) => `${m[1] ? `${m[1]}: ` : ""}${m[2] ?? ""}'${m[3]!.replace(/^['"]|['"]$/g, "")}': ${m[4]}`, category: "file-permission" },
+  // `cmd: operand: reason`: the command and the reason are the mode, the operand a value. An operand the tool
+  // quoted itself (`cannot open 'x' for reading`) is left to the normaliser, which reads quoted operands as paths here.
+  { kind: "file", pattern: /^(?:([\w.+\-]+): )?(?:line \d+: )?(.*?):? (No such file or directory|Permission denied|Read-only file system|Is a directory|Not a directory)$/, rewrite: (m) => (/['"`‘]/.test(m[2]!) ? m.input.trim() : `${m[1] ? `${m[1]}: ` : ""}'${m[2]}': ${m[3]}`), category: "file-permission" },
+  // Agent harness messages about the agent's own output: the first sentence is the failure, the advice after it varies.
+  { kind: "harness", pattern: /(Your proposed edit has introduced new syntax error\(s\)|Previous response had parsing errors|ERROR: Missing required fields)/, rewrite: (m) => m[1]!, category: "format-error" },
   { kind: "syntax", pattern: /syntax error(?: near unexpected token .*)?$|unexpected EOF while looking for .*$|bad substitution$/, category: "command-error" },
   { kind: "tool-error", pattern: /^Error \((\w+)\).*$/, category: (m) => (/permission|file_not_found|is_a_directory/.test(m[1]!) ? "file-permission" : "command-error") },
   { kind: "test-summary", pattern: /^=+ (.*\b\d+ failed\b.*?) =+$|^Tests?:\s+\d+ failed.*$/, category: "test-failure" },

@@ -88,3 +88,20 @@ describe("normalizeLine", () => {
     expect(normalizeLine(line).template).toBe(template);
   });
 });
+
+describe("operands the tool quoted itself", () => {
+  it.each([
+    ["head: cannot open 'data/input.csv' for reading: No such file or directory", "head: cannot open 'x.csv' for reading: No such file or directory", "head: cannot open '<path>' for reading: No such file or directory"],
+    ["cp: cannot create regular file '/usr/local/bin/app': Permission denied", "cp: cannot create regular file 'app': Permission denied", "cp: cannot create regular file '<path>': Permission denied"],
+  ])("%j", (a, b, template) => {
+    expect(sig(a, 1)?.template).toBe(template);
+    expect(sig(b, 1)?.templateHash).toBe(sig(a, 1)?.templateHash);
+  });
+});
+
+it("groups an agent harness's message by its first sentence, whatever advice follows", () => {
+  const a = sig("Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit command.\nERRORS:\n- E999 IndentationError: unexpected indent");
+  const b = sig("Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- F821 undefined name 'x'");
+  expect(a).toMatchObject({ template: "Your proposed edit has introduced new syntax error(s)", category: "format-error" });
+  expect(b?.templateHash).toBe(a?.templateHash);
+});
