@@ -7,6 +7,8 @@ import { importTrajectories, type ImportRecord } from "../../lib/services/import
 import { compareFailureModes, listFailureModes, reindexFailureModes } from "../../lib/services/failure-modes/index.ts";
 import { EMPTY_FAILURE_MODE_FILTER, type FailureModeFilter } from "../../lib/validation/failure-modes-params.ts";
 import { isAppError } from "../../lib/errors.ts";
+import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
+import { trajectoryListQuerySchema, trajectoryQueryToParams } from "../../lib/validation/search-params.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 
 const F = (over: Partial<FailureModeFilter> = {}): FailureModeFilter => ({ ...EMPTY_FAILURE_MODE_FILTER, ...over });
@@ -86,6 +88,18 @@ describe.each(PROVIDERS)("failure modes on $title", ({ provider, skip }) => {
     expect(mod.recovery).toMatchObject({ forkPoints: 1, attempts: 2, successfulAttempts: 1, recoveryRate: 1 });
     expect(list.modes[1]!.recovery.forkPoints).toBe(0);
     expect(list.modes[2]!.runs.map((r) => [r.name, r.trajectories])).toEqual([["run-a", 2], ["run-b", 1]]);
+  });
+
+  it.skipIf(skip)("drills down into the trajectory table filtered to a mode (a URL round trip)", async () => {
+    const [mod, seg] = (await listFailureModes(t.ctx, F())).modes;
+    const q = trajectoryListQuerySchema.parse({ mode: [mod!.id] });
+    expect(trajectoryQueryToParams(q).getAll("mode")).toEqual([mod!.id]);
+    const rows = (await listTrajectories(t.ctx, q)).rows;
+    const expected = await t.db.trajectory.findMany({ where: { externalId: { startsWith: "a-mod-" }, parentId: null }, select: { id: true } });
+    expect(expected).toHaveLength(6);
+    expect(rows.map((r) => r.id).sort()).toEqual(expected.map((r) => r.id).sort());
+    const both = (await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ mode: [mod!.id, seg!.id] }))).rows;
+    expect(both).toHaveLength(11);
   });
 
   it.skipIf(skip)("filters by run, checkpoint, task and import date", async () => {
