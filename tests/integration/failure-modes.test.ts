@@ -8,6 +8,7 @@ import { compareFailureModes, listFailureModes, reindexFailureModes } from "../.
 import { EMPTY_FAILURE_MODE_FILTER, type FailureModeFilter } from "../../lib/validation/failure-modes-params.ts";
 import { isAppError } from "../../lib/errors.ts";
 import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
+import { createQueue } from "../../lib/services/annotation/manage-queues.ts";
 import { trajectoryListQuerySchema, trajectoryQueryToParams } from "../../lib/validation/search-params.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 
@@ -100,6 +101,9 @@ describe.each(PROVIDERS)("failure modes on $title", ({ provider, skip }) => {
     expect(rows.map((r) => r.id).sort()).toEqual(expected.map((r) => r.id).sort());
     const both = (await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ mode: [mod!.id, seg!.id] }))).rows;
     expect(both).toHaveLength(11);
+    // "Label from here": a queue made from the mode's table filter holds exactly its trajectories.
+    const queue = await createQueue(t.ctx, { name: `mode ${provider}`, filter: `mode=${mod!.id}`, schemas: ["error-category"] });
+    expect(await t.db.queueItem.count({ where: { queueId: queue.id } })).toBe(6);
   });
 
   it.skipIf(skip)("filters by run, checkpoint, task and import date", async () => {

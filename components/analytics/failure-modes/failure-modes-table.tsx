@@ -5,7 +5,7 @@ import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatCount } from "@/lib/format";
 import type { FailureMode } from "@/lib/services/failure-modes";
 import type { FailureModeFilter } from "@/lib/validation/failure-modes-params";
-import { day, modeTableHref, pct, stepHref } from "./links";
+import { day, modeQueueHref, modeTableHref, pct, stepHref } from "./links";
 
 /** Modes ranked by trajectories affected; each links to its trajectories and to example steps in the replay. */
 export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; filter: FailureModeFilter }) {
@@ -63,6 +63,9 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
                   </Link>
                 ))}
               </div>
+              <Link href={modeQueueHref(m.id, filter)} className="text-muted-foreground hover:text-foreground hover:underline" title="Create an annotation queue with this mode's trajectories">
+                Queue for labelling
+              </Link>
             </TableCell>
           </TableRow>
         ))}

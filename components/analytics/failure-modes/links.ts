@@ -13,5 +13,10 @@ export function modeTableHref(modeId: string, f: FailureModeFilter): string {
   return `/trajectories?${p}`;
 }
 
+/** The annotation page's new-queue form, pre-filled with the mode's table filter: "label from here". */
+export function modeQueueHref(modeId: string, f: FailureModeFilter): string {
+  return `/annotation?${new URLSearchParams({ filter: modeTableHref(modeId, f).slice("/trajectories?".length) })}`;
+}
+
 export const pct = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(digits)}%`);
 export const day = (iso: string) => iso.slice(0, 10);
