@@ -33,9 +33,9 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
               </Link>
               {m.values.length ? (
                 <div className="mt-1 flex flex-wrap gap-1">
-                  {m.values.map((v) => (
-                    <Badge key={v.value} variant="outline" className="max-w-[16rem] truncate font-mono" title={v.value}>
-                      {v.value} <span className="tabular-nums">{formatCount(v.count)}</span>
+                  {m.values.slice(0, 3).map((v) => (
+                    <Badge key={v.value} variant="outline" className="max-w-[11rem] font-mono" title={`${v.value}: ${v.count}`}>
+                      <span className="truncate">{v.value.length > 28 ? `…${v.value.slice(-27)}` : v.value}</span> <span className="tabular-nums">{formatCount(v.count)}</span>
                     </Badge>
                   ))}
                 </div>
@@ -47,16 +47,16 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
             <TableCell className="text-right tabular-nums" title={`${m.failedTrajectories} failed trajectories at this mode`}>{pct(m.shareOfFailures)}</TableCell>
             <TableCell className="text-right tabular-nums">{formatCount(m.steps)}</TableCell>
             <TableCell><Badge variant="outline" title="Suggested from the signature; a label overrides it">{errorCategoryLabel(m.category)}</Badge></TableCell>
-            <TableCell className="max-w-[14rem] whitespace-normal text-xs">
-              {m.runs.slice(0, 3).map((r) => r.name).join(", ")}{m.runs.length > 3 ? ` +${m.runs.length - 3}` : ""}
-              {m.checkpoints.length ? <div className="text-muted-foreground">ckpt {m.checkpoints.slice(0, 4).join(", ")}{m.checkpoints.length > 4 ? "…" : ""}</div> : null}
+            <TableCell className="max-w-[12rem] whitespace-normal text-xs" title={m.runs.map((r) => `${r.name}: ${r.trajectories}`).join("\n")}>
+              <div className="truncate">{m.runs[0]?.name}{m.runs.length > 1 ? ` +${m.runs.length - 1} runs` : ""}</div>
+              {m.checkpoints.length ? <div className="truncate text-muted-foreground">ckpt {m.checkpoints.slice(0, 3).join(", ")}{m.checkpoints.length > 3 ? "…" : ""}</div> : null}
             </TableCell>
             <TableCell className="text-xs tabular-nums">{day(m.firstSeen) === day(m.lastSeen) ? day(m.firstSeen) : `${day(m.firstSeen)} – ${day(m.lastSeen)}`}</TableCell>
             <TableCell className="text-right tabular-nums" title={`${m.recovery.recoveredForkPoints} of ${m.recovery.evaluatedForkPoints} fork points recovered (${m.recovery.successfulAttempts} of ${m.recovery.attempts} attempts passed)`}>
               {m.recovery.evaluatedForkPoints ? <>{pct(m.recovery.recoveryRate, 0)} <span className="text-xs text-muted-foreground">of {m.recovery.evaluatedForkPoints}</span></> : <span className="text-muted-foreground">—</span>}
             </TableCell>
             <TableCell className="text-xs">
-              <div className="flex flex-wrap gap-x-2">
+              <div className="flex flex-col">
                 {m.examples.map((e, i) => (
                   <Link key={`${e.trajectoryId}:${e.stepIndex}`} href={stepHref(e.trajectoryId, e.stepIndex)} className="text-primary hover:underline" aria-label={`Example ${i + 1}: step ${e.stepIndex + 1} of trajectory ${e.trajectoryId}`}>
                     #{i + 1} step {e.stepIndex + 1}
