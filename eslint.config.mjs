@@ -112,6 +112,11 @@ export default defineConfig([
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, { group: ["**/lib/db/**"], message: "Analytics UI and statistics never import the data layer." }] }] },
   },
   {
+    // Failure modes: the services reach the database only through lib/db/repositories (no Prisma, no terminal).
+    files: ["lib/services/failure-modes/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns] }] },
+  },
+  {
     // Importers are parsers below the services: they produce lib/domain types and their own (types.ts), and never
     // reach up into lib/services or the data layer (the import use case calls them, not the other way round).
     files: ["lib/importers/**"],

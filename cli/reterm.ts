@@ -15,7 +15,7 @@ import { importsCommand, IMPORTS_HELP } from "./commands/imports.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { userCommand, USER_HELP } from "./commands/user.ts";
-import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
+import { reindexCommand, reindexFailureModesCommand, REINDEX_HELP } from "./commands/reindex.ts";
 import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
 import { suggestionsCommand, SUGGESTIONS_HELP } from "./commands/suggestions.ts";
@@ -120,6 +120,7 @@ const commands: Record<string, Command> = {
   token: tokenCommand,
   user: userCommand,
   "reindex-search": reindexCommand,
+  "reindex-failure-modes": reindexFailureModesCommand,
   labels: labelsCommand,
   agreement: agreementCommand,
   suggestions: suggestionsCommand,

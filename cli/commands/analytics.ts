@@ -11,12 +11,14 @@ import { getDistributions } from "../../lib/services/analytics/get-distributions
 import { getAnnotationAnalytics, periodSchema } from "../../lib/services/analytics/get-annotation-analytics.ts";
 import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
 import type { AnalyticsFilter } from "../../lib/validation/analytics-params.ts";
+import { failureModesCommand, FAILURE_MODES_HELP } from "./failure-modes.ts";
 
 export const ANALYTICS_HELP = `analytics recovery|progress|task-health|distributions [--run NAME]… [--model M]… [--checkpoint C]… [--method base|grpo|…]… [--category C]… [--json]
   analytics compare --run BASELINE --run OTHER… [--k K] [--json]
   analytics annotation [--period day|week] [filters as above] [--json]
                                recovery by error category, pass@k by checkpoint, run comparison, task health,
-                               distributions, annotation progress and agreement over time`;
+                               distributions, annotation progress and agreement over time
+  ${FAILURE_MODES_HELP}`;
 
 const name = z.string().trim().min(1, "must not be empty").max(200);
 const argsSchema = z.object({
@@ -76,12 +78,14 @@ async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchem
     if (runIds.length < 2) throw new UsageError("analytics compare needs at least two --run NAME (the first is the baseline)");
     return compareRuns(ctx, runIds, v.k, filter);
   }
-  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health, distributions, annotation)`);
+  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health, distributions, annotation, failure-modes)`);
 }
 
 export async function analyticsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health|distributions|annotation [options]");
+  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health|distributions|annotation|failure-modes [options]");
+  // Its own options (tasks, dates, a two-sided comparison): parsed by its own command.
+  if (sub === "failure-modes") return failureModesCommand(rest);
   const { values, positionals } = parseCommandArgs(rest, OPTIONS, argsSchema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const out = await run(await getLocalContext(), sub, values);

@@ -15,8 +15,8 @@ type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" 
 type ChoiceKey = "forks" | "attempt" | "annotated" | "warnings";
 type RangeKey = "reward" | "steps" | "duration" | "firstErrorStep";
 /** issue 11: set only by analytics drill-downs; shown as removable chips while set. */
-type DrillKey = "recovered" | "groupReward" | "groupSpread" | "labelSchema" | "labelledAt";
-const DRILL: DrillKey[] = ["recovered", "groupReward", "groupSpread", "labelSchema", "labelledAt"];
+type DrillKey = "recovered" | "groupReward" | "groupSpread" | "labelSchema" | "labelledAt" | "mode";
+const DRILL: DrillKey[] = ["recovered", "groupReward", "groupSpread", "labelSchema", "labelledAt", "mode"];
 
 const MULTI: MultiKey[] = ["runId", "model", "taskId", "category", "outcome", "error", "datasetId", "forkError", "label"];
 const CHOICE: ChoiceKey[] = ["forks", "attempt", "annotated", "warnings"];
@@ -89,7 +89,7 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
             onChange={(r) => onFilter(key, r ? [formatRange(r) ?? ""] : [])}
           />
         ))}
-        {DRILL.filter((k) => (k === "labelSchema" ? query.labelSchema.length > 0 : query[k] !== undefined)).map((key) => {
+        {DRILL.filter((k) => (k === "labelSchema" || k === "mode" ? query[k].length > 0 : query[k] !== undefined)).map((key) => {
           const v = query[key];
           const text = key === "groupReward" ? `${formatRange(query.groupReward)} (upper bound excluded)` : key === "labelledAt" ? `${v} (UTC, end excluded)` : Array.isArray(v) ? v.join(", ") : String(v);
           return (

@@ -42,10 +42,14 @@ function excerptAround(text: string, index: number): string {
   return text.slice(start, Math.min(end, start + 200)).trim();
 }
 
+/** What the detector reads of a step's output: its last 64 KiB, as the agent saw it (escapes interpreted). */
+export function detectorText(observation: string | undefined | null): string {
+  const raw = observation ?? "";
+  return stripAnsi(raw.length > MAX_SCAN ? raw.slice(-MAX_SCAN) : raw);
+}
+
 /** Errors visible in one step (observation + exit code). Scans at most the last 64 KiB of output. */
-export function detectStepError(step: Pick<StepInput, "observation" | "exitCode">, stepIndex: number): DetectedErrorSuggestion | null {
-  const raw = step.observation ?? "";
-  const text = stripAnsi(raw.length > MAX_SCAN ? raw.slice(-MAX_SCAN) : raw);
+export function detectStepError(step: Pick<StepInput, "observation" | "exitCode">, stepIndex: number, text = detectorText(step.observation)): DetectedErrorSuggestion | null {
   for (const rule of RULES) {
     const m = rule.pattern.exec(text);
     if (m) return { stepIndex, category: rule.category, signal: rule.signal, excerpt: excerptAround(text, m.index), confidence: rule.confidence };

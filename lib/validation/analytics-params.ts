@@ -18,6 +18,9 @@ const fields = {
   category: multi,
 };
 
+/** The filter's fields, for query schemas that extend it (failure modes). */
+export const analyticsFilterFields = fields;
+
 /** Which rollouts an analytics figure is computed over (all of them when every list is empty). */
 export interface AnalyticsFilter {
   runId: string[];

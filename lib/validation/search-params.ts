@@ -60,6 +60,8 @@ export const TRAJECTORY_FILTERS = {
   // issue 11: annotation-progress drill-down — trajectories with a label of these schemas made on these UTC days
   labelSchema: { label: "Label schema", variant: "multi" },
   labelledAt: { label: "Labelled on", variant: "range" },
+  /** Failure-mode drill-down: trajectories with a failing step of one of these modes (signature template hashes). */
+  mode: { label: "Failure mode", variant: "multi" },
 } as const;
 export type TrajectoryFilterKey = keyof typeof TRAJECTORY_FILTERS;
 
@@ -211,6 +213,7 @@ const fields = {
   groupReward: range(false).optional(),
   groupSpread: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   labelSchema: multi(list("must not be empty")),
+  mode: multi(list("must not be empty")),
   labelledAt: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/, "must be FROM..TO, two UTC days YYYY-MM-DD (TO excluded)")
@@ -263,6 +266,8 @@ export interface TrajectoryListQuery {
   groupSpread?: (typeof YES_NO)[number];
   /** issue 11: trajectories with a label of one of these schemas (keys) — with labelledAt, made in that period. */
   labelSchema: string[];
+  /** Failure modes (FailureSignature.templateHash): trajectories with a failing step at one of them. */
+  mode: string[];
   /** issue 11: "FROM..TO" UTC days, TO excluded: trajectories with a label made in that period. */
   labelledAt?: string;
   sort: SortPart[];
@@ -376,7 +381,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label", "labelSchema"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label", "labelSchema", "mode"] as const) for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -404,7 +409,7 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
   return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread || q.labelledAt) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema].some((l) => l.length > 0);
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema, q.mode].some((l) => l.length > 0);
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { BarChart3 } from "lucide-react";
+import Link from "next/link";
+import { BarChart3, ListX } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { getAnalyticsOptions } from "@/lib/services/analytics/get-analytics-options";
 import { forOneRender } from "@/lib/services/analytics/render-memo";
@@ -37,7 +38,7 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
   for (const [k, v] of Object.entries(params)) for (const x of Array.isArray(v) ? v : v === undefined ? [] : [v]) urlParams.append(k, x);
   return (
     <>
-      <PageHeader title="Analytics" description="Recovery by error category, training progress, run comparison, task health, distributions and annotation progress for the filtered runs. Every figure links to its trajectories." />
+      <PageHeader title="Analytics" description="Recovery by error category, training progress, run comparison, task health, distributions and annotation progress for the filtered runs. Every figure links to its trajectories." actions={<Link href="/analytics/failure-modes" className="inline-flex items-center gap-1.5 rounded-md border px-3 py-1.5 text-sm hover:bg-muted" data-testid="failure-modes-link"><ListX className="size-4" aria-hidden /> Failure modes</Link>} />
       <AnalyticsFilters options={options} filter={filter} compare={compare} />
       {options.runId.length === 0 ? (
         // Every trajectory belongs to a run: no run, nothing imported.

@@ -1,6 +1,6 @@
 import { sortableId } from "./ids.ts";
 import pg from "pg";
-import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_AT, TRAJECTORY_COLUMNS, type Cell, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_AT, TRAJECTORY_COLUMNS, type Cell, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
 import { copyRows } from "./pg-copy.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
 import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
@@ -114,7 +114,7 @@ export class PgBulkWriter implements BulkWriter {
       const refs = await this.resolveRefs(client, batch);
       const outcomes: WriteOutcome[] = [];
       const linkedNow = new Set<string>();
-      const trajRows: Cell[][] = [], attemptRows: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[] = [], stepRows: Cell[][] = [], errorRows: Cell[][] = [], recRows: Cell[][] = [], chunkRows: Cell[][] = [];
+      const trajRows: Cell[][] = [], attemptRows: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[] = [], stepRows: Cell[][] = [], errorRows: Cell[][] = [], signatureRows: Cell[][] = [], recRows: Cell[][] = [], chunkRows: Cell[][] = [];
       for (const p of batch) {
         const dup = seen.get(`h:${p.contentHash}`) ?? (p.externalId ? seen.get(`x:${p.externalId}`) : undefined);
         const knownHash = p.externalId ? hashOfExternal.get(p.externalId) : undefined;
@@ -144,6 +144,12 @@ export class PgBulkWriter implements BulkWriter {
         } else trajRows.push(row);
         for (const s of p.steps) stepRows.push(s);
         for (const e of p.errors) errorRows.push(e);
+        for (const sig of p.signatures) {
+          const r = sig.slice();
+          r[SIGNATURE_RUN_AT] = row[RUN_ID_AT]!;
+          r[SIGNATURE_TASK_AT] = row[TASK_ID_AT]!;
+          signatureRows.push(r);
+        }
         if (p.recording) {
           recRows.push(p.recording.row);
           for (const c of p.recording.chunks) chunkRows.push(c);
@@ -153,6 +159,7 @@ export class PgBulkWriter implements BulkWriter {
       const inserts: [string, readonly string[], Cell[][]][] = [
         ["Step", STEP_COLUMNS, stepRows],
         ["DetectedError", ERROR_COLUMNS, errorRows],
+        ["FailureSignature", SIGNATURE_COLUMNS, signatureRows],
         ["Recording", RECORDING_COLUMNS, recRows],
         ["RecordingChunk", CHUNK_COLUMNS, chunkRows],
       ];

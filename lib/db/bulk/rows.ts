@@ -1,6 +1,7 @@
 // Turns a normalized trajectory into the exact rows the bulk writers insert (column order = SQL column lists).
 import { sortableId } from "./ids.ts";
-import { detectErrors } from "../../domain/error-detector.ts";
+import { detectErrors, detectorText } from "../../domain/error-detector.ts";
+import { signatureOf } from "../../domain/failure-modes/index.ts";
 import { stepContentHash, trajectoryContentHash } from "../../domain/hash.ts";
 import type { NormalizedTrajectory, RecordingInput } from "../../domain/trajectory.ts";
 
@@ -17,6 +18,10 @@ export const STEP_COLUMNS = [
   "exitCode", "promptTokens", "completionTokens", "isError", "isCopiedContext", "contentHash",
 ] as const;
 export const ERROR_COLUMNS = ["id", "trajectoryId", "stepIndex", "category", "signal", "excerpt", "confidence"] as const;
+export const SIGNATURE_COLUMNS = ["trajectoryId", "stepIndex", "templateHash", "template", "kind", "values", "value", "category", "runId", "taskId", "outcome", "importedAt"] as const;
+/** Where a signature row takes its trajectory's task and run ids (filled in by the writer, like the trajectory's). */
+export const SIGNATURE_RUN_AT = 8;
+export const SIGNATURE_TASK_AT = 9;
 export const RECORDING_COLUMNS = ["id", "trajectoryId", "format", "width", "height", "durationMs", "eventCount", "byteSize", "header", "createdAt"] as const;
 export const CHUNK_COLUMNS = ["recordingId", "seq", "startMs", "endMs", "events"] as const;
 
@@ -37,6 +42,8 @@ export interface PreparedTrajectory {
   row: Cell[];
   steps: Cell[][];
   errors: Cell[][];
+  /** FailureSignature rows (SIGNATURE_COLUMNS), one per failing step outside copied context. */
+  signatures: Cell[][];
   recording: { row: Cell[]; chunks: Cell[][] } | null;
   stepCount: number;
   /** Characters of terminal output (observations and recording): what opening its replay has to go through. */
@@ -134,6 +141,7 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
       opt(s.completionTokens), notError, c.bool(s.isCopiedContext ?? false), stepContentHash(s),
     ]),
     errors: [],
+    signatures: [],
     recording,
     detected: false,
     fork: t.fork ? { parentRef: t.fork.parentId, stepIndex: t.fork.stepIndex, attemptIndex: t.fork.attemptIndex ?? null, errorCategory: t.fork.errorCategory ?? null } : null,
@@ -168,4 +176,21 @@ export function addDetectedErrors(p: PreparedTrajectory, c: CellCodec): void {
   p.row[TRAJECTORY_AT.firstErrorCategory] = first.category;
   p.row[TRAJECTORY_AT.firstErrorStep] = first.stepIndex;
   p.errors = detected.map((d) => [sortableId(), p.id, d.stepIndex, d.category, d.signal, d.excerpt, d.confidence]);
+  p.signatures = signatureRows(p, detected);
+}
+
+/**
+ * Failure signatures of the detected steps. Steps copied from an earlier trajectory as context are left out: their
+ * failure is counted once, in the trajectory where it happened.
+ */
+function signatureRows(p: PreparedTrajectory, detected: ReturnType<typeof detectErrors>): Cell[][] {
+  const rows: Cell[][] = [];
+  for (const d of detected) {
+    const step = p.steps[d.stepIndex]!;
+    if (step[STEP_AT.isCopiedContext] === true || step[STEP_AT.isCopiedContext] === 1) continue;
+    const observation = step[STEP_AT.observation];
+    const s = signatureOf(d, detectorText(typeof observation === "string" ? observation : undefined));
+    rows.push([p.id, d.stepIndex, s.templateHash, s.template, s.kind, JSON.stringify(s.values), s.values[0] ?? null, s.category, null, null, p.row[TRAJECTORY_AT.outcome]!, p.row[TRAJECTORY_AT.importedAt]!]);
+  }
+  return rows;
 }

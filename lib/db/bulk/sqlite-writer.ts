@@ -1,6 +1,6 @@
 import { sortableId } from "./ids.ts";
 import Database from "better-sqlite3";
-import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_COLUMNS, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_COLUMNS, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
 import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
 
@@ -63,6 +63,7 @@ export class SqliteBulkWriter implements BulkWriter {
       traj: d.prepare(insertSql("Trajectory", TRAJECTORY_COLUMNS)),
       step: d.prepare(insertSql("Step", STEP_COLUMNS)),
       error: d.prepare(insertSql("DetectedError", ERROR_COLUMNS)),
+      signature: d.prepare(insertSql("FailureSignature", SIGNATURE_COLUMNS)),
       rec: d.prepare(insertSql("Recording", RECORDING_COLUMNS)),
       chunk: d.prepare(insertSql("RecordingChunk", CHUNK_COLUMNS)),
     };
@@ -99,6 +100,12 @@ export class SqliteBulkWriter implements BulkWriter {
     this.stmt.traj.run(row);
     for (const s of p.steps) this.stmt.step.run(s);
     for (const e of p.errors) this.stmt.error.run(e);
+    for (const sig of p.signatures) {
+      const r = sig.slice();
+      r[SIGNATURE_RUN_AT] = row[RUN_ID_AT]!;
+      r[SIGNATURE_TASK_AT] = row[TASK_ID_AT]!;
+      this.stmt.signature.run(r);
+    }
     if (p.recording) {
       this.stmt.rec.run(p.recording.row);
       for (const c of p.recording.chunks) this.stmt.chunk.run(c);

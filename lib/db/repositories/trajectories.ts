@@ -118,6 +118,8 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   groupSpread: () => null, // part of groupReward's predicate
   labelSchema: (q, s) => (q.labelSchema.length || q.labelledAt ? labelledSql(q, s) : null),
   labelledAt: () => null, // part of labelSchema's predicate
+  // Failure-mode drill-down: a seek on the signature table's mode index per mode.
+  mode: (q) => (q.mode.length ? sql`t."id" IN (SELECT fm."trajectoryId" FROM "FailureSignature" fm WHERE fm."templateHash" IN (${list(q.mode)}))` : null),
 };
 
 /**

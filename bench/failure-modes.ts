@@ -1,0 +1,120 @@
+// Failure modes: (1) what computing signatures costs an import — the signature work alone, timed over the same
+// prepared trajectories the import writes, as a share of the whole import's time in the same run; (2) the
+// failure-modes ranking, a filtered ranking, a run comparison and the mode drill-down at N trajectories (median /
+// p95 ms, ratio to a COUNT(*) baseline). Usage: BENCH_TAG=x BENCH_OUT=/tmp/dir tsx bench/failure-modes.ts [N=100000]
+// [--skip-pg] [--runs=15]. Generated data (lib/generator) via seed-demo, the same data as bench/analytics.ts.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { DatabaseConfig } from "../lib/env.ts";
+import { createDb } from "../lib/db/client.ts";
+import { setupDatabase } from "../lib/services/setup-database.ts";
+import { ensureUser } from "../lib/db/repositories/users.ts";
+import { seedDemo } from "../lib/services/seed-demo.ts";
+import { generateTrajectories } from "../lib/generator/generate.ts";
+import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
+import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
+import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";
+import { signatureOf } from "../lib/domain/failure-modes/index.ts";
+import { compareFailureModes, listFailureModes } from "../lib/services/failure-modes/index.ts";
+import { listTrajectories } from "../lib/services/browse-trajectories.ts";
+import { EMPTY_FAILURE_MODE_FILTER } from "../lib/validation/failure-modes-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+
+const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
+const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);
+const skipPg = process.argv.includes("--skip-pg");
+const tag = process.env.BENCH_TAG ?? "fm";
+const OUT = process.env.BENCH_OUT ?? path.join(os.tmpdir(), `reterm-bench-${tag}`);
+const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+fs.mkdirSync(OUT, { recursive: true });
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+
+function stats(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+/** Signature CPU per trajectory (ms), set by signatureShare; the import's own time per trajectory is its denominator. */
+let sigPerTrajectory = 0;
+
+/** The signature work of an import, alone: over the detector's findings, as addDetectedErrors does it. */
+function signatureShare(count: number): void {
+  const prepared = [...generateTrajectories({ count, seed: 11 })].map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, sqliteCodec, null));
+  const t0 = performance.now();
+  for (const p of prepared) addDetectedErrors(p, sqliteCodec);
+  const all = performance.now() - t0;
+  let sigMs = 0;
+  let sigs = 0;
+  for (const p of prepared) {
+    const steps = p.steps.map((r) => ({ observation: typeof r[9] === "string" ? r[9] : undefined, exitCode: typeof r[10] === "number" ? r[10] : undefined }));
+    const found = detectErrors(steps);
+    const s0 = performance.now();
+    for (const d of found) {
+      signatureOf(d, detectorText(steps[d.stepIndex]!.observation));
+      sigs++;
+    }
+    sigMs += performance.now() - s0;
+  }
+  sigPerTrajectory = sigMs / count;
+  console.log(`signatures: ${sigs} over ${count} generated trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`);
+}
+
+async function bench(provider: DatabaseConfig["provider"]) {
+  let cfg: DatabaseConfig;
+  if (provider === "sqlite") {
+    const file = path.join(OUT, `failure-modes-${n}.db`);
+    cfg = { provider, file, url: `file:${file}` };
+  } else {
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/reterm_${tag}_fm_${n}`;
+    cfg = { provider, url: url.toString() };
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [url.pathname.slice(1)])).rowCount) await admin.query(`CREATE DATABASE "${url.pathname.slice(1)}"`);
+    await admin.end();
+  }
+  await setupDatabase(cfg);
+  const db = createDb(cfg);
+  const actor = await ensureUser(db, "bench", "admin");
+  const ctx = { db, actor };
+  if ((await db.trajectory.count()) === 0) {
+    const t0 = performance.now();
+    await seedDemo(ctx, { count: n, seed: 11, checkpoints: [100, 200, 400] });
+    const ms = performance.now() - t0;
+    const sig = sigPerTrajectory * n;
+    console.log(`[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; their CPU ≈ ${(sig / 1000).toFixed(1)} s = +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without it; load ${load()}`);
+    await db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
+  }
+  const allRuns = await db.run.findMany({ orderBy: { name: "asc" } });
+  const [a, b] = [allRuns[0]!, allRuns.at(-1)!];
+  const first = (await listFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER)).modes[0]!;
+  const cases: [string, () => Promise<unknown>][] = [
+    ["baseline: COUNT(*) trajectories", () => db.trajectory.count()],
+    ["failure modes, unfiltered (top 50)", () => listFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER)],
+    ["failure modes, one run", () => listFailureModes(ctx, { ...EMPTY_FAILURE_MODE_FILTER, runId: [a.id] })],
+    ["compare two runs", () => compareFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER, { by: "run", baseline: a.id, compared: b.id })],
+    ["table drill-down to the top mode (page 1)", () => listTrajectories(ctx, trajectoryListQuerySchema.parse({ mode: [first.id] }))],
+  ];
+  console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${await db.failureSignature.count()} signatures, ${runs} runs each; load ${load()}`);
+  let base = 0;
+  for (const [name, fn] of cases) {
+    await fn();
+    const ms: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await fn();
+      ms.push(performance.now() - t0);
+    }
+    const s = stats(ms);
+    if (!base) base = s.median;
+    console.log(`${name.padEnd(44)} ${s.median.toFixed(1).padStart(8)} ${s.p95.toFixed(1).padStart(8)}  ×${(s.median / base).toFixed(1)}`);
+  }
+  await db.$disconnect();
+}
+
+signatureShare(Math.min(n, 5000));
+await bench("sqlite");
+if (!skipPg) await bench("postgresql");

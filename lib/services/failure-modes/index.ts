@@ -1,0 +1,3 @@
+export { listFailureModes, type FailureMode, type FailureModeList } from "./list-failure-modes.ts";
+export { compareFailureModes, type FailureModeComparison, type ModeChange } from "./compare-failure-modes.ts";
+export { reindexFailureModes } from "./reindex-failure-modes.ts";
