@@ -1,4 +1,5 @@
 // `npm run reterm -- <command>`: the command-line entry point. Each command parses its args with zod and calls lib/services.
+import "./require-node.ts"; // first: stops with one line on an unsupported Node.js
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
