@@ -61,8 +61,8 @@ const commands: Record<string, Command> = {
       const s = await getMigrationStatus(config);
       for (const p of s.problems) console.log(`Problem: ${p}`);
       if (s.unknown.length) console.log(`Applied by a newer release (not in this one): ${s.unknown.join(", ")}`);
-      console.log(s.pending.length ? `Pending (${s.pending.length}): ${s.pending.join(", ")}` : "No pending migrations.");
-      if (!s.problems.length && !s.pending.length) console.log("Database is up to date.");
+      if (s.pending.length) console.log(`Pending (${s.pending.length}): ${s.pending.join(", ")}`);
+      else if (!s.problems.length) console.log("Database is up to date.");
       if (s.problems.length || s.pending.length) process.exitCode = 1;
       return;
     }
