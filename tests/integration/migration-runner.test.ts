@@ -222,6 +222,17 @@ describe.each(PROVIDERS)("start-up migrations on $title", ({ provider, skip }) =
     expect(await migrateStatus(newer, { dir: folder(1) })).toEqual({ pending: [], problems: [], unknown: ["20991231000000_from_a_newer_release"] });
   });
 
+  it.skipIf(skip || provider !== "sqlite")("keeps SQLite's foreign keys whole: enforced, or checked before commit when a migration turns them off", async () => {
+    const config = await emptyDb();
+    const orphan = `INSERT INTO "Step" ("trajectoryId", "index", "source", "contentHash") VALUES ('no-such-trajectory', 0, 'agent', 'h');\n`;
+    const dir = folder(1, { "20990101000000_orphan": orphan });
+    await expect(migrateDeploy(config, { dir })).rejects.toThrow(/Migration 20990101000000_orphan failed on sqlite .*FOREIGN KEY constraint failed/);
+    writeMigration(dir, "20990101000000_orphan", `PRAGMA defer_foreign_keys=ON;\nPRAGMA foreign_keys=OFF;\n${orphan}PRAGMA foreign_keys=ON;\nPRAGMA defer_foreign_keys=OFF;\n`);
+    await expect(migrateDeploy(config, { dir })).rejects.toThrow(/Migration 20990101000000_orphan failed on sqlite .*1 row\(s\) whose foreign key points nowhere \(first: Step → Trajectory\)/);
+    expect(await querySql(config, `SELECT COUNT(*) AS n FROM "Step"`)).toEqual([{ n: 0 }]);
+    expect((await history(config)).map((r) => r.migration_name)).toEqual(committed(provider).slice(0, 1));
+  });
+
   it.skipIf(skip)("applies each migration once when two processes start on the same database at the same moment", async () => {
     const config = await emptyDb();
     // A slow first migration keeps the first process inside its transaction while the second one arrives.

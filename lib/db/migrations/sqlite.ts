@@ -24,6 +24,8 @@ const TABLE_DDL = `CREATE TABLE "_prisma_migrations" (
 // Another process applying a long migration holds the write lock; wait for it rather than fail the start.
 const LOCK_WAIT_MS = 10 * 60_000;
 
+const FOREIGN_KEYS_OFF = /^\s*PRAGMA\s+foreign_keys\s*=\s*(OFF|0|false|no)\s*;/im;
+
 /** The engine writes timestamps as RFC 3339 text with milliseconds and an explicit offset. */
 const timestamp = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
@@ -67,12 +69,15 @@ export function sqliteDeploy(file: string, local: LocalMigration[]): ApplyResult
     const first = plan(db, local);
     refuse("sqlite", first.problems);
     if (!first.pending.length) return { applied: [], unknown: first.unknown };
-    // Prisma's table redefinitions (copy, drop, rename) must run with foreign keys off, else dropping the old table
-    // cascades into its children. The pragma is a no-op inside a transaction, so it is set here, and the integrity
-    // check runs before each commit instead (SQLite's documented procedure for schema changes).
-    db.pragma("foreign_keys = OFF");
     const applied: string[] = [];
     for (;;) {
+      const next = plan(db, local).pending[0];
+      // Prisma's table rebuilds (copy, drop, rename) say `PRAGMA foreign_keys=OFF`, else dropping the old table would
+      // cascade into its children; the pragma is a no-op inside a transaction, so it is set before BEGIN, and the
+      // integrity check runs before COMMIT instead (SQLite's procedure for schema changes). Other migrations run with
+      // foreign keys enforced, as they did under Prisma's engine.
+      const keysOff = next !== undefined && FOREIGN_KEYS_OFF.test(next.sql);
+      db.pragma(`foreign_keys = ${keysOff ? "OFF" : "ON"}`);
       // BEGIN IMMEDIATE takes the write lock: a second process starting now waits here, then re-reads the history
       // and finds the migration applied.
       try {
@@ -84,16 +89,22 @@ export function sqliteDeploy(file: string, local: LocalMigration[]): ApplyResult
       try {
         const p = plan(db, local);
         refuse("sqlite", p.problems);
-        current = p.pending[0];
-        if (!current) {
+        if (!p.pending.length) {
           db.exec("COMMIT");
           return { applied, unknown: p.unknown };
         }
+        if (p.pending[0]!.name !== next?.name) {
+          db.exec("COMMIT"); // another process moved on meanwhile: decide the pragma again
+          continue;
+        }
+        current = next;
         const started = new Date();
         if (!p.hasTable) db.exec(TABLE_DDL);
         db.exec(current.sql);
-        const broken = db.pragma("foreign_key_check") as { table: string; parent: string }[];
-        if (broken.length) throw new Error(`it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${broken[0]!.table} → ${broken[0]!.parent})`);
+        if (keysOff) {
+          const broken = db.pragma("foreign_key_check") as { table: string; parent: string }[];
+          if (broken.length) throw new Error(`it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${broken[0]!.table} → ${broken[0]!.parent})`);
+        }
         db.prepare(
           `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "logs", "rolled_back_at", "started_at", "applied_steps_count") VALUES (?, ?, ?, ?, NULL, NULL, ?, 1)`,
         ).run(randomUUID(), current.checksum, timestamp(new Date()), current.name, timestamp(started));
