@@ -1,4 +1,5 @@
 // `npm run reterm -- <command>`: the command-line entry point. Each command parses its args with zod and calls lib/services.
+import "./require-node.ts"; // first: stops with one line on an unsupported Node.js
 import { z } from "zod";
 import { isHelpFlag, parseCommandArgs, UsageError, wantsHelp } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
@@ -80,12 +81,16 @@ const commands: Record<string, Command> = {
     const config = getEnv().DATABASE_URL;
     if (sub === "status") {
       const s = await getMigrationStatus(config);
-      console.log(s.problem ? `Migration history problem: ${s.problem}` : s.pending.length ? `Pending: ${s.pending.join(", ")}` : "Database is up to date.");
-      if (s.problem || s.pending.length) process.exitCode = 1;
+      for (const p of s.problems) console.log(`Problem: ${p}`);
+      if (s.unknown.length) console.log(`Applied by a newer release (not in this one): ${s.unknown.join(", ")}`);
+      if (s.pending.length) console.log(`Pending (${s.pending.length}): ${s.pending.join(", ")}`);
+      else if (!s.problems.length) console.log("Database is up to date.");
+      if (s.problems.length || s.pending.length) process.exitCode = 1;
       return;
     }
     if (sub) throw new UsageError(`unknown migrate subcommand "${sub}"`);
-    const r = await setupDatabase(config, { force: true });
+    const r = await setupDatabase(config);
+    if (r.unknown.length) console.log(`Applied by a newer release (not in this one): ${r.unknown.join(", ")}`);
     console.log(r.applied.length ? `Applied ${r.applied.length} migration(s): ${r.applied.join(", ")}` : "Database is up to date.");
   },
 

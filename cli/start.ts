@@ -1,5 +1,6 @@
 // `npm start`: validate the environment, migrate, seed demo data into an empty database, build when the
 // production build is missing or older than the sources, then serve the dashboard with `next start`.
+import "./require-node.ts"; // first: stops with one line on an unsupported Node.js
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

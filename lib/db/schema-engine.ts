@@ -1,7 +1,7 @@
-// Offline Prisma Migrate: drives Prisma's own schema engine (WebAssembly build) through the driver adapters,
-// so `migrate deploy/status/create` work without the native engine binary or network. The migrations it
-// writes and the `_prisma_migrations` rows it records are the ones the Prisma CLI would produce.
-// Only CLI entry points import this module (never the Next.js server).
+// Developer tool only (scripts/new-migration.ts): writes new migrations by diffing prisma/models.prisma against the
+// committed ones with Prisma's own schema engine (WebAssembly build) over the driver adapters, without the native
+// engine binary or network. It drives wasm-bindgen internals that may change with any engine build, which is why the
+// app, the CLI and the tests never load it: start-up applies the committed SQL with lib/db/migrations.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -14,7 +14,7 @@ import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { DatabaseConfig } from "../env.ts";
 import { assertSqliteFileUsable } from "./client.ts";
 import { AppError } from "../errors.ts";
-import { migrationsDir } from "./migration-state.ts";
+import { migrationsDir } from "./migrations/local.ts";
 
 const PRISMA_DIR = path.resolve(import.meta.dirname, "../../prisma");
 type Provider = DatabaseConfig["provider"];
@@ -56,7 +56,7 @@ function schemaFiles(provider: Provider): [string, string][] {
     .map((f) => [path.join(dir, f), fs.readFileSync(path.join(dir, f), "utf8")]);
 }
 
-export function listMigrations(provider: Provider): MigrationList {
+function listMigrations(provider: Provider): MigrationList {
   const baseDir = migrationsDir(provider);
   const dirs = fs.existsSync(baseDir)
     ? fs
@@ -192,34 +192,8 @@ async function withEngine<T>(config: DatabaseConfig, fn: (engine: SchemaEngine) 
   }
 }
 
-/** Apply every pending migration (idempotent). Returns the names applied now. */
-export async function migrateDeploy(config: DatabaseConfig): Promise<string[]> {
-  return withEngine(config, async (engine) => {
-    const out = await engine.applyMigrations({ migrationsList: listMigrations(config.provider), filters: filtersFor(config.provider) });
-    return out.appliedMigrationNames;
-  });
-}
-
-/** Pending migrations, or problems with the history, in words. */
-export async function migrateStatus(config: DatabaseConfig): Promise<{ pending: string[]; problem?: string }> {
-  return withEngine(config, async (engine) => {
-    const out = await engine.diagnoseMigrationHistory({
-      migrationsList: listMigrations(config.provider),
-      optInToShadowDatabase: false,
-      filters: filtersFor(config.provider),
-    });
-    const h = out.history;
-    if (!h) return { pending: [] };
-    if (h.diagnostic === "databaseIsBehind") return { pending: h.unappliedMigrationNames };
-    return { pending: [], problem: JSON.stringify(h) };
-  });
-}
-
-/**
- * Diff prisma/models.prisma against the migrations folder and write a new migration when they differ.
- * Returns the folder written, or null when the schema has no changes.
- */
-export async function migrateCreate(config: DatabaseConfig, name: string): Promise<string | null> {
+/** The SQL that would bring the committed migrations to prisma/models.prisma, or null when they already match. */
+export async function migrationDiff(config: DatabaseConfig): Promise<string | null> {
   return withEngine(config, async (engine) => {
     const list = listMigrations(config.provider);
     const files = schemaFiles(config.provider).map(([p, content]) => ({ path: p, content }));
@@ -230,12 +204,22 @@ export async function migrateCreate(config: DatabaseConfig, name: string): Promi
       exitCode: true,
       filters: filtersFor(config.provider),
     });
-    if (diff.exitCode === 0 || !diff.stdout?.trim()) return null;
-    const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
-    const dir = path.join(list.baseDir, `${stamp}_${name.replace(/[^a-z0-9_]+/gi, "_")}`);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "migration.sql"), diff.stdout);
-    fs.writeFileSync(path.join(list.baseDir, "migration_lock.toml"), LOCK_CONTENT(config.provider));
-    return dir;
+    return diff.exitCode === 0 || !diff.stdout?.trim() ? null : diff.stdout;
   });
+}
+
+/**
+ * Diff prisma/models.prisma against the migrations folder and write a new migration when they differ.
+ * Returns the folder written, or null when the schema has no changes.
+ */
+export async function migrateCreate(config: DatabaseConfig, name: string): Promise<string | null> {
+  const sql = await migrationDiff(config);
+  if (sql === null) return null;
+  const baseDir = migrationsDir(config.provider);
+  const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  const dir = path.join(baseDir, `${stamp}_${name.replace(/[^a-z0-9_]+/gi, "_")}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "migration.sql"), sql);
+  fs.writeFileSync(path.join(baseDir, "migration_lock.toml"), LOCK_CONTENT(config.provider));
+  return dir;
 }

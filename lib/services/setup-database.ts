@@ -1,38 +1,28 @@
-// Bring a database to the current schema and baseline content. Used by `npm start`, `reterm migrate` and tests.
-// Imports the schema engine, so only CLI entry points may call it (never the Next.js server).
+// Bring a database to the current schema and baseline content. Used by `npm start`, the CLI, tests and benchmarks.
 import type { DatabaseConfig } from "../env.ts";
-import { createDb, type Db } from "../db/client.ts";
-import { appliedMigrationNames, migrationDirNames } from "../db/migration-state.ts";
+import { createDb } from "../db/client.ts";
+import { migrateDeploy, migrateStatus, type StatusResult } from "../db/migrations/index.ts";
 import { ensureLabelSchemas } from "../db/repositories/label-schemas.ts";
 import { DEFAULT_LABEL_SCHEMAS } from "../domain/taxonomy.ts";
 
 /**
- * Apply pending migrations (the schema engine is loaded only when some are pending, or with `force`, which also
- * lets the engine verify the recorded history) and create the default label schemas.
+ * Apply pending migrations (the committed SQL, one transaction each; refused with a message naming the migration
+ * when the recorded history forbids it) and create the default label schemas.
  */
-export async function setupDatabase(config: DatabaseConfig, opts: { force?: boolean } = {}): Promise<{ applied: string[]; labelSchemasCreated: number }> {
-  let client: Db = createDb(config);
+export async function setupDatabase(config: DatabaseConfig): Promise<{ applied: string[]; unknown: string[]; labelSchemasCreated: number }> {
+  const { applied, unknown } = await migrateDeploy(config);
+  const client = createDb(config);
   try {
-    const done = opts.force ? null : await appliedMigrationNames(client);
-    const pending = !done || migrationDirNames(config.provider).some((n) => !done.has(n));
-    let applied: string[] = [];
-    if (pending) {
-      // The engine migrates over a connection of its own; on SQLite, a connection of ours left open keeps the file
-      // busy and the engine gives up (SocketTimeout) — so ours is closed while it works, and reopened after.
-      await client.$disconnect();
-      applied = await (await import("../db/schema-engine.ts")).migrateDeploy(config);
-      client = createDb(config);
-    }
     const labelSchemasCreated = await ensureLabelSchemas(client, DEFAULT_LABEL_SCHEMAS);
-    return { applied, labelSchemasCreated };
+    return { applied, unknown, labelSchemasCreated };
   } finally {
     await client.$disconnect();
   }
 }
 
 /** Pending migrations and history problems, for `reterm migrate status` (the CLI reaches lib/db only through services). */
-export async function getMigrationStatus(config: DatabaseConfig): Promise<{ pending: string[]; problem?: string | null }> {
-  return (await import("../db/schema-engine.ts")).migrateStatus(config);
+export async function getMigrationStatus(config: DatabaseConfig): Promise<StatusResult> {
+  return migrateStatus(config);
 }
 
 /** Close the process-wide database client, if one was opened (CLI entry points, before exit). */

@@ -45,31 +45,34 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(provider: Provider): Promise<TestDatabase> {
+/** A new, empty database (no tables, no migration history) and a way to drop it. */
+export async function createEmptyDatabase(provider: Provider): Promise<{ config: DatabaseConfig; drop: () => Promise<void> }> {
   // RETERM_TEST_DB_PREFIX: engineers sharing one PostgreSQL server keep their databases apart (e.g. reterm_wt9b).
   const name = `${process.env.RETERM_TEST_DB_PREFIX ?? "reterm_test"}_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
-  let config: DatabaseConfig;
-  let dropDb: () => Promise<void>;
   if (provider === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-test-"));
     const file = path.join(dir, "test.db");
-    config = { provider: "sqlite", file, url: `file:${file}` };
-    dropDb = async () => fs.rmSync(dir, { recursive: true, force: true });
-  } else {
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    config = { provider: "postgresql", url: url.toString() };
-    dropDb = async () => {
+    return { config: { provider: "sqlite", file, url: `file:${file}` }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    config: { provider: "postgresql", url: url.toString() },
+    drop: async () => {
       const a = new pg.Client({ connectionString: PG_ADMIN_URL });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await a.end();
-    };
-  }
+    },
+  };
+}
+
+export async function createTestDatabase(provider: Provider): Promise<TestDatabase> {
+  const { config, drop: dropDb } = await createEmptyDatabase(provider);
   await setupDatabase(config);
   const db = createDb(config);
   const actor = await ensureUser(db, "test-admin", "admin");

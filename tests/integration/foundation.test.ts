@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db";
-import { migrateCreate, migrateDeploy, migrateStatus } from "@/lib/db/schema-engine";
+import { migrateDeploy, migrateStatus } from "@/lib/db/migrations";
 import { seedDemo } from "@/lib/services/seed-demo";
 import { getStats } from "@/lib/services/get-stats";
 import { listTrajectories } from "@/lib/services/browse-trajectories";
@@ -22,11 +22,11 @@ describe.each(PROVIDERS)("foundation on $title", ({ provider, skip }) => {
     await t?.drop();
   });
 
-  it.skipIf(skip)("applies migrations once and reports the schema as in sync with prisma/models.prisma", async () => {
-    expect(await migrateDeploy(t.config)).toEqual([]);
-    expect(await migrateStatus(t.config)).toEqual({ pending: [] });
-    // The committed migrations must produce exactly the models: no drift between schema and migrations.
-    expect(await migrateCreate(t.config, "drift_check")).toBeNull();
+  // That the committed migrations produce exactly prisma/models.prisma is checked by `npm run db:check` (CI), with
+  // Prisma's schema engine, which tests never load.
+  it.skipIf(skip)("applies migrations once and then reports nothing pending", async () => {
+    expect(await migrateDeploy(t.config)).toEqual({ applied: [], unknown: [] });
+    expect(await migrateStatus(t.config)).toEqual({ pending: [], problems: [], unknown: [] });
   });
 
   it.skipIf(skip)("seeds demo data idempotently, with fork points and attempts linked to parents", async () => {
