@@ -30,6 +30,8 @@ const roleArg = (raw: string | undefined) => {
 
 export async function userCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
+  // Usage first: `user` alone (or a typo) prints the commands even where no account could be acted as.
+  if (!["add", "set-role", "reset-password", "disable", "enable", "delete", "list"].includes(sub ?? "")) throw new UsageError(`usage: ${USER_HELP}`);
   await setupDatabase(getEnv().DATABASE_URL);
   // Only `user add` may run before any admin exists (it creates the first one).
   const ctx = await getCliContext({ bootstrap: sub === "add" });

@@ -47,6 +47,7 @@ describe.each(PROVIDERS)("account lifecycle ($title)", ({ provider, skip }) => {
     expect(await signIn({ username: name, password: "not-the-password" }, from(), t.db)).toEqual({ ok: false, reason: "invalid" });
     expect((await listUsers(t.ctx)).find((u) => u.name === name)).toMatchObject({ state: "disabled", activeTokens: 0 });
     expect(await disableUser(t.ctx, { name })).toEqual({ changed: false });
+    await expect(createApiTokenFor(t.ctx, { tokenName: "late", userName: name })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/is disabled/) });
 
     expect(await enableUser(t.ctx, { name })).toEqual({ changed: true });
     const again = await signedIn(name, password);

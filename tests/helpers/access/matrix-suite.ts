@@ -9,6 +9,9 @@ import { IDENTITIES, IDENTITY_ENTRIES, makeIdentities, runIdentityMatrix } from 
 
 export const mockedHeaders = { current: new Headers() };
 
+/** Hundreds of page renders and handler calls in one test: minutes on a busy shared machine, not the default minute. */
+const MATRIX_TIMEOUT = 300_000;
+
 export function defineMatrixSuite(provider: Provider): void {
   const target = PROVIDERS.find((p) => p.provider === provider)!;
 
@@ -66,14 +69,14 @@ export function defineMatrixSuite(provider: Provider): void {
       }
       expect(mismatches).toEqual([]);
       expect(checked).toBe(ACCESS_TABLE.length * PRINCIPALS.length);
-    });
+    }, MATRIX_TIMEOUT);
 
     it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
       const identities = await makeIdentities(t.ctx);
       const { mismatches, checked } = await runIdentityMatrix("team", identities, (h) => (mockedHeaders.current = h));
       expect(mismatches).toEqual([]);
       expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
-    });
+    }, MATRIX_TIMEOUT);
   });
 }
 
@@ -102,7 +105,7 @@ export function defineLocalIdentitySuite(provider: Provider): void {
       const { mismatches, checked } = await runIdentityMatrix("local", identities, (h) => (mockedHeaders.current = h));
       expect(mismatches).toEqual([]);
       expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
-    });
+    }, MATRIX_TIMEOUT);
   });
 }
 
