@@ -77,7 +77,11 @@ describe.each(PROVIDERS)("account lifecycle ($title)", ({ provider, skip }) => {
 
   it.skipIf(skip)("two admins disabling each other at the same moment: exactly one wins, an active admin remains", async () => {
     const operator: ServiceContext = { db: t.db, actor: { id: "", name: "cli:operator", role: "admin" } };
-    const active = (await listUsers(t.ctx)).filter((u) => u.role === "admin" && u.state === "active").map((u) => u.name);
+    const activeAdmins = async () => (await listUsers(t.ctx)).filter((u) => u.role === "admin" && u.state === "active").map((u) => u.name);
+    // Exactly two active admins: test-admin and a new one.
+    for (const name of await activeAdmins()) if (name !== "test-admin") await disableUser(operator, { name });
+    await createUser(t.ctx, { name: `duel-${provider}`, role: "admin" });
+    const active = await activeAdmins();
     expect(active).toHaveLength(2);
     const results = await Promise.allSettled(active.map((name) => disableUser(operator, { name })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
