@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isHelpFlag, parseCommandArgs, UsageError, wantsHelp } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
 import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/setup-database.ts";
-import { getLocalContext } from "../lib/services/context.ts";
+import { getCliContext } from "../lib/services/cli-context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { getStats } from "../lib/services/get-stats.ts";
 import { describeError } from "../lib/errors.ts";
@@ -101,7 +101,7 @@ const commands: Record<string, Command> = {
       checkpoints: z.string().regex(/^\d{1,7}(,\d{1,7}){0,9}$/, "must be comma-separated training steps, e.g. 100,200,400").transform((s) => s.split(",").map(Number)).optional(),
     }));
     await setupDatabase(getEnv().DATABASE_URL);
-    const ctx = await getLocalContext();
+    const ctx = await getCliContext();
     const progress = new ProgressLine(values.trajectories, "trajectories");
     const r = await seedDemo(ctx, { count: values.trajectories, seed: values.seed, checkpoints: values.checkpoints, onProgress: (p) => progress.update(p.imported + p.duplicates + p.failed) });
     progress.done();
@@ -111,7 +111,7 @@ const commands: Record<string, Command> = {
 
   async stats(argv) {
     const { values } = parseCommandArgs(argv, { json: { type: "boolean" } }, z.object({ json: z.boolean().default(false) }));
-    const ctx = await getLocalContext();
+    const ctx = await getCliContext();
     const s = await getStats(ctx);
     if (values.json) console.log(JSON.stringify(s));
     else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(14)} ${v.toLocaleString("en-US")}`);

@@ -8,6 +8,7 @@ import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
 import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
+import { getCliContext } from "../lib/services/cli-context.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
@@ -40,15 +41,17 @@ async function main(): Promise<void> {
   console.log(`ReTerm Studio: database ${env.DATABASE_URL.provider} (${where})`);
   const { applied } = await setupDatabase(env.DATABASE_URL);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-  if (env.RETERM_DEMO) {
-    const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true });
-    if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
-  }
   const mode = authMode(env);
   const serverEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", HOST: env.HOST };
   if (mode === "team") {
-    await assertTeamModeReady(await getLocalContext());
+    await assertTeamModeReady();
     serverEnv.RETERM_AUTH_SECRET = loadAuthSecret(env.RETERM_AUTH_SECRET, path.join(ROOT, "data"));
+  }
+  if (env.RETERM_DEMO) {
+    // Local mode loads it as the person at the machine; team mode as the account RETERM_USER names, never a made-up one.
+    const ctx = mode === "local" ? await getLocalContext() : await getCliContext().catch(() => null);
+    const report = ctx ? await seedDemo(ctx, { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true }) : null;
+    if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
   await closeDatabase();
 

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -85,7 +86,8 @@ export const envSchema = z.object({
   HOST: z.string().trim().max(255).optional().transform((v) => v || "127.0.0.1"),
   /** on: always require sign-in (team mode); off: local mode, refused unless HOST is loopback; unset: from HOST. */
   RETERM_AUTH: z.enum(["on", "off", ""]).optional().transform((v) => (v ? v : undefined)),
-  /** Signs session cookies (team mode). `npm start` generates and keeps one in data/ when unset. */
+  /** Signs session cookies (team mode). `npm start` generates and keeps one in data/auth-secret when unset; any other
+   * way of starting team mode needs it set (or that file present), else the server refuses to start. */
   RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public URL of the dashboard, e.g. https://reterm.lab.example; https makes session cookies Secure. */
   RETERM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -149,3 +151,26 @@ export function publicBaseUrl(env: Pick<Env, "RETERM_BASE_URL" | "HOST" | "PORT"
   const host = bare === "0.0.0.0" || bare === "::" || bare === "" ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
   return new URL(`http://${host}:${env.PORT}`);
 }
+
+/** Where `npm start` keeps the session secret it generated (see lib/services/auth/team-mode.ts). */
+export function authSecretFile(dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data")): string {
+  return path.join(dataDir, "auth-secret");
+}
+
+/**
+ * The session-signing secret that survives a restart: RETERM_AUTH_SECRET, else the one `npm start` kept in
+ * data/auth-secret; null when there is neither. Read only: generating one is `npm start`'s job, because a secret
+ * made up by a server process would be gone (and every session with it) at its next restart.
+ */
+export function persistentAuthSecret(env: Pick<Env, "RETERM_AUTH_SECRET">, file = authSecretFile()): string | null {
+  if (env.RETERM_AUTH_SECRET) return env.RETERM_AUTH_SECRET;
+  try {
+    const s = fs.readFileSync(file, "utf8").trim();
+    return s.length >= 32 ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+export const MISSING_AUTH_SECRET =
+  "team mode needs a persistent session secret: set RETERM_AUTH_SECRET (32+ characters, e.g. from `openssl rand -hex 32`) or start with `npm start`, which keeps one in data/auth-secret";

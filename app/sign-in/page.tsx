@@ -14,8 +14,11 @@ const safeNext = (raw: unknown) => (typeof raw === "string" && /^\/(?!\/)[^\s\\]
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNext((await searchParams).next);
-  // Local mode has no accounts; a visitor who is already signed in goes on.
-  if (currentAuthMode() === "local" || (await findPageContext())) redirect(next);
+  // Local mode has no accounts; a visitor who is already signed in goes on. Credentials the request carries that were
+  // refused (a revoked token, a Basic header) are shown rather than redirected on: the same request would come back.
+  const { ctx, refused } = await findPageContext();
+  const local = currentAuthMode() === "local";
+  if (!refused && (local || ctx)) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center bg-muted/40 px-4">
       <Card className="w-full max-w-sm">
@@ -30,7 +33,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               Accounts are created by an admin, on the Users page or with <Code>npm run reterm -- user add</Code>.
             </p>
           </div>
-          <SignInForm next={next} />
+          {refused ? (
+            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm">
+              This request&apos;s Authorization header was refused: {refused}. Pages use the session cookie; API tokens are for <Code>/api/v1</Code>.
+            </p>
+          ) : null}
+          {local ? null : <SignInForm next={next} />}
         </CardContent>
       </Card>
     </main>

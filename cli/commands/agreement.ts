@@ -1,7 +1,7 @@
 // `reterm agreement --schema KEY [--queue NAME] [--json]`: Cohen's κ, Fleiss' κ and Krippendorff's α of one schema.
 import { z } from "zod";
 import { parseCommandArgs } from "../args.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { computeAgreement } from "../../lib/services/annotation/compute-agreement.ts";
 
 export const AGREEMENT_HELP = `agreement --schema KEY [--queue NAME] [--json]
@@ -15,7 +15,7 @@ export async function agreementCommand(argv: string[]): Promise<void> {
     queue: z.string().trim().min(1).optional(),
     json: z.boolean().default(false),
   }));
-  const r = await computeAgreement(await getLocalContext(), { schema: values.schema, queue: values.queue });
+  const r = await computeAgreement(await getCliContext(), { schema: values.schema, queue: values.queue });
   if (values.json) {
     console.log(JSON.stringify({ schema: r.schema, items: r.items, annotators: r.annotators, cohenKappa: r.cohenKappa, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha }));
     return;

@@ -2,7 +2,8 @@
 // --json prints the same objects as GET /api/v1/analytics/…; without it, a plain table.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
-import { getLocalContext, type ServiceContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
+import type { ServiceContext } from "../../lib/services/context.ts";
 import { getRecoveryAnalytics, type RecoveryFigures } from "../../lib/services/analytics/get-recovery-analytics.ts";
 import { getTrainingProgress } from "../../lib/services/analytics/get-training-progress.ts";
 import { compareRuns } from "../../lib/services/analytics/compare-runs.ts";
@@ -88,6 +89,6 @@ export async function analyticsCommand(argv: string[]): Promise<void> {
   if (sub === "failure-modes") return failureModesCommand(rest);
   const { values, positionals } = parseCommandArgs(rest, OPTIONS, argsSchema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const out = await run(await getLocalContext(), sub, values);
+  const out = await run(await getCliContext(), sub, values);
   if (out !== undefined) console.log(JSON.stringify(out, null, values.json ? undefined : 2));
 }

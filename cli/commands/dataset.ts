@@ -2,7 +2,7 @@
 // and mark tasks held out. Arguments are validated with zod; the work is done by lib/services/curation.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { createDataset, tableFilterFor } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { storeFrozenExports } from "../../lib/services/curation/frozen-exports.ts";
@@ -71,7 +71,7 @@ async function create(argv: string[]) {
   const conditions = labelConditions([...v.label, ...v["label-rule"]]);
   if (conditions.length && (v.outcome.length || v.run.length || v.task.length)) throw new UsageError("--label-rule selects by labels; it cannot be combined with --outcome/--run/--task");
   if (v.queue && !conditions.length) throw new UsageError("--queue needs at least one --label-rule");
-  const ctx = await getLocalContext();
+  const ctx = await getCliContext();
   const quality = { dedupeExact: v.dedupe, dedupePrefix: v["dedupe-prefix"], minSteps: v["min-steps"], maxSteps: v["max-steps"], maxTokens: v["max-tokens"], minReward: v["min-reward"] };
   const source: DatasetRulesInput = conditions.length
     ? { source: "labels", labels: conditions, ...(v.queue ? { queue: v.queue } : {}) }
@@ -86,7 +86,7 @@ async function freeze(argv: string[]) {
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("usage: dataset freeze NAME");
   const override = values["override-held-out"] ? { reason: values["override-held-out"] } : undefined;
-  const ctx = await getLocalContext();
+  const ctx = await getCliContext();
   const r = await freezeDataset(ctx, { name, note: values.note, override });
   console.log(`Froze "${name}" version ${r.version} (${r.itemCount} items), hash ${r.contentHash}`);
   await storeExports(ctx, name, r.version);
@@ -118,13 +118,13 @@ async function storeExportsCommand(argv: string[]) {
   const [spec, ...extra] = positionals;
   const m = /^([\w.-]+)@(\d+)$/.exec(spec ?? "");
   if (!m || extra.length) throw new UsageError("usage: dataset store-exports NAME@VERSION [--replace]");
-  await storeExports(await getLocalContext(), m[1]!, Number(m[2]), values.replace ?? false);
+  await storeExports(await getCliContext(), m[1]!, Number(m[2]), values.replace ?? false);
 }
 
 async function heldOut(argv: string[]) {
   const { values, positionals } = parseCommandArgs(argv, { reason: { type: "string" } }, z.object({ reason: z.string().max(500).optional() }));
   const [sub, ...tasks] = positionals;
-  const ctx = await getLocalContext();
+  const ctx = await getCliContext();
   if (sub === "list") {
     for (const h of await listHeldOutTasks(ctx)) console.log(`${h.benchmark === "*" ? "" : `${h.benchmark}/`}${h.externalId}${h.reason ? `\t${h.reason}` : ""}`);
     return;
@@ -141,7 +141,7 @@ export async function datasetCommand(argv: string[]): Promise<void> {
   if (sub === "store-exports") return storeExportsCommand(rest);
   if (sub === "held-out") return heldOut(rest);
   if (sub === "list") {
-    for (const d of await listAllDatasets(await getLocalContext())) {
+    for (const d of await listAllDatasets(await getCliContext())) {
       console.log(`${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`);
     }
     return;
@@ -149,7 +149,7 @@ export async function datasetCommand(argv: string[]): Promise<void> {
   if (sub === "delete") {
     const [name, ...extra] = rest;
     if (!name || extra.length) throw new UsageError("usage: dataset delete NAME");
-    const ctx = await getLocalContext();
+    const ctx = await getCliContext();
     const { dataset } = await getDatasetDetail(ctx, name);
     const r = await deleteDataset(ctx, { name, expectedRevision: dataset.revision });
     console.log(`Deleted dataset "${name}" and ${r.filesRemoved} export file(s).`);
@@ -158,7 +158,7 @@ export async function datasetCommand(argv: string[]): Promise<void> {
   if (sub === "show") {
     const [name] = rest;
     if (!name) throw new UsageError("usage: dataset show NAME");
-    const d = await getDatasetDetail(await getLocalContext(), name);
+    const d = await getDatasetDetail(await getCliContext(), name);
     console.log(JSON.stringify({ ...d.dataset, rules: d.rules, versions: d.versions }, null, 2));
     return;
   }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { ProgressLine } from "../progress.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { openExport, writeExportFiles } from "../../lib/services/curation/export-dataset.ts";
 import { cleanExports } from "../../lib/services/curation/export-jobs.ts";
 import { EXPORT_FORMATS } from "../../lib/domain/curation/types.ts";
@@ -21,12 +21,12 @@ const schema = z.object({
 });
 
 export async function exportCommand(argv: string[]): Promise<void> {
-  if (argv.length === 1 && argv[0] === "--clean") return void console.log(`Deleted ${await cleanExports(await getLocalContext())} expired export file(s).`);
+  if (argv.length === 1 && argv[0] === "--clean") return void console.log(`Deleted ${await cleanExports(await getCliContext())} expired export file(s).`);
   const { values, positionals } = parseCommandArgs(argv, { dataset: { type: "string" }, format: { type: "string" }, out: { type: "string" }, "override-held-out": { type: "string" } }, schema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   tuneForShortExport();
   const [name, version] = values.dataset.split("@");
-  const opened = await openExport(await getLocalContext(), {
+  const opened = await openExport(await getCliContext(), {
     name: name!, version: version ? Number(version) : undefined, format: values.format,
     override: values["override-held-out"] ? { reason: values["override-held-out"] } : undefined,
   });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { importFiles, type ImportFilesResult } from "../../lib/services/import-files.ts";
 import { formatIssue } from "../../lib/services/import-trajectories.ts";
 import { FORMAT_IDS } from "../../lib/importers/registry.ts";
@@ -29,7 +29,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   );
   if (!positionals.length) throw new UsageError("import needs at least one file or folder");
   await setupDatabase(getEnv().DATABASE_URL);
-  const ctx = await getLocalContext();
+  const ctx = await getCliContext();
   const progress = new ProgressLine(undefined, "");
   const started = Date.now();
   const result = await importFiles(ctx, positionals, {

@@ -1,7 +1,7 @@
 // `reterm imports [--limit N] [--json]`: recent import jobs; a killed one shows as interrupted until a re-run completes it.
 import { z } from "zod";
 import { parseCommandArgs } from "../args.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { listImportJobs } from "../../lib/services/import-integrity/list-import-jobs.ts";
 
 export const IMPORTS_HELP = `imports [--limit N] [--json]  recent import jobs (interrupted ones are completed by the next import)`;
@@ -11,7 +11,7 @@ export async function importsCommand(argv: string[]): Promise<void> {
     limit: z.coerce.number().int().min(1).max(1000).default(20),
     json: z.boolean().default(false),
   }));
-  const jobs = await listImportJobs(await getLocalContext(), values.limit);
+  const jobs = await listImportJobs(await getCliContext(), values.limit);
   if (values.json) return console.log(JSON.stringify(jobs));
   if (!jobs.length) return console.log("No imports yet.");
   for (const j of jobs) console.log(`${j.id}  ${j.startedAt.slice(0, 19).replace("T", " ")}  ${j.origin.padEnd(6)}  ${j.status.padEnd(11)}  ${j.imported} imported, ${j.skipped} duplicates, ${j.failed} failed`);

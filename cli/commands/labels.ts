@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { importLabels } from "../../lib/services/annotation/import-labels.ts";
 import { importSuggestions } from "../../lib/services/annotation/suggestions/import-suggestions.ts";
 
@@ -32,7 +32,7 @@ export async function labelsCommand(argv: string[]): Promise<void> {
   if (stat.size > MAX_BYTES) throw new UsageError(`${file}: larger than ${MAX_BYTES / 1024 / 1024} MB`);
   await setupDatabase(getEnv().DATABASE_URL);
   if (values["as-suggestions"]) return suggestionsImport(file, values.json);
-  const r = await importLabels(await getLocalContext(), fs.readFileSync(file, "utf8"), { file });
+  const r = await importLabels(await getCliContext(), fs.readFileSync(file, "utf8"), { file });
   if (values.json) console.log(JSON.stringify(r));
   else {
     for (const i of r.issues) console.error(`${file}:${i.line}: ${i.field}: ${i.message}`);
@@ -43,7 +43,7 @@ export async function labelsCommand(argv: string[]): Promise<void> {
 }
 
 async function suggestionsImport(file: string, json: boolean): Promise<void> {
-  const r = await importSuggestions(await getLocalContext(), fs.readFileSync(file, "utf8"), { file });
+  const r = await importSuggestions(await getCliContext(), fs.readFileSync(file, "utf8"), { file });
   if (json) console.log(JSON.stringify(r));
   else {
     for (const i of r.issues) console.error(`${file}:${i.line}: ${i.field}: ${i.message}`);

@@ -1,7 +1,7 @@
 // `reterm reindex-search`: rebuild the full-text search index from the steps (after an upgrade, or to repair it).
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { rebuildSearchIndex } from "../../lib/services/search-trajectories.ts";
 import { reindexFailureModes } from "../../lib/services/failure-modes/index.ts";
 import { ProgressLine } from "../progress.ts";
@@ -12,7 +12,7 @@ export const REINDEX_HELP = `reindex-search               rebuild the full-text 
 export async function reindexCommand(): Promise<void> {
   await setupDatabase(getEnv().DATABASE_URL);
   const progress = new ProgressLine(undefined, "trajectories indexed");
-  const r = await rebuildSearchIndex(await getLocalContext(), { onProgress: (n) => progress.update(n) });
+  const r = await rebuildSearchIndex(await getCliContext(), { onProgress: (n) => progress.update(n) });
   progress.done();
   console.log(`Indexed ${r.trajectories.toLocaleString("en-US")} trajectories for search.`);
 }

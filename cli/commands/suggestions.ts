@@ -2,7 +2,7 @@
 // annotators' accept/change/reject decisions (the same figures as GET /api/v1/annotations/suggestions/precision).
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { getSuggestionPrecision } from "../../lib/services/annotation/suggestions/suggestion-precision.ts";
 import type { PrecisionRow } from "../../lib/domain/annotation/suggestions.ts";
 
@@ -25,7 +25,7 @@ export async function suggestionsCommand(argv: string[]): Promise<void> {
     schema: z.string().trim().min(1).optional(),
     json: z.boolean().default(false),
   }));
-  const r = await getSuggestionPrecision(await getLocalContext(), { ...(values.source ? { source: values.source } : {}), ...(values.schema ? { schema: values.schema } : {}) });
+  const r = await getSuggestionPrecision(await getCliContext(), { ...(values.source ? { source: values.source } : {}), ...(values.schema ? { schema: values.schema } : {}) });
   if (values.json) {
     console.log(JSON.stringify({ source: r.source, schema: r.schema, categories: r.categories, overall: r.overall }));
     return;

@@ -1,16 +1,21 @@
-// `reterm user add|set-role|reset-password|list`: manage accounts from the machine the server runs on.
+// `reterm user add|set-role|reset-password|disable|enable|delete|list`: manage accounts from the machine the server
+// runs on, acting as the account RETERM_USER names (lib/services/cli-context.ts; `user add` also bootstraps the first).
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
-import { createUser, listUsers, resetPassword, setUserRole } from "../../lib/services/accounts/manage-users.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
+import { createUser, deleteUser, disableUser, enableUser, listUsers, resetPassword, setUserRole } from "../../lib/services/accounts/manage-users.ts";
 import { roleSchema, usernameSchema } from "../../lib/domain/accounts.ts";
 
 export const USER_HELP = `user add NAME --role ROLE    create an account (admin|researcher|annotator|viewer); prints its password once
   user set-role NAME ROLE      change a role (ends the user's sessions)
   user reset-password NAME     new generated password, printed once (ends the user's sessions)
-  user list                    accounts with role, password set, active tokens`;
+  user disable NAME            stop an account: ends its sessions, revokes its API tokens, refuses its sign-in
+  user enable NAME             let a disabled account sign in again (its revoked tokens stay revoked)
+  user delete NAME             delete an account for good (its labels and history keep its name; the name stays taken)
+  user list                    accounts with role, state, password set, active tokens
+                               (the CLI acts as RETERM_USER; on a database with accounts it must name one)`;
 
 const nameArg = (positionals: string[], i: number, what: string) => {
   const r = usernameSchema.safeParse(positionals[i] ?? "");
@@ -25,8 +30,11 @@ const roleArg = (raw: string | undefined) => {
 
 export async function userCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
+  // Usage first: `user` alone (or a typo) prints the commands even where no account could be acted as.
+  if (!["add", "set-role", "reset-password", "disable", "enable", "delete", "list"].includes(sub ?? "")) throw new UsageError(`usage: ${USER_HELP}`);
   await setupDatabase(getEnv().DATABASE_URL);
-  const ctx = await getLocalContext();
+  // Only `user add` may run before any admin exists (it creates the first one).
+  const ctx = await getCliContext({ bootstrap: sub === "add" });
   if (sub === "add") {
     const { values, positionals } = parseCommandArgs(rest, { role: { type: "string" } }, z.object({ role: z.string().optional() }));
     const u = await createUser(ctx, { name: nameArg(positionals, 0, "NAME"), role: roleArg(values.role) });
@@ -44,10 +52,21 @@ export async function userCommand(argv: string[]): Promise<void> {
     const { password } = await resetPassword(ctx, { name });
     console.log(`New password for ${name} (shown once):`);
     console.log(password);
+  } else if (sub === "disable" || sub === "enable") {
+    const { positionals } = parseCommandArgs(rest, {}, z.object({}));
+    const name = nameArg(positionals, 0, "NAME");
+    const { changed } = await (sub === "disable" ? disableUser : enableUser)(ctx, { name });
+    console.log(changed ? `${name} is ${sub}d.` : `${name} was already ${sub}d.`);
+  } else if (sub === "delete") {
+    const { positionals } = parseCommandArgs(rest, {}, z.object({}));
+    const name = nameArg(positionals, 0, "NAME");
+    await deleteUser(ctx, { name });
+    console.log(`Deleted ${name}: it can no longer sign in or use API tokens; its labels and history keep its name.`);
   } else if (sub === "list") {
     parseCommandArgs(rest, {}, z.object({}));
     for (const u of await listUsers(ctx)) {
-      console.log(`${u.name.padEnd(24)} ${u.role.padEnd(11)} ${u.hasPassword ? "password" : "no password"}  ${u.activeTokens} token(s)`);
+      const note = u.localAccount && !u.hasPassword ? "  (local/CLI account: RETERM_USER, cannot sign in)" : "";
+      console.log(`${u.name.padEnd(24)} ${u.role.padEnd(11)} ${u.state.padEnd(9)} ${u.hasPassword ? "password" : "no password"}  ${u.activeTokens} token(s)${note}`);
     }
   } else {
     throw new UsageError(`usage: ${USER_HELP}`);

@@ -132,6 +132,16 @@ describe("Inspect importer on hand-written logs", () => {
       expect(JSON.stringify(t)).not.toContain("gAAAAB");
     });
 
+    it("refuses a sample whose messages are null (naming file and field) instead of importing it without steps", async () => {
+      const f = path.join(dir, "null-messages.json");
+      const ok = { id: 1, epoch: 1, input: "x", messages: [{ role: "user", content: "x" }, { role: "assistant", content: "y" }] };
+      fs.writeFileSync(f, JSON.stringify({ version: 2, status: "success", eval: { task: "t", model: "m" }, samples: [{ ...ok, id: 2, messages: null }, ok] }));
+      const records = await readAll(f);
+      expect(records).toHaveLength(2);
+      expect(records[0]).toEqual({ ok: false, issue: expect.objectContaining({ file: expect.stringMatching(/null-messages\.json$/), path: "samples[0].messages", message: expect.stringMatching(/is null: the sample's steps are missing/) }) });
+      expect(records[1]?.ok && records[1].value.trajectory.steps).toHaveLength(2);
+    });
+
     it("says why there is nothing to import", async () => {
       const f = path.join(dir, "cancelled.json");
       fs.writeFileSync(f, JSON.stringify({ version: 2, status: "error", eval: { task: "t", model: "m" }, error: { message: "boom" } }));

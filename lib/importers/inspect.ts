@@ -32,7 +32,9 @@ const sampleSchema = z.object({
   epoch: z.number().int().nullish(),
   input: z.unknown().optional(),
   target: z.unknown().optional(),
-  messages: z.array(messageSchema).nullish(),
+  // The conversation is where the steps come from (events are not read for steps). Inspect always writes a list, so
+  // `null` is a damaged sample: refused, naming the field, rather than imported as a trajectory with no steps.
+  messages: z.array(messageSchema, { error: (i) => (i.input === null ? "is null: the sample's steps are missing (Inspect writes a list of messages)" : undefined) }).optional(),
   scores: z.record(z.string(), scoreSchema).nullish(),
   // Logs before scores{} had a single score.
   score: scoreSchema.nullish(),

@@ -1,6 +1,6 @@
 // The acting user and database every service runs with. Pages, route handlers and the CLI build one and pass it in.
 import { getDb, type Db } from "../db/client.ts";
-import { ensureUser } from "../db/repositories/users.ts";
+import { ensureAccount, type AccountActor } from "../db/repositories/users.ts";
 import { can, type Actor, type Permission } from "../domain/authz.ts";
 import { getEnv } from "../env.ts";
 import { AppError } from "../errors.ts";
@@ -18,8 +18,8 @@ export function authorize(ctx: ServiceContext, permission: Permission): void {
 }
 
 /**
- * Context for the local single-user mode: the user named by RETERM_USER, created as admin on first use.
- * The accounts issue replaces this with the signed-in user.
+ * Context for the local single-user mode: the user named by RETERM_USER, created as admin on first use (it is the
+ * person at the machine). An admin may have disabled or deleted that account; then it may not act.
  */
 export async function getLocalContext(): Promise<ServiceContext> {
   const db = getDb();
@@ -29,11 +29,17 @@ export async function getLocalContext(): Promise<ServiceContext> {
   if (!byName) localActors.set(db, (byName = new Map()));
   let actor = byName.get(name);
   if (!actor) {
-    actor = ensureUser(db, name, "admin");
+    actor = ensureAccount(db, name, "admin");
     byName.set(name, actor);
     actor.catch(() => byName.delete(name));
   }
-  return { db, actor: await actor };
+  const { inactive, ...resolved } = await actor;
+  if (inactive) throw inactiveAccount(resolved.name, inactive);
+  return { db, actor: resolved };
 }
 
-const localActors = new WeakMap<Db, Map<string, Promise<Actor>>>();
+export function inactiveAccount(name: string, state: "disabled" | "deleted"): AppError {
+  return new AppError("UNAUTHENTICATED", `The account "${name}" (RETERM_USER) is ${state}; an admin can ${state === "disabled" ? `enable it (npm run reterm -- user enable ${name})` : "create another"}, or set RETERM_USER to another account`);
+}
+
+const localActors = new WeakMap<Db, Map<string, Promise<AccountActor>>>();

@@ -21,9 +21,9 @@ export async function signInAction(_prev: ActionResult, form: FormData): Promise
   if (!parsed.success) return toActionError(parsed.error);
   const outcome = await signIn(parsed.data, await headers());
   if (!outcome.ok) {
-    return outcome.reason === "throttled"
-      ? { ok: false, error: `Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).` }
-      : { ok: false, error: "Wrong user name or password." };
+    if (outcome.reason === "throttled") return { ok: false, error: `Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).` };
+    if (outcome.reason === "disabled") return { ok: false, error: "This account is disabled. Ask an admin to enable it." };
+    return { ok: false, error: "Wrong user name or password." };
   }
   redirect(parsed.data.next === "/sign-in" ? "/trajectories" : parsed.data.next);
 }

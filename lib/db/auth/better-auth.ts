@@ -6,19 +6,30 @@ import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins";
 import { randomBytes } from "node:crypto";
 import { configOf, type Db } from "../client.ts";
-import { getEnv } from "../../env.ts";
+import { authMode, getEnv, MISSING_AUTH_SECRET, persistentAuthSecret, type Env } from "../../env.ts";
+import { AppError } from "../../errors.ts";
 import { USERNAME_PATTERN } from "../../domain/accounts.ts";
 
 /** Sessions last a week and slide forward once a day while used. */
 const SESSION_SECONDS = 7 * 24 * 3600;
 
+/**
+ * Local mode never issues sessions, so a per-process secret there is harmless. Team mode must have one that survives
+ * a restart (else every restart signs everyone out): instrumentation.ts refuses to start the server without it, and
+ * this refuses too, for anything that reaches sessions some other way.
+ */
+function sessionSecret(env: Env): string {
+  const secret = persistentAuthSecret(env);
+  if (secret) return secret;
+  if (authMode(env) === "team") throw new AppError("CONFIG", MISSING_AUTH_SECRET);
+  return randomBytes(32).toString("hex");
+}
+
 function createAuth(db: Db) {
   const env = getEnv();
   return betterAuth({
     appName: "ReTerm Studio",
-    // Local mode never issues sessions, so a per-process secret there is harmless; team mode requires a real one
-    // (checked at start-up by lib/services/auth/check-team-mode.ts).
-    secret: env.RETERM_AUTH_SECRET ?? randomBytes(32).toString("hex"),
+    secret: sessionSecret(env),
     baseURL: env.RETERM_BASE_URL ?? `http://${env.HOST}:${env.PORT}`,
     database: prismaAdapter(db, { provider: configOf(db).provider === "postgresql" ? "postgresql" : "sqlite" }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },

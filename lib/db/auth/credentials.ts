@@ -2,7 +2,8 @@
 // see or store a password in any other form.
 import type { Db } from "../client.ts";
 import { getAuthFor } from "./better-auth.ts";
-import { ROLES, type Actor, type Role } from "../../domain/authz.ts";
+import type { Actor } from "../../domain/authz.ts";
+import { toActor } from "../repositories/users.ts";
 
 /** Set (or replace) a user's password and end all of their sessions. */
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
@@ -14,19 +15,22 @@ export async function setPassword(db: Db, userId: string, password: string): Pro
   await ctx.internalAdapter.deleteUserSessions(userId);
 }
 
-export async function endSessions(db: Db, userId: string): Promise<void> {
+/** Check a user's password without opening a session (so a disabled account learns nothing without it). */
+export async function verifyPassword(db: Db, userId: string, password: string): Promise<boolean> {
   const ctx = await getAuthFor(db).$context;
-  await ctx.internalAdapter.deleteUserSessions(userId);
+  const account = await ctx.internalAdapter.findCredentialAccount(userId);
+  if (!account?.password) return false;
+  return ctx.password.verify({ hash: account.password, password });
 }
 
 /** The signed-in user of a request (session cookie), or null. Reads the role from the user row on every call. */
 export async function findSessionActor(db: Db, headers: Headers): Promise<Actor | null> {
   const session = await getAuthFor(db).api.getSession({ headers: forAuth(headers), query: { disableCookieCache: true } });
   if (!session) return null;
-  const u = await db.user.findUnique({ where: { id: session.user.id }, select: { id: true, name: true, role: true } });
-  if (!u) return null;
-  const role: Role = (ROLES as readonly string[]).includes(u.role) ? (u.role as Role) : "viewer";
-  return { id: u.id, name: u.name, role };
+  const u = await db.user.findUnique({ where: { id: session.user.id }, select: { id: true, name: true, role: true, disabledAt: true, deletedAt: true } });
+  // Disabling ends a user's sessions; checking here as well shuts any session that raced the disable.
+  if (!u || u.disabledAt || u.deletedAt) return null;
+  return toActor(u);
 }
 
 /**

@@ -33,7 +33,9 @@ export async function createApiTokenFor(ctx: ServiceContext, input: { tokenName:
   if (input.userName && input.userName !== ctx.actor.name) {
     authorize(ctx, "user:manage");
     const u = await findUserRow(ctx.db, input.userName.trim().toLowerCase());
-    if (!u) throw new AppError("NOT_FOUND", `No user named "${input.userName}"`);
+    if (!u || u.deletedAt) throw new AppError("NOT_FOUND", `No user named "${input.userName}"`);
+    // Such a token would be refused at every request: say so now instead of handing out a dead secret.
+    if (u.disabledAt) throw new AppError("CONFLICT", `${u.name} is disabled; enable the account first`);
     owner = u;
   }
   const token = newTokenSecret();

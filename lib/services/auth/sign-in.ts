@@ -1,6 +1,6 @@
 // Use cases: sign in (throttled, audited), sign out, change one's own password.
 import { getDb, type Db } from "../../db/client.ts";
-import { changeOwnPassword, signInWithPassword, signOutSession } from "../../db/auth/credentials.ts";
+import { changeOwnPassword, signInWithPassword, signOutSession, verifyPassword } from "../../db/auth/credentials.ts";
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 import { AppError } from "../../errors.ts";
 import { recordAudit } from "../audit/record-audit.ts";
@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
 
 /** On success, `cookies` are the Set-Cookie values (server actions set them through nextCookies; other callers send them). */
-export type SignInOutcome = { ok: true; cookies: string[] } | { ok: false; reason: "invalid" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
+export type SignInOutcome = { ok: true; cookies: string[] } | { ok: false; reason: "invalid" | "disabled" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
 /** Check a name and password; on success a session cookie is set (server actions) and the sign-in is audited. */
 export async function signIn(input: { username: string; password: string }, requestHeaders: Headers, db: Db = getDb()): Promise<SignInOutcome> {
@@ -18,8 +18,14 @@ export async function signIn(input: { username: string; password: string }, requ
   const address = clientAddress(requestHeaders);
   const wait = await signInRetryAfter(name, address);
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
-  const result = await signInWithPassword(db, name, input.password, requestHeaders);
   const user = await findUserRow(db, name);
+  // A disabled account opens no session. Only someone who knows its password learns that it is disabled (anyone else
+  // gets the usual "wrong name or password"), so the message reveals nothing to a guesser.
+  if (user?.disabledAt && !user.deletedAt && (await verifyPassword(db, user.id, input.password))) {
+    await recordAudit({ db, actor: { id: user.id, name: user.name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user.id, ipAddress: address, details: { reason: "disabled" } });
+    return { ok: false, reason: "disabled" };
+  }
+  const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders);
   if (!result.ok) {
     await recordFailedSignIn(name, address);
     await recordAudit({ db, actor: { id: user?.id ?? "", name: user?.name ?? name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user?.id, ipAddress: address });

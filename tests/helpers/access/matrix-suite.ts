@@ -5,8 +5,12 @@ import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from 
 import { ACCESS_TABLE } from "./access-table.ts";
 import { findActions, findPages, findRoutes } from "./enumerate.ts";
 import { expected, orderForRun, PRINCIPALS, runEntry, setPageFiles, type Principal } from "./run-matrix.ts";
+import { IDENTITIES, IDENTITY_ENTRIES, makeIdentities, runIdentityMatrix } from "./identity-matrix.ts";
 
 export const mockedHeaders = { current: new Headers() };
+
+/** Hundreds of page renders and handler calls in one test: minutes on a busy shared machine, not the default minute. */
+const MATRIX_TIMEOUT = 300_000;
 
 export function defineMatrixSuite(provider: Provider): void {
   const target = PROVIDERS.find((p) => p.provider === provider)!;
@@ -65,7 +69,43 @@ export function defineMatrixSuite(provider: Provider): void {
       }
       expect(mismatches).toEqual([]);
       expect(checked).toBe(ACCESS_TABLE.length * PRINCIPALS.length);
+    }, MATRIX_TIMEOUT);
+
+    it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
+      const identities = await makeIdentities(t.ctx);
+      const { mismatches, checked } = await runIdentityMatrix("team", identities, (h) => (mockedHeaders.current = h));
+      expect(mismatches).toEqual([]);
+      expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
+    }, MATRIX_TIMEOUT);
+  });
+}
+
+/** Local mode (no sign-in): the same identity matrix; only the absence of credentials differs (the local admin acts). */
+export function defineLocalIdentitySuite(provider: Provider): void {
+  const target = PROVIDERS.find((p) => p.provider === provider)!;
+  describe(`identity matrix, local mode (${target.title})`, () => {
+    let t: TestDatabase;
+    beforeAll(async () => {
+      if (target.skip) return;
+      t = await createTestDatabase(provider);
+      process.env.DATABASE_URL = t.config.url;
+      setPageFiles(findPages());
     });
+    afterAll(async () => {
+      if (target.skip) return;
+      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      await closeDatabase();
+      await t?.drop();
+    });
+
+    it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
+      const { currentAuthMode } = await import("../../../lib/services/authenticate.ts");
+      expect(currentAuthMode()).toBe("local");
+      const identities = await makeIdentities(t.ctx);
+      const { mismatches, checked } = await runIdentityMatrix("local", identities, (h) => (mockedHeaders.current = h));
+      expect(mismatches).toEqual([]);
+      expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
+    }, MATRIX_TIMEOUT);
   });
 }
 

@@ -1,5 +1,5 @@
 // Accounts as the admin pages and CLI see them: plain DTOs, never password hashes.
-import type { Db } from "../../client.ts";
+import { configOf, type Db } from "../../client.ts";
 import type { Role } from "../../../domain/authz.ts";
 
 export interface UserSummary {
@@ -9,26 +9,46 @@ export interface UserSummary {
   hasPassword: boolean;
   activeTokens: number;
   createdAt: Date;
+  disabledAt: Date | null;
+  deletedAt: Date | null;
 }
+
+export interface UserRow {
+  id: string;
+  name: string;
+  role: string;
+  username: string | null;
+  disabledAt: Date | null;
+  deletedAt: Date | null;
+}
+
+const rowSelect = { id: true, name: true, role: true, username: true, disabledAt: true, deletedAt: true } as const;
+
+/** An admin who can act: neither disabled nor deleted. */
+const activeAdmin = { role: "admin", disabledAt: null, deletedAt: null } as const;
 
 export async function listUsers(db: Db): Promise<UserSummary[]> {
   const rows = await db.user.findMany({
     orderBy: { name: "asc" },
     select: {
-      id: true, name: true, role: true, createdAt: true,
+      id: true, name: true, role: true, createdAt: true, disabledAt: true, deletedAt: true,
       accounts: { where: { providerId: "credential" }, select: { id: true } },
       apiTokens: { where: { revokedAt: null }, select: { id: true } },
     },
   });
-  return rows.map((u) => ({ id: u.id, name: u.name, role: u.role, createdAt: u.createdAt, hasPassword: u.accounts.length > 0, activeTokens: u.apiTokens.length }));
+  return rows.map(({ accounts, apiTokens, ...u }) => ({ ...u, hasPassword: accounts.length > 0, activeTokens: apiTokens.length }));
 }
 
 export async function createUserRow(db: Db, name: string, role: Role): Promise<{ id: string }> {
   return db.user.create({ data: { name, username: name, displayUsername: name, role }, select: { id: true } });
 }
 
-export async function findUserRow(db: Db, name: string): Promise<{ id: string; name: string; role: string; username: string | null } | null> {
-  return db.user.findUnique({ where: { name }, select: { id: true, name: true, role: true, username: true } });
+export async function findUserRow(db: Db, name: string): Promise<UserRow | null> {
+  return db.user.findUnique({ where: { name }, select: rowSelect });
+}
+
+export async function findUserRowById(db: Db, id: string): Promise<UserRow | null> {
+  return db.user.findUnique({ where: { id }, select: rowSelect });
 }
 
 /** Give a pre-accounts user (created before sign-in existed) its sign-in name. */
@@ -36,14 +56,46 @@ export async function setUsername(db: Db, id: string, name: string): Promise<voi
   await db.user.update({ where: { id }, data: { username: name, displayUsername: name } });
 }
 
-export async function updateUserRole(db: Db, id: string, role: Role): Promise<void> {
-  await db.user.update({ where: { id }, data: { role } });
-}
-
 export async function countAdminsWithPassword(db: Db): Promise<number> {
-  return db.user.count({ where: { role: "admin", accounts: { some: { providerId: "credential" } } } });
+  return db.user.count({ where: { ...activeAdmin, accounts: { some: { providerId: "credential" } } } });
 }
 
-export async function countAdmins(db: Db): Promise<number> {
-  return db.user.count({ where: { role: "admin" } });
+/** Whether the database holds any account that can sign in with a password (i.e. it has served team mode). */
+export async function hasPasswordAccounts(db: Db): Promise<boolean> {
+  return (await db.user.count({ where: { deletedAt: null, accounts: { some: { providerId: "credential" } } } })) > 0;
+}
+
+export type AccountChange = { role: Role } | { disabledAt: Date | null } | { deleted: Date };
+
+/**
+ * Apply a role change, a disable/enable or a delete, unless it would leave no active admin ("last-admin"). The count
+ * and the write share one transaction, and on PostgreSQL an advisory lock serialises every such change: two admins
+ * disabling each other at the same moment must not both succeed (under READ COMMITTED each would still count the
+ * other as active). SQLite transactions are serialised by its write lock already.
+ */
+export async function changeAccount(db: Db, id: string, change: AccountChange): Promise<{ outcome: "ok" | "last-admin" | "gone"; before: UserRow | null }> {
+  return db.$transaction(async (tx) => {
+    if (configOf(db).provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(7311001)");
+    const before = await tx.user.findUnique({ where: { id }, select: rowSelect });
+    if (!before || before.deletedAt) return { outcome: "gone" as const, before };
+    const wasActiveAdmin = before.role === "admin" && !before.disabledAt;
+    const staysActiveAdmin = "role" in change ? change.role === "admin" && !before.disabledAt : "disabledAt" in change ? before.role === "admin" && change.disabledAt === null : false;
+    if (wasActiveAdmin && !staysActiveAdmin && (await tx.user.count({ where: { ...activeAdmin, id: { not: id } } })) === 0) {
+      return { outcome: "last-admin" as const, before };
+    }
+    if ("deleted" in change) {
+      // Sign-in goes with the password: the credential row is removed, not just ignored.
+      await tx.account.deleteMany({ where: { userId: id } });
+      await tx.user.update({ where: { id }, data: { deletedAt: change.deleted } });
+    } else {
+      await tx.user.update({ where: { id }, data: change });
+    }
+    // Every path that takes an account's access away (demotion, disable, delete) ends its sessions; disable and
+    // delete also revoke its API tokens (a re-enabled user makes new ones: a revoked token never comes back).
+    if (!("disabledAt" in change && change.disabledAt === null)) await tx.session.deleteMany({ where: { userId: id } });
+    if ("deleted" in change || ("disabledAt" in change && change.disabledAt)) {
+      await tx.apiToken.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: new Date() } });
+    }
+    return { outcome: "ok" as const, before };
+  });
 }

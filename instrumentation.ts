@@ -1,0 +1,12 @@
+// Runs once when a Next.js server starts, however it is started (`npm start` → cli/next-server.mjs, `next start`,
+// `next dev`): team mode refuses to start without a session secret that survives a restart, in one line, instead of
+// signing every user out at the next restart.
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { authMode, getEnv, MISSING_AUTH_SECRET, persistentAuthSecret } = await import("./lib/env.ts");
+  const env = getEnv();
+  if (authMode(env) === "team" && !persistentAuthSecret(env)) {
+    console.error(`reterm: ${MISSING_AUTH_SECRET}`);
+    process.exit(1);
+  }
+}
