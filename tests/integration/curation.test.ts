@@ -304,7 +304,7 @@ for (const p of PROVIDERS) {
       expect(fs.readdirSync(dir)).toEqual([]);
       // A complete export appears under its name only.
       await writeExportFiles(opened, path.join(dir, "out.jsonl"));
-      expect(fs.readdirSync(dir).sort()).toEqual(["README.md", "out.jsonl"]);
+      expect(fs.readdirSync(dir).sort()).toEqual(["README.md", "out.jsonl", "out.provenance.jsonl"]);
     });
 
     it("native round trip is lossless: trajectories, steps, recordings, fork links and labels", async () => {

@@ -22,6 +22,7 @@ import { llamaFactoryDatasetInfo } from "../../exporters/sharegpt.ts";
 import { DATASET_NAME } from "./rules.ts";
 
 export { exportOptionsSchema };
+export { CONTEXT_MODES, OBSERVATION_MODES } from "../../exporters/chat/options.ts";
 
 export const exportInputSchema = z.object({
   name: DATASET_NAME,

@@ -24,7 +24,8 @@ export function checkAxolotlLine(line: string, mask?: MaskFacts): Problems {
     if (!isObject(m) || typeof m.role !== "string" || typeof m.content !== "string") { out.push(`${at}: needs string role and content`); continue; }
     if (typeof m.train !== "boolean") out.push(`${at}: train must be a boolean`);
     if (m.train === true && m.role !== "assistant") out.push(`${at}: a ${m.role} message is trained`);
-    if (m.role === "assistant") (m.train ? trained++ : masked++);
+    if (m.role === "assistant" && m.train) trained++;
+    else if (m.role === "assistant") masked++;
     for (const [k, c] of (Array.isArray(m.tool_calls) ? m.tool_calls : []).entries()) {
       const w = `${at}.tool_calls[${k}]`;
       if (!isObject(c) || !isObject(c.function) || typeof c.function.name !== "string") { out.push(`${w}: needs function.name`); continue; }
