@@ -1,5 +1,6 @@
 // Every chat format, every row of a real mixed dataset (generated trajectories with terminal recordings plus the
-// shared fixtures that import with tool calls: ATIF, OpenAI chat, SWE-agent, OpenHands, and asciicast recordings),
+// shared fixtures that import with tool calls: ATIF, OpenAI chat, SWE-agent, OpenHands, Inspect, and asciicast
+// recordings),
 // checked against rules written from each trainer's docs (tests/helpers/trainer-rules, not from our writers):
 // declared tools, argument types, alternation, a trailing assistant turn, loss masks, no escape bytes. On both
 // databases.
@@ -28,7 +29,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const CHECKS = { openai: checkOpenAiLine, trl: checkTrlLine, sharegpt: checkShareGptLine, axolotl: checkAxolotlLine } as const;
 type ChatFormat = keyof typeof CHECKS;
-const SHARED = ["atif", "sft-openai-jsonl", "sweagent-traj", "openhands-events", "asciicast"];
+const SHARED = ["atif", "sft-openai-jsonl", "sweagent-traj", "openhands-events", "inspect-eval", "asciicast"];
 
 interface Written { lines: string[]; provenance: { trajectoryId: string; kind: string; parentTrajectoryId: string | null; forkStep: number | null }[]; card: string; dir: string; dataFile: string }
 
@@ -111,6 +112,8 @@ for (const p of PROVIDERS) {
         // ATIF's tool_definitions and the OpenAI file's `tools` are the source's own; SWE-agent's calls are inferred.
         expect(rows.some((r) => r.tools?.some((x) => x.function.name === "execute_bash" && x.function.description.startsWith("Execute a bash command")))).toBe(true);
         expect(w.card).toMatch(/\| `execute_bash` \| defined by the source \|/);
+        // Inspect's model events carry the tool info the model was offered.
+        expect(w.card).toMatch(/\| `web_browser_go` \| defined by the source \|/);
         expect(w.card).toMatch(/\*\*inferred\*\* from the recorded calls/);
       }
     });
@@ -125,7 +128,7 @@ for (const p of PROVIDERS) {
       expect(again.lines).toEqual(raw.lines);
     });
 
-    it("stored exports of a frozen version cover the new formats and match a rendering byte for byte", async () => {
+    it("stores a frozen version's exports in the new formats too; other options render from the items", async () => {
       await freezeDataset(t.ctx, { name: "segments" });
       const stored = await storeFrozenExports(t.ctx, { name: "segments", version: 1 });
       expect(stored.map((s) => s.format)).toEqual(expect.arrayContaining(["openai", "trl", "sharegpt", "axolotl"]));
