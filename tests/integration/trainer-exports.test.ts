@@ -138,6 +138,9 @@ for (const p of PROVIDERS) {
         const renderedCtx = await write(t.ctx, { name: "segments", format, options: { context: "prompt" } }, `prompt-${format}`);
         for (const [i, line] of renderedCtx.lines.entries()) expect(CHECKS[format](line, undefined), `row ${i + 1}`).toEqual([]);
         expect(fromStore.lines.length).toBeGreaterThan(0);
+        // The provenance sidecar is stored beside the data and streamed with it, line for line.
+        expect(await t.db.frozenExport.count({ where: { format: `${format}.provenance` } })).toBe(1);
+        expect(fromStore.provenance).toHaveLength(fromStore.lines.length);
       }
     }, 120_000);
 

@@ -13,7 +13,7 @@ import { listHeldOut } from "../../db/repositories/datasets/candidates.ts";
 import { openExportReader, type ExportTarget } from "../../db/repositories/datasets/export-read/index.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
-import { startFrozenRead, type FrozenRead } from "./frozen-exports.ts";
+import { startFrozenRead, storedKey, type FrozenRead } from "./frozen-exports.ts";
 import { guardLeakage, overrideSchema } from "./leakage-guard.ts";
 import { renderExport, storedManifest } from "./render-export.ts";
 import { exportOptionsSchema, isDefaultOptions, resolveOptions, type ExportOptions } from "../../exporters/chat/options.ts";
@@ -69,6 +69,24 @@ async function* once1(text: string): AsyncGenerator<string> {
   yield text;
 }
 
+/** A stored export's bytes when the version has them under `key`, else the rendering (on a reader of its own). */
+async function* storedOrRendered(ctx: ServiceContext, versionId: string, key: string, render: () => AsyncGenerator<Buffer | string>): AsyncGenerator<Buffer | string> {
+  const reader = openExportReader(ctx.db);
+  let row;
+  try {
+    row = await reader.frozenExport(versionId, key);
+  } catch (err) {
+    await reader.close();
+    throw err;
+  }
+  if (!row) {
+    await reader.close();
+    yield* render();
+    return;
+  }
+  yield* startFrozenRead(reader, versionId, key, row).pieces();
+}
+
 /** The version an export without a number takes: the latest if frozen or if none is, else the latest frozen one. */
 function resolveVersion(t: ExportTarget, version: number | undefined): VersionSummary {
   const d = t.dataset;
@@ -113,7 +131,8 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
     const sidecars: Sidecar[] = (SIDECARS[e.format] ?? []).map((kind) => {
       if (kind === "dataset-info") return { kind, filename: DATASET_INFO_FILE, pieces: () => once1(llamaFactoryDatasetInfo(d.name, rendered.filename)) };
       const prov = renderExport(ctx.db, d, v, e.format, override, null, options, "provenance");
-      return { kind, filename: prov.filename, pieces: () => prov.pieces() };
+      // Stored beside a frozen version's data (default options): streamed like the data; otherwise rendered.
+      return { kind, filename: prov.filename, pieces: () => (frozen ? storedOrRendered(ctx, v.id, storedKey(e.format, "provenance"), prov.pieces) : prov.pieces()) };
     });
     const chat = e.format === "openai" || e.format === "trl" || e.format === "sharegpt" || e.format === "axolotl";
     return {
