@@ -19,6 +19,9 @@ import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { storeFrozenExports } from "../../lib/services/curation/frozen-exports.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
+import { markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
+import { listVersionLeaks } from "../../lib/services/curation/leakage-guard.ts";
+import { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { checkOpenAiLine, type MaskFacts } from "../helpers/trainer-rules/openai.ts";
 import { checkTrlLine } from "../helpers/trainer-rules/trl.ts";
 import { checkDatasetInfo, checkShareGptLine } from "../helpers/trainer-rules/llama-factory.ts";
@@ -158,5 +161,22 @@ for (const p of PROVIDERS) {
         expect(checkAxolotlLine(line, { contextAgentSteps: 0, recoveryAgentSteps: facts.get(prov.trajectoryId)?.recoveryAgentSteps ?? Infinity })).toEqual([]);
       }
     }, 120_000);
+
+    it("tells the export form which versions hold held-out tasks (it then asks for a reason), and the guard agrees", async () => {
+      const { versions } = await getDatasetDetail(t.ctx, "mixed");
+      expect(await listVersionLeaks(t.ctx, versions)).toEqual({});
+      const item = await t.db.datasetItem.findFirstOrThrow({ where: { datasetVersion: { dataset: { name: "mixed" } } }, select: { trajectory: { select: { task: { select: { benchmark: true, externalId: true } } } } } });
+      const ref = `${item.trajectory.task.benchmark}/${item.trajectory.task.externalId}`;
+      await markHeldOut(t.ctx, { tasks: [ref], reason: "eval" });
+      try {
+        const leaks = await listVersionLeaks(t.ctx, versions);
+        expect(Object.values(leaks).flat()).toContain(ref);
+        await expect(openExport(t.ctx, { name: "mixed", format: "trl" })).rejects.toMatchObject({ code: "CONFLICT" });
+        const opened = await openExport(t.ctx, { name: "mixed", format: "trl", override: { reason: "checked with the eval owners" } });
+        await opened.close();
+      } finally {
+        await unmarkHeldOut(t.ctx, { tasks: [ref] });
+      }
+    });
   });
 }
