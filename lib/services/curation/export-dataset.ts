@@ -65,7 +65,7 @@ export interface Sidecar {
   pieces(): AsyncGenerator<Buffer | string>;
 }
 
-async function* once1(text: string): AsyncGenerator<string> {
+async function* single(text: string): AsyncGenerator<string> {
   yield text;
 }
 
@@ -129,7 +129,7 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
     const rendered = renderExport(ctx.db, d, v, e.format, override, frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id), options);
     const stored = read;
     const sidecars: Sidecar[] = (SIDECARS[e.format] ?? []).map((kind) => {
-      if (kind === "dataset-info") return { kind, filename: DATASET_INFO_FILE, pieces: () => once1(llamaFactoryDatasetInfo(d.name, rendered.filename)) };
+      if (kind === "dataset-info") return { kind, filename: DATASET_INFO_FILE, pieces: () => single(llamaFactoryDatasetInfo(d.name, rendered.filename)) };
       const prov = renderExport(ctx.db, d, v, e.format, override, null, options, "provenance");
       // Stored beside a frozen version's data (default options): streamed like the data; otherwise rendered.
       return { kind, filename: prov.filename, pieces: () => (frozen ? storedOrRendered(ctx, v.id, storedKey(e.format, "provenance"), prov.pieces) : prov.pieces()) };
