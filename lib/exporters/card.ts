@@ -68,7 +68,7 @@ function chatSection(format: ExportFormat, o: ExportOptions, s: ChatStats): stri
     "## Training rows",
     "",
     `- observations: ${o.observations === "rendered" ? "**rendered**: what the agent saw — recorded observation text exactly as the source has it; terminal output with its escape sequences interpreted, carriage-return overwrites resolved and trailing blank lines trimmed" : "**raw**: the bytes as recorded, escape sequences included"}`,
-    `- loss mask: ${MASKS[format]?.[o.context] ?? "none"}`,
+    `- loss mask (recovery segments): ${MASKS[format]?.[o.context] ?? "none"}; whole trajectories have no failed context, every agent turn of theirs is trained`,
     `- every row ends on an assistant turn (a trailing tool output teaches nothing and is left out); rows written: ${s.rows}; dropped for having no trained assistant turn: ${s.droppedUntrained}`,
     o.maxTokens === null
       ? `- token budget: none (tokens counted with ${TOKENIZER_NAME})`
