@@ -1,6 +1,7 @@
 // Export throughput: a dataset of N generated trajectories (plus the shared third-party fixtures, when present)
 // exported in every format, each in a fresh process. For each: MB/s, the ratio to writing the same bytes from
-// memory in the same process (the floor any exporter pays), and peak RSS (VmHWM).
+// memory in the same process (the floor any exporter pays), and peak RSS (VmHWM). A chat format's bytes include its
+// provenance sidecar (rendered from the items beside the data; the baseline writes it from memory too).
 // A frozen version's exports are stored when it is frozen (lib/services/curation/frozen-exports.ts); the bench times
 // storing them in the setup, then measures both ways of exporting: streaming the stored bytes (what exporting a
 // frozen version does) and rendering from the items (what a draft, or a version frozen before its exports were
@@ -28,6 +29,7 @@ import { storeFrozenExports } from "../lib/services/curation/frozen-exports.ts";
 import { renderExport } from "../lib/services/curation/render-export.ts";
 import { findDatasetByName, findDatasetRules } from "../lib/db/repositories/datasets/datasets.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../lib/domain/curation/types.ts";
+import { provenanceFile } from "../lib/exporters/registry.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { tuneForShortExport } from "../cli/export-process.ts";
 
@@ -96,7 +98,10 @@ if (mem >= 0) {
   // A stored export starts reading its first chunks at open: released before the clock starts, so none of that work
   // runs beside the baseline's write.
   await opened.close();
-  const fromMemory = { ...opened, async *pieces() { yield* pieces; } };
+  // The sidecars the export wrote beside the data (the provenance JSONL of a chat format) are written from memory too.
+  const sidecarFiles = new Map(opened.sidecars.filter((s) => s.kind === "provenance").map((s) => [s, path.join(path.dirname(out), provenanceFile(path.basename(out)))]));
+  const sidecarText = new Map([...sidecarFiles].map(([s, f]) => [s, fs.readFileSync(f, "utf8")]));
+  const fromMemory = { ...opened, async *pieces() { yield* pieces; }, sidecars: opened.sidecars.map((s) => ({ ...s, async *pieces() { yield sidecarText.get(s) ?? ""; } })) };
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
   await writeExportFiles(fromMemory, `${out}.mem`);
@@ -104,6 +109,8 @@ if (mem >= 0) {
   const memCpuS = cpuSeconds(cpu1);
   fs.rmSync(`${out}.mem`);
   fs.rmSync(out);
+  for (const f of sidecarFiles.values()) fs.rmSync(f, { force: true });
+  fs.rmSync(path.join(path.dirname(out), provenanceFile(path.basename(`${out}.mem`))), { force: true });
   console.log(JSON.stringify({ memS, memCpuS }));
   await db.$disconnect();
   process.exit(0);

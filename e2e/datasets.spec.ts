@@ -28,12 +28,20 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
   expect(download.suggestedFilename()).toBe("e2e-passed-v1.openai.jsonl");
-  const rows = fs.readFileSync((await download.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { messages: unknown[]; metadata: { provenance: Record<string, unknown> } });
+  const rows = fs.readFileSync((await download.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown> & { messages: unknown[] });
   expect(rows).toHaveLength(passed.length);
   for (const r of rows) {
     expect(r.messages.length).toBeGreaterThan(0);
-    expect(r.metadata.provenance).toMatchObject({ dataset: "e2e-passed", version: 1, outcome: "passed", kind: "trajectory" });
-    expect(r.metadata.provenance.datasetHash).toMatch(/^[0-9a-f]{64}$/);
+    // OpenAI's format holds nothing else: provenance is in the sidecar, line for line.
+    for (const k of Object.keys(r)) expect(["messages", "tools", "parallel_tool_calls"]).toContain(k);
+  }
+  const [provDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-provenance").click()]);
+  expect(provDownload.suggestedFilename()).toBe("e2e-passed-v1.openai.provenance.jsonl");
+  const provenance = fs.readFileSync((await provDownload.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(provenance).toHaveLength(rows.length);
+  for (const p of provenance) {
+    expect(p).toMatchObject({ dataset: "e2e-passed", version: 1, outcome: "passed", kind: "trajectory" });
+    expect(p.datasetHash).toMatch(/^[0-9a-f]{64}$/);
   }
 
   // After freezing, the version's exports are stored in the background; later exports stream them, the same bytes.
@@ -49,6 +57,16 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
   const [again] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
   expect(fs.readFileSync((await again.path())!).equals(firstBytes)).toBe(true);
+
+  // A new export of another format clears the previous one's ready line at once; LLaMA-Factory's file comes with its
+  // dataset_info.json.
+  await page.getByLabel("Export format").selectOption("sharegpt");
+  await expect(page.getByLabel("Observations")).toHaveValue("rendered");
+  await page.getByTestId("start-export").click();
+  await expect(page.getByTestId("export-ready")).toContainText("e2e-passed-v1.sharegpt.jsonl", { timeout: 30_000 });
+  const [info] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-dataset-info").click()]);
+  expect(JSON.parse(fs.readFileSync((await info.path())!, "utf8"))).toMatchObject({ "e2e-passed": { file_name: "e2e-passed-v1.sharegpt.jsonl", formatting: "sharegpt" } });
+  await expect(page.getByTestId("export-ready")).not.toContainText("0.0 MB");
 
   await page.goto("/datasets");
   await expect(page.getByTestId("dataset-row").filter({ hasText: "e2e-passed" })).toContainText("v1 frozen");

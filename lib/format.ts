@@ -29,3 +29,10 @@ export function formatCount(n: number): string {
 export function formatCountAtLeast(n: number, capped: boolean): string {
   return capped ? `${formatCount(n)}+` : formatCount(n);
 }
+
+/** A file size for people: bytes under a kilobyte, then KB/MB/GB with one decimal (an empty file is "0 bytes"). */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} byte${n === 1 ? "" : "s"}`;
+  const [value, unit] = n < 1e6 ? [n / 1e3, "KB"] : n < 1e9 ? [n / 1e6, "MB"] : [n / 1e9, "GB"];
+  return `${value.toFixed(1)} ${unit}`;
+}

@@ -2,30 +2,44 @@
 import { useEffect, useState } from "react";
 import { Download, FileDown, Loader2 } from "lucide-react";
 import { z } from "zod";
-import { formatCount } from "@/lib/format";
+import { formatBytes, formatCount } from "@/lib/format";
 import { Button } from "@/components/ui/button";
-import { FieldLabel, NativeSelect } from "@/components/ui/input";
+import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
 
 const FORMATS = [
-  ["openai", "OpenAI chat JSONL"],
-  ["sharegpt", "ShareGPT JSONL"],
+  ["openai", "OpenAI fine-tuning chat JSONL"],
+  ["trl", "TRL / transformers prompt-completion JSONL"],
+  ["sharegpt", "LLaMA-Factory ShareGPT JSONL (+ dataset_info.json)"],
+  ["axolotl", "axolotl chat_template JSONL (per-message train)"],
   ["native", "ReTerm native JSONL (lossless)"],
   ["labels-csv", "Labels CSV"],
   ["labels-jsonl", "Labels JSONL"],
 ] as const;
+const CHAT = new Set(["openai", "trl", "sharegpt", "axolotl"]);
+const SIDECAR_LINKS: Record<string, string> = { provenance: "Provenance (.provenance.jsonl)", "dataset-info": "dataset_info.json" };
 
 const jobSchema = z.object({
   id: z.string(), format: z.string(), status: z.enum(["running", "succeeded", "failed", "expired"]), rowsWritten: z.number(), rowsTotal: z.number(),
-  bytesWritten: z.number(), error: z.string().nullable(), ready: z.boolean(), filename: z.string().nullable(),
+  bytesWritten: z.number(), error: z.string().nullable(), ready: z.boolean(), filename: z.string().nullable(), sidecars: z.array(z.string()).default([]),
 });
 type Job = z.infer<typeof jobSchema>;
 const errorSchema = z.object({ error: z.object({ message: z.string() }) });
 
-/** Start a background export, follow its progress, and download the file and its card when ready. */
-export function ExportPanel({ name, versions, initial }: { name: string; versions: { version: number; frozen: boolean }[]; initial: Job[] }) {
+/**
+ * Start a background export, follow its progress, and download the file, its card and its sidecars when ready.
+ * `leaks`: held-out tasks per version number that holds any (the form then asks for an override reason);
+ * `defaultVersion`: the version an export without a number takes.
+ */
+export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersion = null }: {
+  name: string; versions: { version: number; frozen: boolean }[]; initial: Job[]; leaks?: Record<number, string[]>; defaultVersion?: number | null;
+}) {
   const [job, setJob] = useState<Job | null>(initial[0] ?? null);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
+  const [format, setFormat] = useState<string>("openai");
+  const [version, setVersion] = useState("");
+  const chosen = version ? Number(version) : defaultVersion;
+  const held = chosen !== null ? (leaks[chosen] ?? []) : [];
 
   useEffect(() => {
     if (!job || job.status !== "running") return;
@@ -45,14 +59,20 @@ export function ExportPanel({ name, versions, initial }: { name: string; version
       onSubmit={async (e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        const version = String(data.get("version") ?? "");
+        const reason = String(data.get("override") ?? "").trim();
+        const maxTokens = String(data.get("maxTokens") ?? "").trim();
+        const options = CHAT.has(format)
+          ? { observations: data.get("observations"), ...(data.get("context") ? { context: data.get("context") } : {}), ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) }
+          : undefined;
         setStarting(true);
         setError(null);
+        // The previous export's "ready" line belongs to another format or version: it goes as this one starts.
+        setJob(null);
         try {
           const res = await fetch(`/api/v1/datasets/${encodeURIComponent(name)}/exports`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ format: data.get("format"), ...(version ? { version: Number(version) } : {}) }),
+            body: JSON.stringify({ format, ...(version ? { version: Number(version) } : {}), ...(reason ? { override: { reason } } : {}), ...(options ? { options } : {}) }),
           });
           const body: unknown = await res.json();
           if (!res.ok) throw new Error(errorSchema.safeParse(body).data?.error.message ?? `HTTP ${res.status}`);
@@ -67,21 +87,49 @@ export function ExportPanel({ name, versions, initial }: { name: string; version
       <div className="flex flex-wrap items-end gap-3">
         <FieldLabel>
           Format
-          <NativeSelect name="format" defaultValue="openai" aria-label="Export format">
+          <NativeSelect name="format" value={format} onChange={(e) => setFormat(e.target.value)} aria-label="Export format">
             {FORMATS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
           </NativeSelect>
         </FieldLabel>
         <FieldLabel>
           Version
-          <NativeSelect name="version" defaultValue="" aria-label="Version">
+          <NativeSelect name="version" value={version} onChange={(e) => setVersion(e.target.value)} aria-label="Version">
             <option value="">Latest frozen (or current items)</option>
             {versions.map((v) => <option key={v.version} value={v.version}>v{v.version}{v.frozen ? "" : " (draft)"}</option>)}
           </NativeSelect>
         </FieldLabel>
+        {CHAT.has(format) ? (
+          <>
+            <FieldLabel>
+              Observations
+              <NativeSelect name="observations" defaultValue="rendered" aria-label="Observations">
+                <option value="rendered">As the agent saw them (rendered)</option>
+                <option value="raw">Raw bytes (escape sequences kept)</option>
+              </NativeSelect>
+            </FieldLabel>
+            <FieldLabel>
+              Failed context
+              <NativeSelect name="context" defaultValue="" aria-label="Failed context">
+                <option value="">{format === "sharegpt" ? "Folded into the first human turn (default)" : "Masked turns (default)"}</option>
+                <option value={format === "sharegpt" ? "turns" : "prompt"}>{format === "sharegpt" ? "As turns (LLaMA-Factory trains them)" : "Folded into the first user turn"}</option>
+              </NativeSelect>
+            </FieldLabel>
+            <FieldLabel>
+              Max tokens per row
+              <Input name="maxTokens" type="number" min={16} placeholder="no limit" className="w-32" aria-label="Max tokens per row" />
+            </FieldLabel>
+          </>
+        ) : null}
         <Button type="submit" size="sm" disabled={starting || job?.status === "running"} data-testid="start-export">
           <FileDown aria-hidden /> Export
         </Button>
       </div>
+      {held.length ? (
+        <FieldLabel>
+          Override reason — this version holds held-out tasks ({held.slice(0, 5).join(", ")}{held.length > 5 ? ` and ${held.length - 5} more` : ""}); needed unless its freeze recorded one
+          <Input name="override" minLength={3} placeholder="why held-out tasks may be included" className="max-w-xl" aria-label="Override reason" data-testid="override-reason" />
+        </FieldLabel>
+      ) : null}
       {error ? <p role="alert" className="max-w-3xl text-sm text-destructive">{error}</p> : null}
       {job ? <JobStatus job={job} /> : null}
     </form>
@@ -112,7 +160,7 @@ function JobStatus({ job }: { job: Job }) {
   return (
     <div role="status" className="flex flex-wrap items-center gap-3 text-sm" data-testid="export-ready">
       <span>
-        {job.filename} · {formatCount(job.rowsTotal)} items · {(job.bytesWritten / 1e6).toFixed(1)} MB
+        {job.filename} · {formatCount(job.rowsTotal)} items · {job.bytesWritten ? formatBytes(job.bytesWritten) : "empty file"}
       </span>
       <Button asChild size="sm" variant="secondary">
         <a href={`/api/exports/${job.id}/download`} download data-testid="download-export"><Download aria-hidden /> Download</a>
@@ -120,6 +168,11 @@ function JobStatus({ job }: { job: Job }) {
       <Button asChild size="sm" variant="ghost">
         <a href={`/api/exports/${job.id}/download?file=card`} download>Dataset card (README.md)</a>
       </Button>
+      {job.sidecars.map((s) => (
+        <Button key={s} asChild size="sm" variant="ghost">
+          <a href={`/api/exports/${job.id}/download?file=${s}`} download data-testid={`download-${s}`}>{SIDECAR_LINKS[s] ?? s}</a>
+        </Button>
+      ))}
     </div>
   );
 }

@@ -32,3 +32,14 @@ function resolveCarriageReturns(text: string): string {
     return shown;
   });
 }
+
+/**
+ * Terminal output as the agent saw it: escape sequences interpreted (colours dropped), carriage-return overwrites
+ * resolved, trailing blank lines trimmed. Text with no escape or control character is already what was seen and is
+ * returned exactly (recorded observations of ATIF, OpenAI chat, SWE-agent… keep their bytes). The one rendering rule
+ * for exported observations.
+ */
+export function terminalTextAsSeen(input: string): string {
+  if (!NEEDS_WORK.test(input)) return input;
+  return stripAnsi(input).replace(/\s+$/, "");
+}

@@ -1,8 +1,13 @@
 // Writers over hand-built items: row schemas, terminal commands as tool calls, CSV quoting, the card's escaping.
 import { describe, expect, it } from "vitest";
 import type { StoredTrajectory, Provenance } from "../domain/curation/types.ts";
-import { openAiRowSchema, toOpenAiRow } from "./openai.ts";
-import { shareGptRowSchema, toShareGptRow } from "./sharegpt.ts";
+import { toOpenAiRow } from "./openai.ts";
+import { toShareGptRow } from "./sharegpt.ts";
+import { toTrlRow } from "./trl.ts";
+import { toAxolotlRow } from "./axolotl.ts";
+import { resolveOptions } from "./chat/options.ts";
+import { ChatStats } from "./chat/stats.ts";
+import { terminalTextAsSeen } from "../domain/ansi.ts";
 import { createNativeWriter, nativeRowSchema } from "./native.ts";
 import { csvField, labelsCsvWriter } from "./labels.ts";
 import { CARD_MAX_IDS, datasetCard } from "./card.ts";
@@ -37,22 +42,61 @@ const provenance: Provenance = {
   outcome: "passed", reward: 1, labels: [], dataset: "d", version: 1, datasetHash: "h",
 };
 
+type Msg = { role: string; content?: string; weight?: number; train?: boolean; tool_calls?: { id: string; function: { name: string; arguments: unknown } }[]; tool_call_id?: string };
+
 describe("chat writers", () => {
-  it("writes a recovery segment as context (weight 0) then the recovery (weight 1), commands as terminal tool calls", () => {
-    const row = openAiRowSchema.parse(toOpenAiRow({ item: attempt, parent, provenance }));
-    expect(row.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
-    const [, ctx, ctxOut, rec, recOut] = row.messages;
+  const turns = resolveOptions("openai", undefined);
+  it("writes a recovery segment as context (weight 0) then the recovery (weight 1), ending on the agent's last action", () => {
+    const stats = new ChatStats();
+    const row = toOpenAiRow({ item: attempt, parent, provenance }, turns, stats) as { messages: Msg[]; tools: { function: { name: string } }[] };
+    // The recovery's output ("6 passed") came after its last action: a trailing tool output teaches nothing.
+    expect(row.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    const [, ctx, ctxOut, rec] = row.messages;
     expect(ctx).toMatchObject({ role: "assistant", weight: 0, tool_calls: [{ function: { name: "terminal", arguments: JSON.stringify({ keystrokes: "pytest -q" }) } }] });
-    expect(ctxOut).toMatchObject({ role: "tool", content: "1 failed" });
+    expect(ctxOut).toMatchObject({ role: "tool", content: "1 failed", tool_call_id: ctx!.tool_calls![0]!.id });
     expect(rec).toMatchObject({ role: "assistant", content: "use csv module", weight: 1 });
-    expect(recOut).toMatchObject({ content: "6 passed" });
-    expect(row.tools[0]?.function.name).toBe("terminal");
-    expect(row.metadata.provenance).toEqual(provenance);
+    expect(row.tools.map((t) => t.function.name)).toEqual(["terminal"]);
+    expect(Object.keys(row)).toEqual(["messages", "tools", "parallel_tool_calls"]);
+    expect(stats).toMatchObject({ rows: 1, droppedUntrained: 0 });
   });
 
-  it("writes ShareGPT with LLaMA-Factory's tags", () => {
-    const row = shareGptRowSchema.parse(toShareGptRow({ item: attempt, parent, provenance }));
-    expect(row.conversations.map((c) => c.from)).toEqual(["human", "gpt", "function_call", "observation", "gpt", "function_call", "observation"]);
+  it("puts the failed context in TRL's prompt and the recovery in its completion, arguments as objects", () => {
+    const row = toTrlRow({ item: attempt, parent, provenance }, turns, new ChatStats()) as { prompt: Msg[]; completion: Msg[] };
+    expect(row.prompt.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(row.completion).toHaveLength(1);
+    expect(row.completion[0]!.tool_calls![0]!.function.arguments).toEqual({ keystrokes: "sed -i s/split/csv/ parse.py && pytest -q" });
+  });
+
+  it("marks axolotl messages trained only on the recovery", () => {
+    const row = toAxolotlRow({ item: attempt, parent, provenance }, turns, new ChatStats()) as { messages: Msg[] };
+    expect(row.messages.map((m) => m.train)).toEqual([false, false, false, true]);
+  });
+
+  it("writes ShareGPT in strict alternation with the failed context folded into the first human turn", () => {
+    const row = toShareGptRow({ item: attempt, parent, provenance }, resolveOptions("sharegpt", undefined), new ChatStats()) as { conversations: { from: string; value: string }[]; tools: string };
+    expect(row.conversations.map((c) => c.from)).toEqual(["human", "function_call"]);
+    expect(row.conversations[0]!.value).toContain("[call] terminal");
+    expect(row.conversations[1]!.value).toBe(`<think>use csv module</think>${JSON.stringify({ name: "terminal", arguments: { keystrokes: "sed -i s/split/csv/ parse.py && pytest -q" } })}`);
+    expect(JSON.parse(row.tools)).toEqual([expect.objectContaining({ name: "terminal" })]);
+    const asTurns = toShareGptRow({ item: attempt, parent, provenance }, { ...resolveOptions("sharegpt", undefined), context: "turns" }, new ChatStats()) as { conversations: { from: string }[] };
+    expect(asTurns.conversations.map((c) => c.from)).toEqual(["human", "function_call", "observation", "function_call"]);
+  });
+
+  it("drops a row with nothing to train and counts it; infers undeclared tools from their calls", () => {
+    const stats = new ChatStats();
+    const onlyContext = { ...attempt, trajectory: { ...attempt.trajectory, steps: attempt.trajectory.steps.slice(0, 2) } };
+    expect(toOpenAiRow({ item: onlyContext, parent, provenance }, turns, stats)).toBeNull();
+    expect(stats.droppedUntrained).toBe(1);
+    const called = { ...attempt, trajectory: { ...attempt.trajectory, steps: [{ source: "agent" as const, toolCalls: [{ id: "x", name: "grep", arguments: '{"pattern":"a","n":3}' }], observation: "hit" }, { source: "agent" as const, message: "found" }] } };
+    const s2 = new ChatStats();
+    const row = toOpenAiRow({ item: called, parent: null, provenance }, turns, s2) as { tools: { function: { name: string; parameters: unknown } }[] };
+    expect(row.tools[0]!.function).toMatchObject({ name: "grep", parameters: { type: "object", properties: { pattern: { type: "string" }, n: { type: "integer" } }, required: ["pattern", "n"] } });
+    expect(s2.tools.get("grep")).toBe("inferred");
+  });
+
+  it("renders terminal output as seen: escapes interpreted, overwrites resolved, trailing blank lines trimmed; plain text kept exactly", () => {
+    expect(terminalTextAsSeen("\u001b[1;32mroot@box\u001b[0m# ls\r\nfile\r\n10%\r100%\r\n\r\n")).toBe("root@box# ls\nfile\n100%");
+    expect(terminalTextAsSeen("exactly this\n\n")).toBe("exactly this\n\n");
   });
 });
 

@@ -1,55 +1,46 @@
-// OpenAI-style chat JSONL: {"messages":[…], "tools":[…], "metadata":{"provenance":…}} per line — TRL's
-// conversational format, LLaMA-Factory's "openai" format and axolotl's chat_template all load it as is. Context
-// messages of a recovery segment carry "weight": 0 (axolotl's per-message loss mask; others ignore the key).
-import { z } from "zod";
-import { provenanceSchema } from "./provenance.ts";
-import { itemTurns, TERMINAL_TOOL } from "./chat-turns.ts";
+// OpenAI fine-tuning chat JSONL: each line holds only `messages`, `tools` and `parallel_tool_calls` (the format has
+// nothing else; provenance goes to the `.provenance.jsonl` sidecar, line for line). Arguments are JSON strings, each
+// tool message answers a call by `tool_call_id`, and assistant turns carry `weight` 1 (trained) or 0 (the failed
+// context of a recovery segment).
+import type { ExportOptions } from "./chat/options.ts";
+import { chatRow, foldContext } from "./chat/row.ts";
+import { ChatStats } from "./chat/stats.ts";
+import type { ToolDef } from "./chat/tools.ts";
+import type { Turn } from "./chat/turns.ts";
 import type { ExportItem, RowWriter } from "./types.ts";
 
-const toolCallSchema = z.object({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) });
+/** The function list every chat format declares (OpenAI's shape; TRL and axolotl take the same). */
+export const functionTools = (tools: ToolDef[]) => tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
 
-export const openAiMessageSchema = z.discriminatedUnion("role", [
-  z.object({ role: z.enum(["system", "user"]), content: z.string() }).strict(),
-  z.object({ role: z.literal("assistant"), content: z.string(), tool_calls: z.array(toolCallSchema).min(1).optional(), weight: z.union([z.literal(0), z.literal(1)]) }).strict(),
-  z.object({ role: z.literal("tool"), content: z.string(), tool_call_id: z.string() }).strict(),
-]);
-
-export const openAiRowSchema = z.object({
-  messages: z.array(openAiMessageSchema).min(1),
-  tools: z.array(z.object({ type: z.literal("function"), function: z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }) })),
-  metadata: z.object({ provenance: provenanceSchema }),
-}).strict();
-export type OpenAiRow = z.infer<typeof openAiRowSchema>;
-
-const TERMINAL_TOOL_DEF = {
-  type: "function" as const,
-  function: {
-    name: TERMINAL_TOOL,
-    description: "Send keystrokes (commands, one per line) to the terminal and read its output.",
-    parameters: { type: "object", properties: { keystrokes: { type: "string" } }, required: ["keystrokes"] },
-  },
-};
-
-export function toOpenAiRow(e: ExportItem): OpenAiRow {
-  const messages = itemTurns(e).map((t) => {
-    if (t.role === "assistant") {
-      return {
-        role: "assistant" as const,
-        content: t.content,
-        ...(t.toolCalls ? { tool_calls: t.toolCalls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
-        weight: t.train ? (1 as const) : (0 as const),
-      };
-    }
-    if (t.role === "tool") return { role: "tool" as const, content: t.content, tool_call_id: t.toolCallId! };
-    return { role: t.role, content: t.content };
-  });
-  const usesTerminal = messages.some((m) => m.role === "assistant" && m.tool_calls?.some((c) => c.function.name === TERMINAL_TOOL));
-  return { messages, tools: usesTerminal ? [TERMINAL_TOOL_DEF] : [], metadata: { provenance: e.provenance } };
+function message(t: Turn): Record<string, unknown> {
+  if (t.role === "assistant") {
+    const calls = t.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+    // An assistant turn that only calls tools has no content (OpenAI's own examples omit it).
+    return { role: "assistant", ...(t.content || !calls ? { content: t.content } : {}), ...(calls ? { tool_calls: calls } : {}), weight: t.train ? 1 : 0 };
+  }
+  if (t.role === "tool") return { role: "tool", tool_call_id: t.toolCallId, content: t.content };
+  return { role: t.role, content: t.content };
 }
 
-export const openAiWriter: RowWriter = {
-  format: "openai",
-  extension: "jsonl",
-  contentType: "application/x-ndjson",
-  lines: (e) => [JSON.stringify(toOpenAiRow(e)) + "\n"],
-};
+export function toOpenAiRow(e: ExportItem, o: ExportOptions, stats: ChatStats): Record<string, unknown> | null {
+  const row = chatRow(e, o, stats);
+  if (!row) return null;
+  const turns = o.context === "prompt" ? foldContext(row.turns) : row.turns;
+  const messages = turns.map(message);
+  if (!row.tools.length) return { messages };
+  return { messages, tools: functionTools(row.tools), parallel_tool_calls: turns.some((t) => (t.toolCalls?.length ?? 0) > 1) };
+}
+
+export function createOpenAiWriter(options: ExportOptions): RowWriter {
+  const stats = new ChatStats();
+  return {
+    format: "openai",
+    extension: "jsonl",
+    contentType: "application/x-ndjson",
+    chat: { options, stats },
+    lines(e) {
+      const row = toOpenAiRow(e, options, stats);
+      return row ? [JSON.stringify(row) + "\n"] : [];
+    },
+  };
+}

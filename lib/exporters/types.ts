@@ -1,5 +1,7 @@
 // What every writer gets: one item of a dataset version, read back from the database, with its provenance.
 import type { Provenance, StoredTrajectory } from "../domain/curation/types.ts";
+import type { ExportOptions } from "./chat/options.ts";
+import type { ChatStats } from "./chat/stats.ts";
 
 export interface ExportItem {
   item: StoredTrajectory;
@@ -8,7 +10,7 @@ export interface ExportItem {
   provenance: Provenance;
 }
 
-/** A format's writer: an optional header line, then one or more lines per item (each line ends with "\n"). */
+/** A format's writer: an optional header line, then zero or more lines per item (each line ends with "\n"). */
 export interface RowWriter {
   format: string;
   /** File extension of the data file. */
@@ -16,4 +18,6 @@ export interface RowWriter {
   contentType: string;
   header?: string;
   lines(e: ExportItem): string[];
+  /** Chat formats: the options written with and what was counted (for the card). */
+  chat?: { options: ExportOptions; stats: ChatStats };
 }

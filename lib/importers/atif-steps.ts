@@ -49,6 +49,8 @@ export const atifDocumentSchema = z.looseObject({
     name: z.string().min(1),
     version: z.string().nullish(),
     model_name: z.string().nullish(),
+    /** ATIF v1.5+: the agent's tools as OpenAI function schemas (kept: an SFT export declares them). */
+    tool_definitions: z.array(z.unknown()).nullish(),
     extra: z.record(z.string(), z.unknown()).nullish(),
   }),
   steps: z.array(atifStepSchema),
@@ -196,6 +198,7 @@ export function atifParts(segments: readonly AtifDocument[]): AtifParts {
       },
       ...(subagents.length ? { subagents: subagents.map((r) => r.trajectory_id ?? r.trajectory_path ?? r.session_id).filter(Boolean) } : {}),
       ...(head.notes ? { notes: head.notes } : {}),
+      ...(head.agent.tool_definitions?.length ? { tools: head.agent.tool_definitions } : {}),
     },
   };
 }

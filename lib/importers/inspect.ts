@@ -128,7 +128,7 @@ function inputText(input: unknown): string | undefined {
   return isRecord(user) ? splitContent(user.content).text : undefined;
 }
 
-function toDraft(log: EvalLog, sample: Sample, times: { start?: string; end?: string }, options: ReadOptions): TrajectoryDraft {
+function toDraft(log: EvalLog, sample: Sample, times: { start?: string; end?: string }, options: ReadOptions, tools: unknown[]): TrajectoryDraft {
   const steps = chatToSteps((sample.messages ?? []).map(toTurn));
   const scores = sample.scores ?? (sample.score ? { score: sample.score } : {});
   const [first] = Object.values(scores);
@@ -160,8 +160,21 @@ function toDraft(log: EvalLog, sample: Sample, times: { start?: string; end?: st
       error: sample.error?.message ?? undefined,
       totalTimeSec: sample.total_time ?? undefined,
       workingTimeSec: sample.working_time ?? undefined,
+      // The tool info the model was given (kept: an SFT export declares these tools).
+      tools: tools.length ? tools : undefined,
     },
   };
+}
+
+/** The tools offered to the model across the sample's model events (Inspect ToolInfo: name, description, parameters), first definition of a name wins. */
+function sampleTools(raw: unknown): unknown[] {
+  const events = isRecord(raw) && Array.isArray(raw.events) ? raw.events : [];
+  const byName = new Map<string, unknown>();
+  for (const e of events) {
+    if (!isRecord(e) || e.event !== "model" || !Array.isArray(e.tools)) continue;
+    for (const t of e.tools) if (isRecord(t) && typeof t.name === "string" && !byName.has(t.name)) byName.set(t.name, t);
+  }
+  return [...byName.values()];
 }
 
 /** First and last event timestamps: the sample's own start and end. */
@@ -176,7 +189,7 @@ function sampleRecord(log: EvalLog, raw: unknown, file: string, prefix: string, 
   const attachments = isRecord(raw) && isRecord(raw.attachments) ? raw.attachments : {};
   const sample = sampleSchema.safeParse(resolveAttachments(raw, attachments));
   if (!sample.success) return schemaIssue(sample.error, file, undefined, prefix);
-  return normalized(toDraft(log, sample.data, sampleTimes(raw), options), FORMAT, file);
+  return normalized(toDraft(log, sample.data, sampleTimes(raw), options, sampleTools(raw)), FORMAT, file);
 }
 
 function noSamples(log: EvalLog, file: string, path?: string): ImportRecord {

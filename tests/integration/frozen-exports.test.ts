@@ -31,10 +31,12 @@ async function collect(pieces: AsyncIterable<Buffer | string>): Promise<Buffer> 
 }
 
 /** The export as the app serves it, and whether it came from the stored bytes. */
-async function exported(ctx: ServiceContext, input: ExportInput): Promise<{ bytes: Buffer; stored: boolean; progress: number[] }> {
+async function exported(ctx: ServiceContext, input: ExportInput): Promise<{ bytes: Buffer; stored: boolean; progress: number[]; provenance: Buffer | null }> {
   const opened = await openExport(ctx, input);
   const progress: number[] = [];
-  return { bytes: await collect(opened.pieces((n) => progress.push(n))), stored: opened.stored, progress };
+  const bytes = await collect(opened.pieces((n) => progress.push(n)));
+  const sidecar = opened.sidecars.find((s) => s.kind === "provenance");
+  return { bytes, stored: opened.stored, progress, provenance: sidecar ? await collect(sidecar.pieces()) : null };
 }
 
 /** The same version rendered from its items now. */
@@ -71,10 +73,12 @@ for (const p of PROVIDERS) {
     it("stores every format; the stored bytes equal the rendered ones, and exports then stream them", async () => {
       for (const name of ["all", "segments"]) {
         const before = new Map<string, Buffer>();
+        const provenanceBefore = new Map<string, Buffer | null>();
         for (const format of EXPORT_FORMATS) {
           const live = await exported(t.ctx, { name, format });
           expect(live.stored).toBe(false);
           before.set(format, live.bytes);
+          provenanceBefore.set(format, live.provenance);
         }
         const stored = await storeFrozenExports(t.ctx, { name, version: 1 });
         expect(stored.map((s) => s.format)).toEqual([...EXPORT_FORMATS]);
@@ -84,6 +88,8 @@ for (const p of PROVIDERS) {
           expect(now.stored).toBe(true);
           expect(now.bytes.length).toBeGreaterThan(0);
           expect(now.bytes.equals(before.get(format)!)).toBe(true);
+          // A chat format's provenance sidecar is stored beside it, with the same bytes.
+          expect(now.provenance === null ? null : now.provenance.equals(provenanceBefore.get(format)!)).toBe(provenanceBefore.get(format) === null ? null : true);
           expect(now.progress.at(-1)).toBe((await getDatasetDetail(t.ctx, name)).versions[0]!.itemCount);
         }
         // Storing again does nothing.
@@ -92,7 +98,9 @@ for (const p of PROVIDERS) {
       const native = (await exported(t.ctx, { name: "all", format: "native" })).bytes.toString("utf8");
       expect(native).toContain('"recording"');
       expect(native).toContain("a \\\"quoted\\\",\\ncomment");
-    });
+      // Seven formats and four provenance sidecars per dataset, each rendered twice: more than a default test's minute
+      // on a loaded machine.
+    }, 240_000);
 
     it("writes a stored export to a file byte for byte, with the card beside it", async () => {
       const out = path.join(tmp, `${p.provider}-all.jsonl`);

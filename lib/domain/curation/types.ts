@@ -6,7 +6,8 @@ import type { LabelRef, TrajectoryInput } from "../trajectory.ts";
 export const ITEM_KINDS = ["trajectory", "segment"] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
-export const EXPORT_FORMATS = ["openai", "sharegpt", "native", "labels-csv", "labels-jsonl"] as const;
+export const EXPORT_FORMATS = ["openai", "trl", "sharegpt", "axolotl", "native", "labels-csv", "labels-jsonl"] as const;
+export const CHAT_FORMATS = ["openai", "trl", "sharegpt", "axolotl"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** One label on a trajectory, named by schema key and annotator name (portable across databases). */

@@ -10,8 +10,10 @@ import { AppError } from "../../errors.ts";
 import { getEnv } from "../../env.ts";
 import { openExport, writeExportFiles, type ExportInput } from "./export-dataset.ts";
 import { requireDataset } from "./manage-datasets.ts";
+import { DATASET_INFO_FILE, provenanceFile, SIDECARS } from "../../exporters/registry.ts";
+import type { ExportFormat } from "../../domain/curation/types.ts";
 
-export type ExportJob = Omit<ExportJobView, "filePath"> & { ready: boolean; filename: string | null };
+export type ExportJob = Omit<ExportJobView, "filePath"> & { ready: boolean; filename: string | null; sidecars: string[] };
 
 /** Where finished exports are kept: RETERM_EXPORT_DIR, else a folder in the OS temp dir. */
 export function exportDir(): string {
@@ -60,7 +62,7 @@ export function removeExportFolders(jobs: { id: string }[]): void {
 }
 const toPublic = (j: ExportJobView): ExportJob => {
   const { filePath, ...rest } = j;
-  return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null };
+  return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null, sidecars: SIDECARS[j.format as ExportFormat] ?? [] };
 };
 
 /** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
@@ -119,15 +121,27 @@ export async function listDatasetExports(ctx: ServiceContext, name: string): Pro
   return (await listExportJobs(ctx.db, d.id)).map(toPublic);
 }
 
-/** The finished file of a job (data or its card) for download. */
-export async function openExportFile(ctx: ServiceContext, id: string, which: "data" | "card"): Promise<{ path: string; filename: string; size: number }> {
+export const EXPORT_FILES = ["data", "card", "provenance", "dataset-info"] as const;
+export type ExportFile = (typeof EXPORT_FILES)[number];
+
+/** The finished file of a job (data, its card, or a sidecar its format writes) for download. */
+export async function openExportFile(ctx: ServiceContext, id: string, which: ExportFile): Promise<{ path: string; filename: string; size: number }> {
   authorize(ctx, "dataset:export");
   await sweepExports(ctx.db);
   const j = await findExportJob(ctx.db, id);
   if (!j) throw new AppError("NOT_FOUND", "export not found");
   if (j.status === "expired") throw new AppError("NOT_FOUND", `the export file expired: ${j.error}; export again`);
   if (j.status !== "succeeded" || !j.filePath) throw new AppError("CONFLICT", j.status === "failed" ? `the export failed: ${j.error}` : "the export is not finished yet");
-  const file = which === "data" ? j.filePath : path.join(path.dirname(j.filePath), "README.md");
+  if ((which === "provenance" || which === "dataset-info") && !(SIDECARS[j.format as ExportFormat] ?? []).includes(which)) {
+    throw new AppError("NOT_FOUND", `a ${j.format} export has no ${which} file`);
+  }
+  const dir = path.dirname(j.filePath);
+  const data = path.basename(j.filePath);
+  const [file, filename] =
+    which === "data" ? [j.filePath, data]
+      : which === "card" ? [path.join(dir, "README.md"), `${data.replace(/\.[^.]+$/, "")}.README.md`]
+        : which === "provenance" ? [path.join(dir, provenanceFile(data)), provenanceFile(data)]
+          : [path.join(dir, DATASET_INFO_FILE), DATASET_INFO_FILE];
   if (!fs.existsSync(file)) throw new AppError("NOT_FOUND", "the export file is gone (the export folder was cleaned); export again");
-  return { path: file, filename: which === "data" ? path.basename(j.filePath) : `${path.basename(j.filePath).replace(/\.[^.]+$/, "")}.README.md`, size: fs.statSync(file).size };
+  return { path: file, filename, size: fs.statSync(file).size };
 }

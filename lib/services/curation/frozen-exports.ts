@@ -14,6 +14,15 @@ import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.t
 import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { renderExport, storedManifest } from "./render-export.ts";
+import { SIDECARS } from "../../exporters/registry.ts";
+
+/**
+ * The key a stored export is kept under: the format, or `<format>.provenance` for a chat format's provenance sidecar
+ * (stored beside its data, so exporting a frozen version streams both).
+ */
+export const storedKey = (format: ExportFormat, part: "data" | "provenance") => (part === "data" ? format : `${format}.provenance`);
+/** Whether a stored key is a format's data (the count the versions list shows). */
+export const isDataKey = (key: string) => (EXPORT_FORMATS as readonly string[]).includes(key);
 
 // zlib's own thread pool does the (de)compression, beside the main thread that renders or writes.
 const deflate = promisify(zlib.deflate);
@@ -69,7 +78,15 @@ export async function storeFrozenExports(
       continue;
     }
     if (input.replace) await deleteFrozenExport(ctx.db, v.id, format);
-    const job = storeOne(ctx.db, d, v, format, readRules, Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES), onProgress).finally(() => storing.delete(key));
+    const chunkBytes = Math.max(1024, input.chunkBytes ?? FROZEN_CHUNK_BYTES);
+    const job = (async () => {
+      const data = await storeOne(ctx.db, d, v, format, readRules, chunkBytes, onProgress, "data");
+      if (SIDECARS[format]?.includes("provenance")) {
+        if (input.replace) await deleteFrozenExport(ctx.db, v.id, storedKey(format, "provenance"));
+        await storeOne(ctx.db, d, v, format, readRules, chunkBytes, onProgress, "provenance");
+      }
+      return data;
+    })().finally(() => storing.delete(key));
     storing.set(key, job);
     out.push(await job);
   }
@@ -87,12 +104,13 @@ export function startStoringFrozenExports(ctx: ServiceContext, input: { name: st
   });
 }
 
-async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, readRules: () => Promise<string | null>, chunkBytes: number, onProgress?: (format: ExportFormat, done: number, total: number) => void): Promise<StoredExport> {
-  const have = await findFrozenExport(db, v.id, format);
+async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, readRules: () => Promise<string | null>, chunkBytes: number, onProgress: ((format: ExportFormat, done: number, total: number) => void) | undefined, part: "data" | "provenance"): Promise<StoredExport> {
+  const key = storedKey(format, part);
+  const have = await findFrozenExport(db, v.id, key);
   if (have) return { format, stored: false, bytes: have.bytes, chunks: have.chunks };
-  await clearUnfinishedFrozenExport(db, v.id, format);
+  await clearUnfinishedFrozenExport(db, v.id, key);
   // The override recorded at freezing is the one the rendered card would name; the data rows do not carry it.
-  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, await readRules());
+  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, part === "data" ? await readRules() : null, undefined, part);
   const hash = createHash("sha256");
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -113,7 +131,7 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
     inFlight = (async () => {
       const data = await compressed;
       await previous;
-      if (!lost && !(await insertFrozenExportChunk(db, v.id, format, { ...row, data }))) lost = true;
+      if (!lost && !(await insertFrozenExportChunk(db, v.id, key, { ...row, data }))) lost = true;
     })();
     // Kept for the await below, not reported as unhandled meanwhile.
     inFlight.catch(() => undefined);
@@ -137,7 +155,7 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
   flush();
   await inFlight;
   // Another process is storing the same export (its chunk came first): its copy stands.
-  const done = !lost && (await completeFrozenExport(db, v.id, format, { chunks: seq, bytes, sha256: hash.digest("hex"), card: rendered.card() }));
+  const done = !lost && (await completeFrozenExport(db, v.id, key, { chunks: seq, bytes, sha256: hash.digest("hex"), card: rendered.card() }));
   return { format, stored: done, bytes, chunks: seq };
 }
 
@@ -154,7 +172,7 @@ export interface FrozenRead {
  * Reading starts at once — while the export is still being checked and audited — so the first pieces are ready
  * when the caller asks for them. The read takes over `reader` and closes it.
  */
-export function startFrozenRead(reader: ExportReader, versionId: string, format: ExportFormat, e: FrozenExportView): FrozenRead {
+export function startFrozenRead(reader: ExportReader, versionId: string, format: string, e: FrozenExportView): FrozenRead {
   const damaged = (why: string) => new Error(`the stored ${format} export of this version is damaged (${why}); nothing was written; store it again with \`reterm dataset store-exports NAME@VERSION --replace\``);
   const fetchChunk = async (seq: number): Promise<{ row: FrozenChunkRow; raw: Buffer }> => {
     const [row] = await reader.frozenChunks(versionId, format, seq, 1);

@@ -1,7 +1,7 @@
 // The leakage guard: refuse to freeze or export a version containing held-out tasks unless the curator overrides it
 // explicitly with a reason; the override is returned so the manifest (or export job) records it.
 import { z } from "zod";
-import type { ServiceContext } from "../context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { findItemTasks, findParentIds, listHeldOut } from "../../db/repositories/datasets/candidates.ts";
 import { findVersionItems } from "../../db/repositories/datasets/datasets.ts";
 import { findLeaks, type HeldOut } from "../../domain/curation/leakage.ts";
@@ -41,4 +41,19 @@ export async function guardLeakage(ctx: ServiceContext, versionId: string, actio
     throw new AppError("CONFLICT", `refusing to ${action}: the version contains held-out tasks (${shown}); remove them, or override with a reason`, { heldOut: leaks });
   }
   return { by: ctx.actor.name, at: new Date().toISOString(), reason: override.reason, tasks: leaks };
+}
+
+/**
+ * The held-out tasks each version of a dataset holds (versions without any are absent), for the export form: it asks
+ * for an override reason only where one is needed. Read with the same rule the guard applies.
+ */
+export async function listVersionLeaks(ctx: ServiceContext, versions: readonly { id: string; version: number }[]): Promise<Record<number, string[]>> {
+  authorize(ctx, "dataset:export");
+  const held = listHeldOut(ctx.db);
+  const out: Record<number, string[]> = {};
+  for (const v of versions) {
+    const leaks = await versionLeaks(ctx, v.id, held);
+    if (leaks.length) out[v.version] = leaks;
+  }
+  return out;
 }

@@ -8,7 +8,8 @@ import { buildManifest, manifestSchema, type LeakageOverride, type Manifest, typ
 import { TOKENIZER_NAME } from "../../domain/curation/tokens.ts";
 import type { ExportFormat } from "../../domain/curation/types.ts";
 import { datasetCard } from "../../exporters/card.ts";
-import { createWriter } from "../../exporters/registry.ts";
+import { createProvenanceWriter, createWriter, provenanceFile } from "../../exporters/registry.ts";
+import { resolveOptions, type ExportOptions } from "../../exporters/chat/options.ts";
 import { loadVersionItems, READ_BATCH, type VersionRef } from "./items.ts";
 import { itemTokens } from "./summarize.ts";
 
@@ -77,12 +78,20 @@ const slug = (s: string) => s.replace(/[^\w.-]+/g, "_");
 /** The stored manifest of a frozen version (null for a draft). */
 export const storedManifest = (v: VersionSummary): Manifest | null => (v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null);
 
-/** `rules`: the dataset's stored rules (findDatasetRules), which the card shows. */
-export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, override: LeakageOverride | null, rules: string | null): RenderedExport {
+/** The data file's name for a version and format. */
+export const exportFilename = (d: DatasetSummary, v: VersionSummary, format: ExportFormat) =>
+  `${slug(d.name)}-${v.frozenAt ? `v${v.version}` : "draft"}.${format}.${format === "labels-csv" ? "csv" : "jsonl"}`;
+
+/**
+ * `rules`: the dataset's stored rules (findDatasetRules), which the card shows. `part: "provenance"` renders the
+ * provenance sidecar of a chat format instead of its data (one line per row of the data, same order).
+ */
+export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, override: LeakageOverride | null, rules: string | null, options: ExportOptions = resolveOptions(format, undefined), part: "data" | "provenance" = "data"): RenderedExport {
   const stored = storedManifest(v);
-  const writer = createWriter(format);
+  const data = createWriter(format, options);
+  const writer = part === "provenance" ? createProvenanceWriter(data) : data;
   const ref: VersionRef = { dataset: d.name, versionId: v.id, version: v.frozenAt ? v.version : null, contentHash: v.contentHash, frozen: v.frozenAt !== null };
-  const filename = `${slug(d.name)}-${v.frozenAt ? `v${v.version}` : "draft"}.${format}.${writer.extension}`;
+  const filename = part === "provenance" ? provenanceFile(exportFilename(d, v, format)) : exportFilename(d, v, format);
   const gathered: ManifestItem[] = [];
   return {
     filename, contentType: writer.contentType,
@@ -111,7 +120,7 @@ export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, forma
     },
     card() {
       const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
-      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(rules) });
+      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(rules), chat: data.chat });
     },
   };
 }

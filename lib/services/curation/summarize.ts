@@ -4,7 +4,7 @@ import { stepContentHash } from "../../domain/hash.ts";
 import { itemSteps } from "../../domain/curation/segments.ts";
 import { countTokens } from "../../domain/curation/tokens.ts";
 import type { ItemSummary } from "../../domain/curation/quality.ts";
-import { itemTurns } from "../../exporters/chat-turns.ts";
+import { itemTurns } from "../../exporters/chat/turns.ts";
 import type { ExportItem } from "../../exporters/types.ts";
 
 /** The row's token count alone (freezing and draft exports need no step hashes). */

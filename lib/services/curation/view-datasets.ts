@@ -5,6 +5,7 @@ import { listStoredExportFormats } from "../../db/repositories/datasets/frozen-e
 import { manifestSchema, type Manifest } from "../../domain/curation/manifest.ts";
 import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
+import { isDataKey } from "./frozen-exports.ts";
 import { parseStoredRules, type DatasetRules } from "./rules.ts";
 
 export type { DatasetSummary, VersionSummary, Manifest };
@@ -31,7 +32,8 @@ export async function getDatasetDetail(ctx: ServiceContext, name: string): Promi
   const dataset = await requireDataset(ctx, name);
   const rows = await listVersions(ctx.db, dataset.id);
   const stored = await listStoredExportFormats(ctx.db, rows.filter((v) => v.frozenAt).map((v) => v.id));
-  const versions = rows.map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null, storedExports: stored.get(v.id) ?? [] }));
+  // Sidecars (a chat format's provenance) are stored under keys of their own; the list counts formats.
+  const versions = rows.map((v) => ({ ...v, manifest: v.manifest ? manifestSchema.parse(JSON.parse(v.manifest)) : null, storedExports: (stored.get(v.id) ?? []).filter(isDataKey) }));
   return { dataset, rules: parseStoredRules(await findDatasetRules(ctx.db, dataset.id)), versions };
 }
 

@@ -4,6 +4,7 @@ import { getPageContext } from "@/lib/services/page-context";
 import { listTrajectories } from "@/lib/services/browse-trajectories";
 import { compareWithPrevious, getDatasetDetail } from "@/lib/services/curation/view-datasets";
 import { listDatasetExports } from "@/lib/services/curation/export-jobs";
+import { listVersionLeaks } from "@/lib/services/curation/leakage-guard";
 import { can } from "@/lib/domain/authz";
 import { isAppError } from "@/lib/errors";
 import { trajectoryListUrlSchema } from "@/lib/validation/search-params";
@@ -28,7 +29,10 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   const { dataset, versions } = detail;
   const query = { ...trajectoryListUrlSchema.parse(await searchParams), datasetId: [dataset.id] };
   const canExport = can(ctx.actor, "dataset:export");
-  const [list, exports] = await Promise.all([listTrajectories(ctx, query), canExport ? listDatasetExports(ctx, name) : []]);
+  const [list, exports, leaks] = await Promise.all([listTrajectories(ctx, query), canExport ? listDatasetExports(ctx, name) : [], canExport ? listVersionLeaks(ctx, versions) : {}]);
+  // The version an export without a number takes (the service's rule): the latest if frozen or if none is, else the latest frozen.
+  const latestFrozen = versions.filter((v) => v.frozenAt).reduce<number | null>((m, v) => Math.max(m ?? 0, v.version), null);
+  const defaultVersion = dataset.latest ? (dataset.latest.frozenAt || latestFrozen === null ? dataset.latest.version : latestFrozen) : null;
   const diffs = new Map<number, VersionDiff>();
   for (const v of versions.slice(0, 5)) {
     const d = await compareWithPrevious(ctx, name, v.version);
@@ -56,7 +60,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
           <Card>
             <CardHeader><CardTitle>Export</CardTitle></CardHeader>
             <CardContent>
-              <ExportPanel name={dataset.name} versions={versions.map((v) => ({ version: v.version, frozen: !!v.frozenAt }))} initial={exports} />
+              <ExportPanel name={dataset.name} versions={versions.map((v) => ({ version: v.version, frozen: !!v.frozenAt }))} initial={exports} leaks={leaks} defaultVersion={defaultVersion} />
             </CardContent>
           </Card>
         ) : null}

@@ -1,11 +1,12 @@
-// GET /api/exports/:id/download?file=data|card — the finished export file (streamed from disk) or its dataset card
+// GET /api/exports/:id/download?file=data|card|provenance|dataset-info — the finished export file (streamed from disk),
+// its dataset card, or a sidecar its format writes (the provenance JSONL; LLaMA-Factory's dataset_info.json)
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
-import { openExportFile } from "@/lib/services/curation/export-jobs";
+import { EXPORT_FILES, openExportFile } from "@/lib/services/curation/export-jobs";
 
-const querySchema = z.strictObject({ file: z.enum(["data", "card"]).default("data") });
+const querySchema = z.strictObject({ file: z.enum(EXPORT_FILES).default("data") });
 
 export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
   const { file } = querySchema.parse(queryObject(req));
@@ -13,7 +14,7 @@ export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
   const body = Readable.toWeb(fs.createReadStream(f.path)) as ReadableStream<Uint8Array>;
   return new Response(body, {
     headers: {
-      "content-type": file === "card" ? "text/markdown; charset=utf-8" : "application/octet-stream",
+      "content-type": file === "card" ? "text/markdown; charset=utf-8" : file === "dataset-info" ? "application/json" : "application/octet-stream",
       "content-length": String(f.size),
       "content-disposition": `attachment; filename="${f.filename.replace(/[^\w.-]/g, "_")}"`,
       "x-content-type-options": "nosniff",

@@ -1,15 +1,18 @@
-// POST /api/v1/datasets/:name/exports — start a background export ({format, version?, override?: {reason}}) → the job (202)
+// POST /api/v1/datasets/:name/exports — start a background export ({format, version?, override?: {reason},
+// options?: {observations?: rendered|raw, context?: turns|prompt, maxTokens?}}) → the job (202)
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { readJsonBody } from "@/lib/http/body";
 import { route } from "@/lib/http/route";
 import { listDatasetExports, startExportJob } from "@/lib/services/curation/export-jobs";
 import { EXPORT_FORMATS } from "@/lib/domain/curation/types";
+import { exportOptionsSchema } from "@/lib/services/curation/export-dataset";
 
 const bodySchema = z.strictObject({
   format: z.enum(EXPORT_FORMATS),
   version: z.number().int().positive().optional(),
   override: z.object({ reason: z.string() }).optional(),
+  options: exportOptionsSchema.partial().strict().optional(),
 });
 
 export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
