@@ -2,7 +2,7 @@
 // --json prints the same objects as GET /api/v1/analytics/failure-modes; without it, a plain table.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
-import { getLocalContext } from "../../lib/services/context.ts";
+import { getCliContext } from "../../lib/services/cli-context.ts";
 import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
 import { compareFailureModes, listFailureModes, type ModeChange } from "../../lib/services/failure-modes/index.ts";
 import { failureModesQueryFrom, failureModesQuerySchema } from "../../lib/validation/failure-modes-params.ts";
@@ -50,7 +50,7 @@ function changeLine(c: ModeChange): string {
 export async function failureModesCommand(argv: string[]): Promise<void> {
   const { values: v, positionals } = parseCommandArgs(argv, OPTIONS, argsSchema);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const ctx = await getLocalContext();
+  const ctx = await getCliContext();
   const runIds = await resolveRunNames(ctx, [...v.run, ...(v.compare && v.run.length ? [v.compare] : [])]);
   let compareBy: "run" | "checkpoint" | undefined;
   let baseline: string | undefined;

@@ -21,7 +21,7 @@ export async function reindexCommand(): Promise<void> {
 export async function reindexFailureModesCommand(): Promise<void> {
   await setupDatabase(getEnv().DATABASE_URL);
   const progress = new ProgressLine(undefined, "trajectories examined");
-  const r = await reindexFailureModes(await getLocalContext(), { onProgress: (n) => progress.update(n) });
+  const r = await reindexFailureModes(await getCliContext(), { onProgress: (n) => progress.update(n) });
   progress.done();
   console.log(`Examined ${r.trajectories.toLocaleString("en-US")} trajectories: ${r.signatures.toLocaleString("en-US")} failure signatures.`);
 }
