@@ -18,6 +18,7 @@ import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, REINDEX_HELP } from "./commands/reindex.ts";
 import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
+import { queueCommand, QUEUE_HELP } from "./commands/queue.ts";
 import { suggestionsCommand, SUGGESTIONS_HELP } from "./commands/suggestions.ts";
 import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
 import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
@@ -42,6 +43,7 @@ Commands:
   ${REINDEX_HELP}
   ${LABELS_HELP}
   ${AGREEMENT_HELP}
+  ${QUEUE_HELP}
   ${SUGGESTIONS_HELP}
   ${DATASET_HELP}
   ${EXPORT_HELP}
@@ -100,6 +102,7 @@ const commands: Record<string, Command> = {
   "reindex-search": reindexCommand,
   labels: labelsCommand,
   agreement: agreementCommand,
+  queue: queueCommand,
   suggestions: suggestionsCommand,
   dataset: datasetCommand,
   export: exportCommand,

@@ -72,20 +72,23 @@ export async function findQueue(db: Db, idOrName: string): Promise<QueueView | n
 
 export async function listQueues(db: Db, opts: { assigneeId?: string } = {}): Promise<QueueView[]> {
   const rows = await db.annotationQueue.findMany({
-    where: opts.assigneeId ? { assignees: { some: { userId: opts.assigneeId } } } : {},
+    where: opts.assigneeId ? workableBy(opts.assigneeId) : {},
     orderBy: { createdAt: "desc" },
     select: queueSelect,
   });
   return rows.map(toView);
 }
 
+/** Assigned to the user, or open to everyone who may label (a queue without assignees). */
+const workableBy = (userId: string) => ({ OR: [{ assignees: { some: { userId } } }, { assignees: { none: {} } }] });
+
 export async function isAssignee(db: Db, queueId: string, userId: string): Promise<boolean> {
-  return (await db.queueAssignee.count({ where: { queueId, userId } })) > 0;
+  return (await db.annotationQueue.count({ where: { id: queueId, ...workableBy(userId) } })) > 0;
 }
 
 /** True when the trajectory is in a non-blind queue the user is assigned to (they may see co-annotators' labels). */
 export async function isInOpenQueueOf(db: Db, trajectoryId: string, userId: string): Promise<boolean> {
-  const n = await db.queueItem.count({ where: { trajectoryId, queue: { blind: false, assignees: { some: { userId } } } } });
+  const n = await db.queueItem.count({ where: { trajectoryId, queue: { blind: false, ...workableBy(userId) } } });
   return n > 0;
 }
 
@@ -185,6 +188,29 @@ export async function completeSlot(db: Db, slotId: string, annotatorId: string):
     if (n.count === 0) return false;
     const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
     await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { increment: 1 } } });
+    return true;
+  });
+}
+
+/** The annotator's live reservations in this queue, oldest first (the current item and the one reserved ahead). */
+export async function listActiveReservations(db: Db, queueId: string, annotatorId: string, now: Date): Promise<SlotView[]> {
+  const rows = await db.queueSlot.findMany({ where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } }, orderBy: { createdAt: "asc" }, take: 10, select: slotSelect });
+  return rows.map(slotView);
+}
+
+/** Extend a live reservation (the annotator is working on it: an idle timer, not a wall clock). */
+export async function touchSlot(db: Db, slotId: string, annotatorId: string, expiresAt: Date): Promise<boolean> {
+  const n = await db.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "reserved" }, data: { expiresAt } });
+  return n.count === 1;
+}
+
+/** Undo "done": the annotator's finished place is reserved by them again and the item counts one place less. */
+export async function reopenSlot(db: Db, slotId: string, annotatorId: string, expiresAt: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const n = await tx.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "done" }, data: { status: "reserved", expiresAt } });
+    if (n.count === 0) return false;
+    const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
+    await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { decrement: 1 } } });
     return true;
   });
 }
