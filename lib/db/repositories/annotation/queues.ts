@@ -4,6 +4,8 @@
 // Under contention each annotator tries the candidate items in its own random order (see ReserveStrategy).
 import type { Db } from "../../client.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
+import { dialectOf } from "../search.ts";
+import { reserveNextSkipLocked } from "./reserve-pg.ts";
 
 export interface QueueView {
   id: string;
@@ -115,11 +117,13 @@ export async function findActiveReservation(db: Db, queueId: string, annotatorId
  * How "next item" picks among the open items of a candidate page:
  *  - "spread" (default): every annotator tries the page's items in their own random order, so 50 annotators asking
  *    at once each land on a different item at the first try instead of all inserting into the same first free place;
- *  - "first": strictly by position — the old behaviour, kept so bench/annotation.ts can measure both in one run.
+ *  - "first": strictly by position — the old behaviour, kept so bench/annotation.ts can measure both in one run;
+ *  - "skip-locked" (PostgreSQL's default): one statement that locks the first open item with SKIP LOCKED
+ *    (reserve-pg.ts), so concurrent annotators never collide on a place.
  * Expired reservations are taken over first in both, oldest work first, so abandoned items are finished before new
  * ones are started.
  */
-export type ReserveStrategy = "spread" | "first";
+export type ReserveStrategy = "spread" | "first" | "skip-locked";
 
 /** Fisher–Yates on a copy: the order one annotator tries a page's items in. */
 function shuffled<T>(xs: readonly T[]): T[] {
@@ -137,7 +141,13 @@ function shuffled<T>(xs: readonly T[]): T[] {
  * fail for one of them, who moves on). Candidates come a page at a time by position. Null when the queue holds
  * nothing more for them.
  */
-export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy: ReserveStrategy = "spread"): Promise<SlotView | null> {
+export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy?: ReserveStrategy): Promise<SlotView | null> {
+  const postgres = dialectOf(db) === "postgresql";
+  if (strategy === "skip-locked" || (strategy === undefined && postgres)) {
+    if (!postgres) throw new Error("the skip-locked reserve needs PostgreSQL");
+    const id = await reserveNextSkipLocked(db, queueId, annotatorId, labelsPerItem, now, expiresAt);
+    return id ? slotView(await db.queueSlot.findUniqueOrThrow({ where: { id }, select: slotSelect })) : null;
+  }
   const PAGE = 100;
   let after = -1;
   for (;;) {
