@@ -116,10 +116,10 @@ async function bench(provider: Provider): Promise<void> {
     await t.db.queueItem.updateMany({ where: { queueId: queue.id, position: { lt: QUEUE_ITEMS / 2 } }, data: { doneCount: 1 } });
     // Both strategies on the same queue, rounds alternating so machine load hits them alike: "first" (everyone starts
     // at the first free item — the old behaviour) and "spread" (each annotator tries the candidates in its own order).
-    const nextLat: Record<ReserveStrategy, number[]> = { first: [], spread: [] };
+    const nextLat: Record<"first" | "spread", number[]> = { first: [], spread: [] };
     const rounds = 20;
     for (let r = 0; r < rounds; r++) {
-      const strategy: ReserveStrategy = r % 2 === 0 ? "first" : "spread";
+      const strategy: "first" | "spread" = r % 2 === 0 ? "first" : "spread";
       const slots = await Promise.all(
         people.map(async (ctx) => {
           const s = performance.now();

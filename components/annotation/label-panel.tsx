@@ -82,6 +82,7 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
       try {
         const r = await suggestionApi.decide({ suggestion: x.key, decision, ...(value !== undefined ? { value } : {}) });
         sug.removed(x.key, s.cursor);
+        pushUndo({ kind: "decision", suggestion: x.key, trajectoryId, labelId: r.label?.id ?? null });
         dispatch({ type: "decided" });
         if (r.label) setLabels((ls) => [...ls.filter((l) => l.id !== r.label!.id), r.label!]);
         say(r.decision === "rejected" ? `Rejected the suggestion ${what}.` : r.decision === "accepted" ? `Accepted ${what} as your label.` : `Changed the suggestion ${what} to ${suggestionValueLabel(view.schemas, { schemaId: x.schemaId, value: r.label?.value ?? "" })}.`);
@@ -144,6 +145,15 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
     if (!last || busy) return say("Nothing to undo.", true);
     startTransition(async () => {
       try {
+        if (last.kind === "decision") {
+          // The decision goes, with the label accepting or changing made; the suggestion is offered again.
+          await suggestionApi.withdraw(last.suggestion);
+          undoStore.pop(scope);
+          setUndoCount(undoStore.size(scope));
+          if (last.labelId) setLabels((ls) => ls.filter((l) => l.id !== last.labelId));
+          await sug.reload();
+          return say("Undone: the suggestion is back.");
+        }
         const live = labels.find((l) => l.id === last.label.id) ?? last.label;
         const previous = last.kind === "updated" ? last.previous : null;
         if (last.slot?.finished) {

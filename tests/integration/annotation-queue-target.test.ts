@@ -8,6 +8,8 @@ import { createQueue, getQueueOverview, listQueues } from "../../lib/services/an
 import { nextQueueItem, openQueueItem, reserveAhead, submitQueueLabel, withdrawQueueSubmission } from "../../lib/services/annotation/work-queue.ts";
 import { getLabellingView } from "../../lib/services/annotation/labelling-view.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
+import { decideSuggestion, withdrawDecision } from "../../lib/services/annotation/suggestions/decide-suggestion.ts";
+import { listSuggestions } from "../../lib/services/annotation/suggestions/list-suggestions.ts";
 
 describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) => {
   let t: TestDatabase;
@@ -97,5 +99,18 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     const overview = await getQueueOverview(rita, q.id);
     expect(overview.stepZero).toEqual([expect.objectContaining({ trajectoryId: ids[0], annotatorName: "otto", forkStep: 3, value: "hang" })]);
     expect((await getQueueOverview(ann, q.id)).stepZero).toEqual([]);
+  });
+
+  it.skipIf(skip)("u after accepting a suggestion withdraws the decision and its label; the suggestion is offered again", async () => {
+    const [id] = await seed(1, 0);
+    const before = await listSuggestions(ann, { trajectory: id });
+    const sug = before.suggestions.find((x) => x.key.startsWith("det:"))!;
+    const r = await decideSuggestion(ann, { suggestion: sug.key, decision: "accepted" });
+    expect(r.label).not.toBeNull();
+    expect((await listSuggestions(ann, { trajectory: id })).suggestions.map((x) => x.key)).not.toContain(sug.key);
+    expect(await withdrawDecision(ann, sug.key)).toEqual({ suggestion: sug.key, labelId: r.label!.id });
+    expect(await t.db.annotation.count({ where: { id: r.label!.id } })).toBe(0);
+    expect((await listSuggestions(ann, { trajectory: id })).suggestions.map((x) => x.key)).toContain(sug.key);
+    await expect(withdrawDecision(ann, sug.key)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -49,7 +49,7 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
   const advance = useCallback((href: string) => router.push(href, { scroll: false }), [router]);
   const q = panel.view.queue;
   return (
-    <div className="flex h-[calc(100dvh-2.5rem)] min-h-[34rem] flex-col gap-2" data-testid="queue-item">
+    <div className="flex h-[calc(100dvh-2.5rem)] min-h-[34rem] flex-col gap-2" data-testid="queue-item" data-slot={slotId}>
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <Link href={`/annotation/queues/${encodeURIComponent(queueId)}`} className="inline-flex items-center gap-1 text-muted-foreground hover:text-foreground">
           <ChevronLeft className="size-4" aria-hidden /> {header.queueName}

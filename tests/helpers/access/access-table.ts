@@ -56,6 +56,7 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "route", path: "/api/v1/annotations", method: "DELETE", need: "annotation:write" },
   { kind: "route", path: "/api/v1/annotations/suggestions", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/annotations/suggestions", method: "POST", need: "annotation:write" },
+  { kind: "route", path: "/api/v1/annotations/suggestions", method: "DELETE", need: "annotation:write" },
   { kind: "route", path: "/api/v1/annotations/suggestions/precision", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/annotations/queues", method: "GET", need: "annotation:write" },
   { kind: "route", path: "/api/v1/annotations/queues", method: "POST", need: "queue:manage" },
