@@ -15,7 +15,6 @@ import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
 import { completeQueueItem, nextQueueItem, submitQueueLabel } from "../lib/services/annotation/work-queue.ts";
-import type { ReserveStrategy } from "../lib/db/repositories/annotation/queues.ts";
 import { findLabel } from "../lib/db/repositories/annotation/labels.ts";
 import { isAppError } from "../lib/errors.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
