@@ -39,7 +39,7 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
   const advance = onAdvance ?? ((href: string) => router.push(href));
   const facts: PanelFacts = useMemo(() => ({ schemas: view.schemas, defaults: view.defaults, stepCount, forkSteps, isAttempt: view.isAttempt, trajectoryId }), [view, stepCount, forkSteps, trajectoryId]);
   const reducer = useMemo(() => panelReducer(facts), [facts]);
-  const [s, dispatch] = useReducer(reducer, facts, (f) => initialPanelState(f, { keys: view.queue !== null }));
+  const [s, dispatch] = useReducer(reducer, facts, (f) => initialPanelState(f, { keys: view.queue !== null, cursorFollows: view.queue !== null }));
   const [labels, setLabels] = useState<LabelView[]>(view.labels);
   useEffect(() => publishStepLabels(trajectoryId, stepLabelsOf(labels)), [labels, trajectoryId]);
   const scope = view.queue ? `queue:${view.queue.queueId}` : `trajectory:${trajectoryId}`;

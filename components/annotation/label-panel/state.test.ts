@@ -19,8 +19,9 @@ const facts: PanelFacts = {
 const reduce = panelReducer(facts);
 
 describe("label panel state", () => {
-  it("starts on the schema's default target, with the cursor there (not step 0)", () => {
-    const s = initialPanelState(facts, { keys: true });
+  it("starts on the schema's default target, with the cursor there in a queue (not step 0)", () => {
+    expect(initialPanelState(facts, { keys: false }).cursor).toBe(0);
+    const s = initialPanelState(facts, { keys: true, cursorFollows: true });
     expect(s.cursor).toBe(9);
     const t = currentTarget(s, facts);
     expect(t.target?.ok && t.target.target.key).toBe("fork:t1:9");
@@ -28,7 +29,7 @@ describe("label panel state", () => {
   });
 
   it("follows the default when the schema changes, until the annotator picks a target", () => {
-    let s = initialPanelState(facts, { keys: true });
+    let s = initialPanelState(facts, { keys: true, cursorFollows: true });
     s = reduce(s, { type: "nextSchema" });
     expect(currentTarget(s, facts).target).toMatchObject({ ok: true, target: { key: "steps:t1:4-4" } });
     s = reduce(s, { type: "schema", idx: 0 });

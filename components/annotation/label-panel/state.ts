@@ -16,6 +16,8 @@ export interface PanelState {
   mode: Mode | null;
   /** True once the annotator chose a target; until then the schema's default is used. */
   chosen: boolean;
+  /** The step cursor (and the focused suggestion) starts at the default target (in a queue); else at step 0. */
+  cursorFollows: boolean;
   pending: string | null;
   comment: string;
   help: boolean;
@@ -61,11 +63,11 @@ function withDefault(s: PanelState, f: PanelFacts, idx: number): PanelState {
   const d = f.schemas[idx] ? f.defaults[f.schemas[idx].id] : undefined;
   if (!d) return { ...s, schemaIdx: idx, mode: null };
   const step = d.step ?? s.cursor;
-  return { ...s, schemaIdx: idx, mode: modeOf(d), cursor: step, range: d.type === "step_range" ? [step, step] : s.range, fork: d.type === "fork_point" ? step : s.fork };
+  return { ...s, schemaIdx: idx, mode: modeOf(d), cursor: s.cursorFollows ? step : s.cursor, range: d.type === "step_range" ? [step, step] : s.range, fork: d.type === "fork_point" ? step : s.fork };
 }
 
-export function initialPanelState(f: PanelFacts, opts: { keys: boolean; schemaIdx?: number }): PanelState {
-  const base: PanelState = { schemaIdx: 0, cursor: 0, range: [0, 0], fork: null, mode: null, chosen: false, pending: null, comment: "", help: false, keys: opts.keys, message: null, changing: null, picked: null };
+export function initialPanelState(f: PanelFacts, opts: { keys: boolean; schemaIdx?: number; cursorFollows?: boolean }): PanelState {
+  const base: PanelState = { schemaIdx: 0, cursor: 0, range: [0, 0], fork: null, mode: null, chosen: false, cursorFollows: opts.cursorFollows ?? false, pending: null, comment: "", help: false, keys: opts.keys, message: null, changing: null, picked: null };
   return withDefault(base, f, opts.schemaIdx ?? 0);
 }
 
