@@ -25,30 +25,33 @@ const slotOf = (url: string) => new URL(url).searchParams.get("slot");
 
 /** One item: the panel takes keys, names a fork point, sits in the viewport; "1" + Enter saves and opens the next. */
 async function labelItem(page: Page): Promise<{ slot: string; targetKey: string }> {
-  await page.waitForURL(/\/item\?slot=/);
+  await page.waitForURL(/\/item\?slot=/, { timeout: 30_000 });
   const slot = slotOf(page.url())!;
-  const panel = page.locator('[aria-label="Labelling"][data-hydrated="true"]');
-  await expect(panel).toBeVisible();
+  // This item's panel (the URL changes before the previous item's page is replaced).
+  const panel = page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
+  await expect(panel).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("queue-bar")).toBeVisible();
-  const target = page.getByTestId("label-target");
+  const target = panel.getByTestId("label-target");
   await expect(target).toContainText("fork point after step");
   const targetKey = (await target.getAttribute("data-target-key"))!;
   for (const part of ['[aria-label="Labelling"] [role="radiogroup"]', '[data-testid="label-target"]', '[data-testid="queue-bar"]']) expect(await inViewport(page, part), `${part} in the viewport`).toBe(true);
   await page.keyboard.press("1");
   await expect(page.getByRole("radio", { name: /Command error/ })).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("Enter");
-  await page.waitForURL((u) => slotOf(u.toString()) !== slot);
+  await page.waitForURL((u) => slotOf(u.toString()) !== slot, { timeout: 30_000 });
   return { slot, targetKey };
 }
 
 async function start(page: Page) {
-  await page.goto("/annotation");
-  await page.getByRole("link", { name: E2E_FORK_QUEUE }).click();
+  // The queue from the API (the same list /annotation shows this annotator), then its page's button.
+  const { queues } = z.object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string() }) })) }).parse(await (await page.request.get("/api/v1/annotations/queues")).json());
+  await page.goto(`/annotation/queues/${queues.find((q) => q.queue.name === E2E_FORK_QUEUE)!.queue.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: E2E_FORK_QUEUE })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Start labelling" }).click();
 }
 
 test("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({ browser, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(600_000); // two browsers and two annotators on a shared, loaded machine
   const before = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
   const [alice, bob] = [await annotator(browser, "alice"), await annotator(browser, "bob")];
   const shown = new Map<string, string>(); // slot → the target key the panel named
@@ -60,10 +63,11 @@ test("two annotators label a fork-point queue by keyboard at once; labels land o
       shown.set(slot, targetKey);
       if (i + 1 === undoAfter) {
         // The next item is open: u withdraws the submission just made and brings its item back.
-        await expect(page.locator('[aria-label="Labelling"][data-hydrated="true"]')).toBeVisible();
+        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slotOf(page.url())}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByRole("button", { name: /Undo/ })).toBeEnabled({ timeout: 30_000 });
         await page.keyboard.press("u");
-        await page.waitForURL((u) => slotOf(u.toString()) === slot);
-        await expect(page.locator('[aria-label="Labelling"][data-hydrated="true"]')).toBeVisible();
+        await page.waitForURL((u) => slotOf(u.toString()) === slot, { timeout: 30_000 });
+        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
         await expect(page.getByTestId("label-review")).toHaveCount(0);
         const mine = labelsSchema.parse(await (await page.request.get(`/api/v1/annotations?annotator=alice&schema=error-category&limit=1000`)).json()).labels;
         expect(mine.some((l) => l.targetKey === targetKey)).toBe(false);
