@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "cli/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "cli/**/*.test.ts", "tests/**/*.test.ts", "components/**/*.test.ts"],
     exclude: ["node_modules/**", "e2e/**", ".next/**"],
     environment: "node",
     testTimeout: 60_000,

@@ -5,14 +5,16 @@
 //  2. "next item" (reserve) p95 on a queue of 10^5 items created from a table filter, with the first half done,
 //     as the 50 annotators take and finish items — alternating rounds of the old ("first") and the current ("spread")
 //     strategy, so before/after come from the same run.
+//  3. The queue workflow as the queue item page drives it: 50 annotators each take an item, then loop "submit the
+//     label and get the next item" (one call, submitQueueLabel) for BENCH_SECONDS on the same 10^5-item queue; p50/p95
+//     per call, and the checks: 0 lost labels, 0 double reservations, 0 failed submissions.
 // Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
 // Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite] [--next-only]
 import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
-import { completeQueueItem, nextQueueItem } from "../lib/services/annotation/work-queue.ts";
-import type { ReserveStrategy } from "../lib/db/repositories/annotation/queues.ts";
+import { completeQueueItem, nextQueueItem, submitQueueLabel } from "../lib/services/annotation/work-queue.ts";
 import { findLabel } from "../lib/db/repositories/annotation/labels.ts";
 import { isAppError } from "../lib/errors.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
@@ -113,10 +115,10 @@ async function bench(provider: Provider): Promise<void> {
     await t.db.queueItem.updateMany({ where: { queueId: queue.id, position: { lt: QUEUE_ITEMS / 2 } }, data: { doneCount: 1 } });
     // Both strategies on the same queue, rounds alternating so machine load hits them alike: "first" (everyone starts
     // at the first free item — the old behaviour) and "spread" (each annotator tries the candidates in its own order).
-    const nextLat: Record<ReserveStrategy, number[]> = { first: [], spread: [] };
+    const nextLat: Record<"first" | "spread", number[]> = { first: [], spread: [] };
     const rounds = 20;
     for (let r = 0; r < rounds; r++) {
-      const strategy: ReserveStrategy = r % 2 === 0 ? "first" : "spread";
+      const strategy: "first" | "spread" = r % 2 === 0 ? "first" : "spread";
       const slots = await Promise.all(
         people.map(async (ctx) => {
           const s = performance.now();
@@ -151,13 +153,44 @@ async function bench(provider: Provider): Promise<void> {
       console.log(`    ${k.padEnd(6)} (${xs.length} calls) p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (${(pct(xs, 95) / b50).toFixed(1)}× baseline)`);
     }
     console.log(`    spread/first p95 ratio ${(pct(nextLat.spread, 95) / pct(nextLat.first, 95)).toFixed(2)}`);
+
+    // --- 3. next item + submit in one call, 50 annotators for SECONDS ---
+    const labelsBefore = await t.db.annotation.count();
+    const workLat: number[] = [];
+    const failures: string[] = [];
+    let submitted = 0;
+    const until = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      people.map(async (ctx) => {
+        let slot = await nextQueueItem(ctx, queue.id);
+        while (slot && Date.now() < until) {
+          const s = performance.now();
+          try {
+            const r = await submitQueueLabel(ctx, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang" });
+            workLat.push(performance.now() - s);
+            submitted++;
+            slot = r.next;
+          } catch (e) {
+            failures.push((e as Error).message.slice(0, 120));
+            slot = await nextQueueItem(ctx, queue.id);
+          }
+        }
+      }),
+    );
+    const storedNow = (await t.db.annotation.count()) - labelsBefore;
+    const doubles = await t.db.queueSlot.groupBy({ by: ["itemId"], where: { queueId: queue.id, slot: { not: null } }, _count: { _all: true }, having: { itemId: { _count: { gt: 1 } } } });
+    console.log(`  next item + submit (one call), ${ANNOTATORS} annotators × ${SECONDS} s on the ${queue.itemCount}-item queue: ${workLat.length} calls, p50 ${ms(pct(workLat, 50))}, p95 ${ms(pct(workLat, 95))} (${(pct(workLat, 95) / b50).toFixed(1)}× baseline)`);
+    console.log(`    submitted ${submitted}, stored ${storedNow} → lost ${submitted - storedNow}; double reservations ${doubles.length}; failed submissions ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 3).join(" | ")})` : ""}`);
   } finally {
     await t.drop();
   }
 }
 
+const { loadavg } = await import("node:os");
+console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 if (!args.includes("--skip-sqlite")) await bench("sqlite");
 if (!args.includes("--skip-pg")) {
   if (postgres.available) await bench("postgresql");
   else console.log(`[postgresql] skipped: ${postgres.reason}`);
 }
+console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);

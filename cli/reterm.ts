@@ -19,6 +19,7 @@ import { userCommand, USER_HELP } from "./commands/user.ts";
 import { reindexCommand, reindexFailureModesCommand, REINDEX_HELP } from "./commands/reindex.ts";
 import { labelsCommand, LABELS_HELP } from "./commands/labels.ts";
 import { agreementCommand, AGREEMENT_HELP } from "./commands/agreement.ts";
+import { queueCommand, QUEUE_HELP } from "./commands/queue.ts";
 import { suggestionsCommand, SUGGESTIONS_HELP } from "./commands/suggestions.ts";
 import { datasetCommand, DATASET_HELP } from "./commands/dataset.ts";
 import { exportCommand, EXPORT_HELP } from "./commands/export.ts";
@@ -47,6 +48,7 @@ const COMMAND_HELP: Record<string, string> = {
   "reindex-search": REINDEX_HELP,
   labels: LABELS_HELP,
   agreement: AGREEMENT_HELP,
+  queue: QUEUE_HELP,
   suggestions: SUGGESTIONS_HELP,
   dataset: DATASET_HELP,
   export: EXPORT_HELP,
@@ -128,6 +130,7 @@ const commands: Record<string, Command> = {
   "reindex-failure-modes": reindexFailureModesCommand,
   labels: labelsCommand,
   agreement: agreementCommand,
+  queue: queueCommand,
   suggestions: suggestionsCommand,
   dataset: datasetCommand,
   export: exportCommand,

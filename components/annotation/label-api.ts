@@ -31,5 +31,6 @@ export const suggestionApi = {
   /** One page in list order after the suggestion `after` (from the start without it). */
   page: (trajectoryId: string, after: string | undefined, limit: number) =>
     call<{ suggestions: SuggestionView[]; total: number; more: boolean }>("GET", `/api/v1/annotations/suggestions?trajectory=${encodeURIComponent(trajectoryId)}${after ? `&after=${encodeURIComponent(after)}` : ""}&limit=${limit}`),
+  withdraw: (key: string) => call<{ suggestion: string; labelId: string | null }>("DELETE", `/api/v1/annotations/suggestions?suggestion=${encodeURIComponent(key)}`),
   decide: (body: { suggestion: string; decision: Decision; value?: string }) => call<{ suggestion: string; decision: Decision; label: LabelView | null }>("POST", "/api/v1/annotations/suggestions", body),
 };

@@ -1,7 +1,7 @@
 // Annotation data for e2e/annotation.spec.ts, loaded by e2e/serve.ts into its temporary database: two annotators
 // (alice, bob) with API tokens whose secrets the spec knows (test-only, in a throwaway database), their labels on four
 // failed trajectories (Cohen's κ = 0.636), a two-annotator queue over them, a small queue for the keyboard-only run
-// and one label of the local user's for the concurrent-edit test.
+// one label of the local user's for the concurrent-edit test, and a queue of failed trajectories with fork points.
 import type { Db } from "../../lib/db/client.ts";
 import type { Actor } from "../../lib/domain/authz.ts";
 import { ensureUser } from "../../lib/db/repositories/users.ts";
@@ -14,6 +14,7 @@ export const E2E_TOKENS = { alice: "rt_e2e_alice_token_for_tests", bob: "rt_e2e_
 /** alice vs bob on steps 1–2: po = 3/4, pe = 5/16 → κ = 0.636. */
 export const E2E_PAIRS: [string, string][] = [["hang", "hang"], ["timeout", "hang"], ["command-error", "command-error"], ["timeout", "timeout"]];
 export const E2E_KAPPA = "0.636";
+export const E2E_FORK_QUEUE = "e2e-forks";
 
 export async function seedAnnotationE2E(db: Db, admin: Actor): Promise<void> {
   const adminCtx = { db, actor: admin };
@@ -33,4 +34,6 @@ export async function seedAnnotationE2E(db: Db, admin: Actor): Promise<void> {
   const byTask = await db.trajectory.groupBy({ by: ["taskId"], _count: { _all: true } });
   const small = byTask.filter((g) => g._count._all >= 2).sort((a, b) => a._count._all - b._count._all || a.taskId.localeCompare(b.taskId))[0]!;
   await createQueue(adminCtx, { name: "e2e-keyboard", filter: `taskId=${small.taskId}`, schemas: ["error-category"], labelsPerItem: 1, assignees: [admin.name] });
+  // Failed trajectories with fork points, for two annotators labelling at once (e2e/annotator-queue.spec.ts).
+  await createQueue(adminCtx, { name: E2E_FORK_QUEUE, filter: "outcome=failed&forks=yes", schemas: ["error-category"], labelsPerItem: 1, assignees: ["alice", "bob"] });
 }

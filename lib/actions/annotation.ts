@@ -5,7 +5,8 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
 import { createQueue } from "@/lib/services/annotation/manage-queues";
-import { completeQueueItem, nextQueueItem, skipQueueItem } from "@/lib/services/annotation/work-queue";
+import { completeQueueItem, nextQueueItem, reserveAhead, skipQueueItem, submitQueueLabel, withdrawQueueSubmission, type QueueLabelInput } from "@/lib/services/annotation/work-queue";
+import type { LabelView } from "@/lib/services/annotation/list-labels";
 import { recordGoldLabel } from "@/lib/services/annotation/adjudicate";
 import { isAppError } from "@/lib/errors";
 
@@ -22,8 +23,50 @@ function fail(e: unknown): ActionResult {
 /** Where the annotator goes next: the next reserved item, or the queue page when nothing is left for them. */
 async function nextHref(queueId: string): Promise<string> {
   const ctx = await getPageContext("annotation:write");
-  const slot = await nextQueueItem(ctx, queueId);
-  return slot ? `/trajectories/${slot.trajectoryId}?slot=${slot.slotId}` : `/annotation/queues/${queueId}?finished=1`;
+  return hrefOf(queueId, await nextQueueItem(ctx, queueId));
+}
+
+/** The queue item page of a reservation, or the queue page saying nothing is left. */
+function hrefOf(queueId: string, slot: { slotId: string } | null): string {
+  return slot ? `/annotation/queues/${encodeURIComponent(queueId)}/item?slot=${encodeURIComponent(slot.slotId)}` : `/annotation/queues/${encodeURIComponent(queueId)}?finished=1`;
+}
+
+/** Reserve the item after this one so the browser fetches it while this one is labelled. */
+export async function reserveAheadAction(queueId: string, slotId: string): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:write");
+    return { ok: true, href: hrefOf(idSchema.parse(queueId), await reserveAhead(ctx, idSchema.parse(queueId), idSchema.parse(slotId))) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+export type SubmitResult = { ok: true; label: LabelView; previous: { value: string; comment: string | null } | null; href: string | null } | { ok: false; error: string };
+
+/** Save a label from a queue item; when that finishes the item, `href` is the next one (one round trip). */
+export async function submitQueueLabelAction(queueId: string, slotId: string, input: QueueLabelInput): Promise<SubmitResult> {
+  try {
+    const ctx = await getPageContext("annotation:write");
+    const r = await submitQueueLabel(ctx, idSchema.parse(slotId), input, { queue: idSchema.parse(queueId) });
+    return { ok: true, label: r.label, previous: r.previous, href: r.done ? hrefOf(idSchema.parse(queueId), r.next) : null };
+  } catch (e) {
+    const f = fail(e);
+    return f.ok ? { ok: false, error: "unexpected" } : f;
+  }
+}
+
+const withdrawSchema = z.object({ id: idSchema, version: z.number().int().positive(), previous: z.object({ value: z.string(), comment: z.string().nullable() }).nullable() });
+
+/** Undo the submission that finished an item: the label goes (or gets its old value back) and the item is reopened. */
+export async function withdrawSubmissionAction(queueId: string, slotId: string, label: z.input<typeof withdrawSchema>): Promise<ActionResult> {
+  try {
+    const ctx = await getPageContext("annotation:write");
+    const slot = await withdrawQueueSubmission(ctx, idSchema.parse(slotId), withdrawSchema.parse(label));
+    // A new URL: the browser may hold this item's page from before (prefetched), with the label now withdrawn.
+    return { ok: true, href: `${hrefOf(idSchema.parse(queueId), slot)}&v=${Date.now()}` };
+  } catch (e) {
+    return fail(e);
+  }
 }
 
 export async function startQueueAction(queueId: string): Promise<ActionResult> {

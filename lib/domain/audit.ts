@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "label.adjudicate",
   "suggestion.import",
   "suggestion.decide",
+  "suggestion.withdraw",
   "queue.create",
   "schema.change",
 ] as const;

@@ -10,6 +10,13 @@ import { findSlot } from "../../db/repositories/annotation/queues.ts";
 import { getLabelHistory, visibleAnnotators } from "./list-labels.ts";
 import { openQueue } from "./manage-queues.ts";
 import { listSuggestions, type SuggestionView } from "./suggestions/list-suggestions.ts";
+import { defaultTarget, targetWords, type DefaultTarget } from "../../domain/annotation/default-target.ts";
+import { findStepGist, loadTargetContext } from "../../db/repositories/annotation/target-context.ts";
+
+/** A schema's default target on this trajectory, with its words ("fork point after step 9 · rg … → exit 127"). */
+export interface SchemaDefault extends DefaultTarget {
+  words: string;
+}
 
 export interface QueueContext {
   queueId: string;
@@ -38,6 +45,8 @@ export interface LabellingView {
   /** Undecided suggestions in all, and whether more follow the first page. */
   suggestionTotal: number;
   suggestionsMore: boolean;
+  /** Where each schema's label goes unless the annotator picks another target, by schema id. */
+  defaults: Record<string, SchemaDefault>;
 }
 
 /** Suggestions sent with the page: a long trajectory has hundreds (each a row with three buttons), most of the HTML. */
@@ -59,7 +68,9 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
       queue = { queueId: q.id, queueName: q.name, slotId: slot.slotId, schemaKeys: q.schemaKeys, position: slot.position, itemCount: q.itemCount, expiresAt: slot.expiresAt };
     }
   }
+  const defaults = await schemaDefaults(ctx, facts.id, schemas);
   return {
+    defaults,
     canLabel: can(ctx.actor, "annotation:write"),
     actorId: ctx.actor.id,
     isAttempt: facts.isAttempt,
@@ -72,4 +83,18 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
     suggestionTotal: firstPage.total,
     suggestionsMore: firstPage.more,
   };
+}
+
+async function schemaDefaults(ctx: ServiceContext, trajectoryId: string, schemas: LabelSchemaView[]): Promise<Record<string, SchemaDefault>> {
+  const context = await loadTargetContext(ctx.db, trajectoryId, ctx.actor.id);
+  if (!context) return {};
+  const out: Record<string, SchemaDefault> = {};
+  const gists = new Map<number, Awaited<ReturnType<typeof findStepGist>>>();
+  for (const s of schemas) {
+    const d = defaultTarget(s.targets, context);
+    if (!d) continue;
+    if (d.step !== null && !gists.has(d.step)) gists.set(d.step, await findStepGist(ctx.db, trajectoryId, d.step));
+    out[s.id] = { ...d, words: targetWords(d, d.step !== null ? gists.get(d.step) : null) };
+  }
+  return out;
 }

@@ -11,6 +11,9 @@ import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/users.ts";
 import { findQueue, insertQueue, isAssignee, listQueues as listQueueRows, listSkips, queueProgress, type QueueProgress, type QueueView } from "../../db/repositories/annotation/queues.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
+import { listStepZeroQueueLabels, type StepZeroLabel } from "../../db/repositories/annotation/queue-review.ts";
+
+export type { StepZeroLabel };
 
 export const createQueueSchema = z.object({
   name: z.string().trim().min(1).max(120),
@@ -74,6 +77,8 @@ export interface QueueOverview {
   queue: QueueView;
   progress: QueueProgress;
   skips: Awaited<ReturnType<typeof listSkips>>;
+  /** Labels this queue stored on step 0 (the task prompt) for review: all for managers, an annotator's own else. */
+  stepZero: StepZeroLabel[];
 }
 
 export async function getQueueOverview(ctx: ServiceContext, idOrName: string): Promise<QueueOverview> {
@@ -82,9 +87,9 @@ export async function getQueueOverview(ctx: ServiceContext, idOrName: string): P
   if (!can(ctx.actor, "queue:manage")) {
     // Annotators see their own progress and the queue's totals, not who else labelled what.
     progress.perAnnotator = progress.perAnnotator.filter((p) => p.annotatorId === ctx.actor.id);
-    return { queue, progress, skips: [] };
+    return { queue, progress, skips: [], stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys, { annotatorId: ctx.actor.id }) };
   }
-  return { queue, progress, skips: await listSkips(ctx.db, queue.id) };
+  return { queue, progress, skips: await listSkips(ctx.db, queue.id), stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys) };
 }
 
 export interface QueueSummary {

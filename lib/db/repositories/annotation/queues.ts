@@ -4,6 +4,8 @@
 // Under contention each annotator tries the candidate items in its own random order (see ReserveStrategy).
 import type { Db } from "../../client.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
+import { dialectOf } from "../search.ts";
+import { reserveNextSkipLocked } from "./reserve-pg.ts";
 
 export interface QueueView {
   id: string;
@@ -72,20 +74,23 @@ export async function findQueue(db: Db, idOrName: string): Promise<QueueView | n
 
 export async function listQueues(db: Db, opts: { assigneeId?: string } = {}): Promise<QueueView[]> {
   const rows = await db.annotationQueue.findMany({
-    where: opts.assigneeId ? { assignees: { some: { userId: opts.assigneeId } } } : {},
+    where: opts.assigneeId ? workableBy(opts.assigneeId) : {},
     orderBy: { createdAt: "desc" },
     select: queueSelect,
   });
   return rows.map(toView);
 }
 
+/** Assigned to the user, or open to everyone who may label (a queue without assignees). */
+const workableBy = (userId: string) => ({ OR: [{ assignees: { some: { userId } } }, { assignees: { none: {} } }] });
+
 export async function isAssignee(db: Db, queueId: string, userId: string): Promise<boolean> {
-  return (await db.queueAssignee.count({ where: { queueId, userId } })) > 0;
+  return (await db.annotationQueue.count({ where: { id: queueId, ...workableBy(userId) } })) > 0;
 }
 
 /** True when the trajectory is in a non-blind queue the user is assigned to (they may see co-annotators' labels). */
 export async function isInOpenQueueOf(db: Db, trajectoryId: string, userId: string): Promise<boolean> {
-  const n = await db.queueItem.count({ where: { trajectoryId, queue: { blind: false, assignees: { some: { userId } } } } });
+  const n = await db.queueItem.count({ where: { trajectoryId, queue: { blind: false, ...workableBy(userId) } } });
   return n > 0;
 }
 
@@ -112,11 +117,13 @@ export async function findActiveReservation(db: Db, queueId: string, annotatorId
  * How "next item" picks among the open items of a candidate page:
  *  - "spread" (default): every annotator tries the page's items in their own random order, so 50 annotators asking
  *    at once each land on a different item at the first try instead of all inserting into the same first free place;
- *  - "first": strictly by position — the old behaviour, kept so bench/annotation.ts can measure both in one run.
+ *  - "first": strictly by position — the old behaviour, kept so bench/annotation.ts can measure both in one run;
+ *  - "skip-locked" (PostgreSQL's default): one statement that locks the first open item with SKIP LOCKED
+ *    (reserve-pg.ts), so concurrent annotators never collide on a place.
  * Expired reservations are taken over first in both, oldest work first, so abandoned items are finished before new
  * ones are started.
  */
-export type ReserveStrategy = "spread" | "first";
+export type ReserveStrategy = "spread" | "first" | "skip-locked";
 
 /** Fisher–Yates on a copy: the order one annotator tries a page's items in. */
 function shuffled<T>(xs: readonly T[]): T[] {
@@ -134,7 +141,13 @@ function shuffled<T>(xs: readonly T[]): T[] {
  * fail for one of them, who moves on). Candidates come a page at a time by position. Null when the queue holds
  * nothing more for them.
  */
-export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy: ReserveStrategy = "spread"): Promise<SlotView | null> {
+export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy?: ReserveStrategy): Promise<SlotView | null> {
+  const postgres = dialectOf(db) === "postgresql";
+  if (strategy === "skip-locked" || (strategy === undefined && postgres)) {
+    if (!postgres) throw new Error("the skip-locked reserve needs PostgreSQL");
+    const id = await reserveNextSkipLocked(db, queueId, annotatorId, labelsPerItem, now, expiresAt);
+    return id ? slotView(await db.queueSlot.findUniqueOrThrow({ where: { id }, select: slotSelect })) : null;
+  }
   const PAGE = 100;
   let after = -1;
   for (;;) {
@@ -185,6 +198,29 @@ export async function completeSlot(db: Db, slotId: string, annotatorId: string):
     if (n.count === 0) return false;
     const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
     await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { increment: 1 } } });
+    return true;
+  });
+}
+
+/** The annotator's live reservations in this queue, oldest first (the current item and the one reserved ahead). */
+export async function listActiveReservations(db: Db, queueId: string, annotatorId: string, now: Date): Promise<SlotView[]> {
+  const rows = await db.queueSlot.findMany({ where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } }, orderBy: { createdAt: "asc" }, take: 10, select: slotSelect });
+  return rows.map(slotView);
+}
+
+/** Extend a live reservation (the annotator is working on it: an idle timer, not a wall clock). */
+export async function touchSlot(db: Db, slotId: string, annotatorId: string, expiresAt: Date): Promise<boolean> {
+  const n = await db.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "reserved" }, data: { expiresAt } });
+  return n.count === 1;
+}
+
+/** Undo "done": the annotator's finished place is reserved by them again and the item counts one place less. */
+export async function reopenSlot(db: Db, slotId: string, annotatorId: string, expiresAt: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const n = await tx.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "done" }, data: { status: "reserved", expiresAt } });
+    if (n.count === 0) return false;
+    const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
+    await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { decrement: 1 } } });
     return true;
   });
 }

@@ -113,6 +113,11 @@ export async function findDecision(db: Db, suggestionKey: string, annotatorId: s
   return r ? toDecisionView(r) : null;
 }
 
+/** Remove one decision (undo): the suggestion is offered to that annotator again. */
+export async function deleteDecision(db: Db, id: string): Promise<boolean> {
+  return (await db.suggestionDecision.deleteMany({ where: { id } })).count === 1;
+}
+
 /** Decisions grouped by suggested value and decision, for one source and schema (precision). */
 export async function countDecisions(db: Db, source: string, schemaId: string): Promise<DecisionCount[]> {
   const rows = await db.suggestionDecision.groupBy({ by: ["suggestedValue", "decision"], where: { source, schemaId }, _count: { _all: true } });

@@ -7,9 +7,10 @@ import { AppError } from "../../../errors.ts";
 import { checkLabelValue } from "../../../domain/annotation/label-schema.ts";
 import { decisionInputSchema, effectiveDecision, targetInputOf, type Decision } from "../../../domain/annotation/suggestions.ts";
 import { findLabelSchema } from "../../../db/repositories/annotation/schemas.ts";
-import { findDecision, findSuggestion, insertDecision, type DecisionView } from "../../../db/repositories/annotation/suggestions.ts";
+import { deleteDecision, findDecision, findSuggestion, insertDecision, type DecisionView } from "../../../db/repositories/annotation/suggestions.ts";
+import { findLabel } from "../../../db/repositories/annotation/labels.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
-import { createLabel } from "../save-label.ts";
+import { createLabel, deleteLabel } from "../save-label.ts";
 import type { LabelView } from "../../../db/repositories/annotation/labels.ts";
 import { detectorSchema } from "./error-schema.ts";
 
@@ -58,6 +59,21 @@ export async function decideSuggestion(ctx: ServiceContext, raw: unknown): Promi
   );
   await recordAudit(ctx, { action: "suggestion.decide", targetType: "suggestion", targetId: s.key, details: { decision, source: s.source, suggested: s.value, value: chosen, label: label.id } });
   return { suggestion: s.key, decision, label };
+}
+
+/**
+ * Undo a decision (`u` after a, c or x): the label accepting or changing created is deleted (if still there and
+ * unchanged since), then the decision, so the suggestion is offered again. The audit log keeps all three writes.
+ */
+export async function withdrawDecision(ctx: ServiceContext, suggestionKey: string): Promise<{ suggestion: string; labelId: string | null }> {
+  authorize(ctx, "annotation:write");
+  const d = await findDecision(ctx.db, suggestionKey, ctx.actor.id);
+  if (!d) throw new AppError("NOT_FOUND", `you have no decision on suggestion ${suggestionKey}`);
+  const label = d.annotationId ? await findLabel(ctx.db, d.annotationId) : null;
+  if (label) await deleteLabel(ctx, label.id, label.version);
+  await deleteDecision(ctx.db, d.id);
+  await recordAudit(ctx, { action: "suggestion.withdraw", targetType: "suggestion", targetId: suggestionKey, details: { decision: d.decision, label: label?.id ?? null } });
+  return { suggestion: suggestionKey, labelId: label?.id ?? null };
 }
 
 function decided(d: DecisionView): AppError {

@@ -11,12 +11,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { QueueProgressCard } from "@/components/annotation/queue-progress-card";
 import { AgreementCard } from "@/components/annotation/agreement-card";
 import { StartQueueButton } from "@/components/annotation/start-queue-button";
+import { StepZeroReview } from "@/components/annotation/step-zero-review";
 
 export const metadata: Metadata = { title: "Annotation queue" };
 
 export default async function QueuePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
-  const finished = (await searchParams).finished === "1";
+  const query = await searchParams;
+  const finished = query.finished === "1";
   const ctx = await getPageContext("annotation:write");
   const overview = await getQueueOverview(ctx, id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!overview) notFound();
@@ -30,10 +32,11 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
       </Link>
       <PageHeader
         title={queue.name}
-        description={`${queue.itemCount} item(s) × ${queue.labelsPerItem} label(s) · ${queue.schemaKeys.join(", ")} · ${queue.blind ? "blind" : "labels visible to co-annotators"}`}
+        description={`${queue.itemCount} item(s) × ${queue.labelsPerItem} label(s) · ${queue.schemaKeys.join(", ")} · ${queue.blind ? "blind" : "labels visible to co-annotators"} · reservations expire after ${queue.reservationMinutes} min idle`}
         actions={<StartQueueButton queueId={queue.id} label={finished ? "Check for more" : "Start labelling"} />}
       />
       {finished ? <p role="status" className="rounded-md border bg-muted/40 p-3 text-sm">Nothing more in this queue for you right now — thank you.</p> : null}
+      <StepZeroReview queueId={queue.id} labels={overview.stepZero} open={query.review === "step0"} />
       <QueueProgressCard overview={overview} />
       {agreement ? <div className="grid gap-4 xl:grid-cols-2">{agreement.map((a) => <AgreementCard key={a.schema} a={a} />)}</div> : null}
     </div>

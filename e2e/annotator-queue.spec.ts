@@ -1,0 +1,92 @@
+// Two annotators (alice and bob, by their API tokens) label a queue of failed trajectories with fork points at the
+// same time, keyboard only, at 1440×900: every stored label is on its item's fork point (the target the panel
+// names), the recovery analytics count them, `u` after Enter withdraws the last submission and brings its item back,
+// and the labelling panel is inside the viewport on every item.
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { z } from "zod";
+import { E2E_FORK_QUEUE, E2E_TOKENS } from "./helpers/annotation-seed.ts";
+
+const labelsSchema = z.object({ labels: z.array(z.object({ id: z.string(), trajectoryId: z.string(), targetType: z.string(), targetKey: z.string(), forkPointId: z.string().nullable(), value: z.string() })) });
+const recoverySchema = z.object({ overall: z.object({ labelledForkPoints: z.number() }) });
+const VIEWPORT = { width: 1440, height: 900 };
+const PER_ANNOTATOR = 5;
+
+async function annotator(browser: Browser, name: "alice" | "bob"): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORT, extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKENS[name]}` } });
+  return context.newPage();
+}
+
+async function inViewport(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).first().boundingBox();
+  return !!box && box.y >= 0 && box.x >= 0 && box.y + box.height <= VIEWPORT.height && box.x + box.width <= VIEWPORT.width;
+}
+
+const slotOf = (url: string) => new URL(url).searchParams.get("slot");
+
+/** One item: the panel takes keys, names a fork point, sits in the viewport; "1" + Enter saves and opens the next. */
+async function labelItem(page: Page): Promise<{ slot: string; targetKey: string }> {
+  await page.waitForURL(/\/item\?slot=/, { timeout: 30_000 });
+  const slot = slotOf(page.url())!;
+  // This item's panel (the URL changes before the previous item's page is replaced).
+  const panel = page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
+  await expect(panel).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("queue-bar")).toBeVisible();
+  const target = panel.getByTestId("label-target");
+  await expect(target).toContainText("fork point after step");
+  const targetKey = (await target.getAttribute("data-target-key"))!;
+  for (const part of ['[aria-label="Labelling"] [role="radiogroup"]', '[data-testid="label-target"]', '[data-testid="queue-bar"]']) expect(await inViewport(page, part), `${part} in the viewport`).toBe(true);
+  await page.keyboard.press("1");
+  await expect(page.getByRole("radio", { name: /Command error/ })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("Enter");
+  await page.waitForURL((u) => slotOf(u.toString()) !== slot, { timeout: 30_000 });
+  return { slot, targetKey };
+}
+
+async function start(page: Page) {
+  // The queue from the API (the same list /annotation shows this annotator), then its page's button.
+  const { queues } = z.object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string() }) })) }).parse(await (await page.request.get("/api/v1/annotations/queues")).json());
+  await page.goto(`/annotation/queues/${queues.find((q) => q.queue.name === E2E_FORK_QUEUE)!.queue.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: E2E_FORK_QUEUE })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Start labelling" }).click();
+}
+
+test("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({ browser, request }) => {
+  test.setTimeout(600_000); // two browsers and two annotators on a shared, loaded machine
+  const before = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
+  const [alice, bob] = [await annotator(browser, "alice"), await annotator(browser, "bob")];
+  const shown = new Map<string, string>(); // slot → the target key the panel named
+
+  const run = async (page: Page, undoAfter: number | null) => {
+    await start(page);
+    for (let i = 0; i < PER_ANNOTATOR; i++) {
+      const { slot, targetKey } = await labelItem(page);
+      shown.set(slot, targetKey);
+      if (i + 1 === undoAfter) {
+        // The next item is open: u withdraws the submission just made and brings its item back.
+        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slotOf(page.url())}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByRole("button", { name: /Undo/ })).toBeEnabled({ timeout: 30_000 });
+        await page.keyboard.press("u");
+        await page.waitForURL((u) => slotOf(u.toString()) === slot, { timeout: 30_000 });
+        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByTestId("label-review")).toHaveCount(0);
+        const mine = labelsSchema.parse(await (await page.request.get(`/api/v1/annotations?annotator=alice&schema=error-category&limit=1000`)).json()).labels;
+        expect(mine.some((l) => l.targetKey === targetKey)).toBe(false);
+        // Labelled again (the loop's next round is this same item).
+        i--;
+      }
+    }
+  };
+  await Promise.all([run(alice, 2), run(bob, null)]);
+
+  // Every label made from the queue is on the fork point the panel named.
+  const labels = labelsSchema.parse(await (await request.get(`/api/v1/annotations?schema=error-category&limit=1000`)).json()).labels.filter((l) => [...shown.values()].includes(l.targetKey));
+  expect(labels).toHaveLength(2 * PER_ANNOTATOR);
+  for (const l of labels) {
+    expect(l.targetType).toBe("fork_point");
+    expect(l.forkPointId).not.toBeNull();
+    expect(l.targetKey).toMatch(new RegExp(`^fork:${l.trajectoryId}:\\d+$`));
+  }
+  const after = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
+  expect(after - before).toBe(2 * PER_ANNOTATOR);
+  await Promise.all([alice.context().close(), bob.context().close()]);
+});
