@@ -6,13 +6,14 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { CreateUserForm } from "@/components/accounts/create-user-form";
 import { UserRowActions } from "@/components/accounts/user-row-actions";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { listUsers } from "@/lib/services/accounts/manage-users";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
 
 export default async function UsersPage() {
-  const users = await listUsers(await getPageContext("user:manage"));
+  const users = await listUsers(await getPageContext(PAGE_PERMISSIONS["/admin/users"]));
   return (
     <>
       <PageHeader title="Users" description="Accounts and roles: admin (everything), researcher (import, curate, export, queues), annotator (assigned queues), viewer (read-only)." />
