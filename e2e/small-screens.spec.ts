@@ -22,7 +22,7 @@ async function expectWithin(inner: Locator, outer: { x: number; width: number })
 
 async function openSettledReplay(page: Page, url: string) {
   await page.goto(url);
-  await expect(page.getByTestId("replay")).toHaveAttribute("data-settled", "true");
+  await expect(page.getByTestId("replay")).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
 }
 
 const recorded = () => seededTrajectories().find((t) => t.recording && t.steps.length > 6)!;
@@ -33,9 +33,11 @@ test.describe("390×844", () => {
 
   test("the menu button opens the nav, Escape closes it, and following a link closes it", async ({ page }) => {
     await page.goto("/trajectories");
-    const menu = page.getByRole("button", { name: "Menu" });
+    // By test id: while the drawer is open, the dialog hides the rest of the page (the button too) from the
+    // accessibility tree.
+    const menu = page.getByTestId("menu-button");
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(menu).toBeVisible();
+    await expect(page.getByRole("button", { name: "Menu", exact: true })).toBeVisible();
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     // The sidebar is not taking half the screen: no nav until the button opens it.
     await expect(nav).toBeHidden();
@@ -145,7 +147,7 @@ test.describe("the nav lists only what the role can open", () => {
 
     await page.setViewportSize(PHONE);
     await page.goto("/trajectories");
-    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("button", { name: "Menu", exact: true }).click();
     await expect(nav.getByRole("link", { name: "Runs" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Annotation" })).toHaveCount(0);
   });

@@ -17,7 +17,8 @@ export function AgreementCard({ a }: { a: SchemaAgreement }) {
   for (const d of a.disagreements) seen.set(named(d), (seen.get(named(d)) ?? 0) + 1);
   const used = a.matrix.values.map((_, i) => i).filter((i) => a.matrix.counts[i]!.some((x) => x) || a.matrix.counts.some((r) => r[i]));
   return (
-    <Card data-testid={`agreement-${a.schema}`}>
+    // min-w-0: a grid item; the matrix scrolls sideways in its own box instead of widening the page on a phone.
+    <Card data-testid={`agreement-${a.schema}`} className="min-w-0">
       <CardHeader>
         <CardTitle>{a.schemaName}</CardTitle>
         <p className="text-xs text-muted-foreground">{a.items} item(s) labelled by at least two of {a.annotators} annotator(s)</p>
