@@ -45,7 +45,8 @@ test("two annotators' labels give the expected Cohen's κ; an adjudicated item s
   await expect(card.getByText("4 item(s) labelled by at least two of 2 annotator(s)")).toBeVisible();
   const disagreement = card.getByTestId("disagreements").getByRole("listitem");
   await expect(disagreement).toHaveCount(1);
-  await expect(disagreement).toContainText("alice: timeout · bob: hang");
+  await expect(disagreement).toContainText("alice: Timeout · bob: Hang / interactive prompt");
+  await expect(disagreement).toContainText("steps 1–2");
   await disagreement.getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1, name: "Adjudicate" })).toBeVisible();
   const target = page.getByTestId("adjudication-target").filter({ hasText: "disagreement" });

@@ -1,8 +1,9 @@
 // Each labelled target with every annotator's value, the final label if recorded, and the form to record it.
 import Link from "next/link";
 import type { AdjudicationTarget } from "@/lib/services/annotation/adjudicate";
-import type { LabelSchemaView } from "@/lib/domain/annotation/label-schema";
-import { describeTarget, type TargetInput } from "@/lib/domain/annotation/targets";
+import { valueLabel, type LabelSchemaView } from "@/lib/domain/annotation/label-schema";
+import type { TargetInput } from "@/lib/domain/annotation/targets";
+import { describeTarget } from "@/lib/domain/annotation/describe-target";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
 import { GoldForm } from "./gold-form";
@@ -20,7 +21,7 @@ export function AdjudicationList({ trajectoryId, targets, schemas }: { trajector
     <div className="flex flex-col gap-3">
       {targets.map((t) => {
         const schema = schemas.find((s) => s.id === t.schemaId);
-        const label = (v: string) => schema?.options.find((o) => o.value === v)?.label ?? v;
+        const label = (v: string) => (schema ? valueLabel(schema, v) : v);
         return (
           <Card key={`${t.schemaId}|${t.targetKey}`} data-testid="adjudication-target">
             <CardContent className="flex flex-col gap-2">

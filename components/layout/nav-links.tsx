@@ -2,9 +2,10 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { BarChart3, Boxes, FolderInput, ListChecks, PlayCircle, Tags, Database } from "lucide-react";
+import type { NavPage } from "@/lib/domain/authz";
 import { cn } from "@/lib/utils";
 
-const LINKS = [
+const LINKS: { href: NavPage; label: string; icon: typeof PlayCircle }[] = [
   { href: "/trajectories", label: "Trajectories", icon: PlayCircle },
   { href: "/tasks", label: "Tasks", icon: ListChecks },
   { href: "/runs", label: "Runs", icon: Boxes },
@@ -12,15 +13,15 @@ const LINKS = [
   { href: "/datasets", label: "Datasets", icon: Database },
   { href: "/analytics", label: "Analytics", icon: BarChart3 },
   { href: "/import", label: "Import", icon: FolderInput },
-] as const;
+];
 
-/** `canImport` hides Import from roles that may not import (the server refuses them anyway). */
-export function NavLinks({ canImport }: { canImport: boolean }) {
+/** Only the pages the role can open (`pages`: lib/domain/authz.ts's openablePages); the server refuses the rest anyway. */
+export function NavLinks({ pages }: { pages: readonly NavPage[] }) {
   const pathname = usePathname();
   const onTrajectory = /^\/trajectories\/[^/]+/.test(pathname);
   return (
     <ul className="flex flex-col gap-0.5">
-      {LINKS.filter((l) => canImport || l.href !== "/import").map(({ href, label, icon: Icon }) => {
+      {LINKS.filter((l) => pages.includes(l.href)).map(({ href, label, icon: Icon }) => {
         const active = pathname === href || pathname.startsWith(`${href}/`);
         return (
           <li key={href}>

@@ -1,7 +1,7 @@
 "use client";
 // The trajectory's terminal replay: terminal, timeline and controls, with the step list beside it.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { TerminalPoster } from "@/components/terminal/terminal-poster";
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+import { TerminalPoster, TERMINAL_MAX_HEIGHT_VAR } from "@/components/terminal/terminal-poster";
 import { ClientTerminalView } from "@/components/terminal/client-terminal-view";
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
 import { buildMarkers, stepSeekMs, unpackErrorFacts, type MarkerInput, type PackedErrorFacts } from "@/lib/domain/replay/markers";
@@ -29,6 +29,15 @@ export interface ReplayOpeningProps {
   /** The opening screen as HTML, shown until the live terminal has drawn it (lib/services/replay/poster.ts). */
   poster: ScreenPoster | null;
 }
+
+/**
+ * The terminal's height cap: the viewport less what must be on screen with it (the page's header and facts above;
+ * timeline, controls and key line below, the controls in two rows at 1280 px), so they are all in the first screen.
+ * Never below 12 rem (a phone held sideways). TerminalView's "fit" and the poster keep the rows within it.
+ */
+const VIEWPORT_CAP = { [TERMINAL_MAX_HEIGHT_VAR]: "max(12rem, calc(100dvh - 21rem))" } as CSSProperties;
+/** max-height: var(TERMINAL_MAX_HEIGHT_VAR), spelled out for Tailwind's class scanner. */
+const CAPPED = "max-h-(--terminal-max-h)";
 
 export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; facts: ReplayFacts }) {
   const stepLabels = useStepLabels(facts.trajectoryId);
@@ -86,7 +95,7 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
     );
 
   return (
-    <section aria-label="Terminal replay" data-testid="replay" data-status={state.status} data-settled={state.settled} data-rec-ms={state.recMs} data-step={state.currentStep ?? ""} data-source={index.source}>
+    <section aria-label="Terminal replay" data-testid="replay" style={VIEWPORT_CAP} data-status={state.status} data-settled={state.settled} data-rec-ms={state.recMs} data-step={state.currentStep ?? ""} data-source={index.source}>
       <div className="grid gap-3 xl:grid-cols-[minmax(0,1fr)_21rem]">
         <div ref={stage} className="relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6">
           <ClientTerminalView
@@ -96,9 +105,9 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
             fit={fullscreen ? "both" : fit ? "width" : "none"}
             onReady={onReady}
             label={`Terminal replay (${index.source === "recording" ? "recorded session" : "session rebuilt from the steps"})`}
-            className={fullscreen ? "min-h-0 flex-1" : fit ? undefined : "overflow-x-auto"}
-            fallback={opening.poster ? <TerminalPoster id="main" poster={opening.poster} /> : undefined}
-            overlay={posterUp && opening.poster ? <TerminalPoster id="main" poster={opening.poster} className="absolute inset-x-2 top-2" /> : null}
+            className={fullscreen ? "min-h-0 flex-1" : fit ? CAPPED : "overflow-x-auto"}
+            fallback={opening.poster ? <TerminalPoster id="main" poster={opening.poster} className={CAPPED} /> : undefined}
+            overlay={posterUp && opening.poster ? <TerminalPoster id="main" poster={opening.poster} className={`absolute inset-x-2 top-2 ${CAPPED}`} /> : null}
           />
           <ReplayTimeline player={player} state={state} markers={markers} steps={index.steps} stepLabels={stepLabels} />
           <ReplayControls

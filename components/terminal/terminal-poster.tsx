@@ -5,7 +5,7 @@
 import type { CSSProperties } from "react";
 import { RGB_FLAG, type PosterColour, type PosterStyle, type ScreenPoster } from "@/lib/domain/replay/poster";
 import { cn } from "@/lib/utils";
-import { BASE_FONT_SIZE, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
+import { BASE_FONT_SIZE, FIT_MAX_FONT, FIT_MIN_FONT, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
 
 const T = TERMINAL_THEME;
 const ANSI = [T.black, T.red, T.green, T.yellow, T.blue, T.magenta, T.cyan, T.white, T.brightBlack, T.brightRed, T.brightGreen, T.brightYellow, T.brightBlue, T.brightMagenta, T.brightCyan, T.brightWhite];
@@ -55,9 +55,18 @@ const ADVANCE = 0.6;
  */
 const ROW_HEIGHT = 1.34;
 
+/**
+ * The page may cap the terminal's height (a CSS max-height on it, which TerminalView's "fit" keeps the rows within):
+ * it sets this custom property, and the poster's rows keep within it too.
+ */
+export const TERMINAL_MAX_HEIGHT_VAR = "--terminal-max-h";
+
 export function TerminalPoster({ id, poster, className }: { id: string; poster: ScreenPoster; className?: string }) {
-  // Container-query width: the font size that makes `cols` cells fill the box, within TerminalView's bounds.
-  const fontSize = `clamp(7px, calc(100cqw / ${(poster.cols * ADVANCE).toFixed(2)}), 22px)`;
+  // Container-query width: the font size that makes `cols` cells fill the box, within TerminalView's bounds — and
+  // no taller than the page's cap allows (less the box's 1 rem of padding), as the live terminal.
+  const byWidth = `100cqw / ${(poster.cols * ADVANCE).toFixed(2)}`;
+  const byHeight = `(var(${TERMINAL_MAX_HEIGHT_VAR}, 10000px) - 1rem) / ${(Math.max(poster.rows, 1) * ROW_HEIGHT).toFixed(2)}`;
+  const fontSize = `clamp(${FIT_MIN_FONT}px, min(${byWidth}, ${byHeight}), ${FIT_MAX_FONT}px)`;
   return (
     <div data-terminal-poster={id} data-cols={poster.cols} data-rows={poster.rows} aria-hidden className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)} style={{ containerType: "inline-size" }}>
       <div style={{ fontFamily: TERMINAL_FONT, fontSize: poster.cols ? fontSize : BASE_FONT_SIZE, lineHeight: ROW_HEIGHT, whiteSpace: "pre", color: T.foreground, overflow: "hidden" }}>

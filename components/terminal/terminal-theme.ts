@@ -26,3 +26,11 @@ export const TERMINAL_THEME = {
 
 export const TERMINAL_FONT = 'ui-monospace, "JetBrains Mono", "DejaVu Sans Mono", Menlo, monospace';
 export const BASE_FONT_SIZE = 13;
+
+/**
+ * Bounds of a fitted terminal's font (TerminalView's "fit", the poster's container-query size). The lower bound is
+ * small so a recorded width fits a phone's (80 columns in 390 px): unreadable there, but whole, and "Fit" off shows
+ * the base size with a scrollbar.
+ */
+export const FIT_MIN_FONT = 4;
+export const FIT_MAX_FONT = 22;

@@ -10,7 +10,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { cn } from "@/lib/utils";
 import type { TerminalHandle } from "./terminal-handle";
 import { sanitizedHandle } from "./sanitized-handle";
-import { BASE_FONT_SIZE, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
+import { BASE_FONT_SIZE, FIT_MAX_FONT, FIT_MIN_FONT, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
 
 export type FitMode = "none" | "width" | "both";
 
@@ -68,19 +68,36 @@ function openWebLink(_event: MouseEvent, uri: string): void {
   if (/^https?:\/\//i.test(uri)) window.open(uri, "_blank", "noopener,noreferrer");
 }
 
-/** Font size at which `cols` × `rows` fill the container (width only, or both), within readable bounds. */
-function fitFont(term: Terminal, fitAddon: FitAddon, mode: FitMode): void {
+/**
+ * The rows' height the host allows: its CSS max-height less its padding (the replay caps the terminal to the
+ * viewport with it), or null when it has none.
+ */
+function heightCap(host: HTMLElement): number | null {
+  const css = getComputedStyle(host);
+  const max = parseFloat(css.maxHeight);
+  return Number.isFinite(max) ? max - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom) : null;
+}
+
+/**
+ * Font size at which `cols` × `rows` fill the container (width only, or both), within readable bounds. "width" also
+ * keeps the rows within the host's max-height when it has one: the font is the smaller of the two fits.
+ */
+function fitFont(term: Terminal, fitAddon: FitAddon, mode: FitMode, host: HTMLElement): void {
   if (mode === "none") {
     if (term.options.fontSize !== BASE_FONT_SIZE) term.options.fontSize = BASE_FONT_SIZE;
     return;
   }
-  for (let pass = 0; pass < 2; pass++) {
+  const cap = mode === "width" ? heightCap(host) : null;
+  for (let pass = 0; pass < 3; pass++) {
     const proposed = fitAddon.proposeDimensions();
     if (!proposed || !proposed.cols || !proposed.rows) return;
     const size = term.options.fontSize ?? BASE_FONT_SIZE;
     const byWidth = (size * proposed.cols) / term.cols;
-    const ratio = mode === "both" ? Math.min(byWidth, (size * proposed.rows) / term.rows) : byWidth;
-    const next = Math.max(7, Math.min(22, Math.floor(ratio * 4) / 4));
+    let ratio = mode === "both" ? Math.min(byWidth, (size * proposed.rows) / term.rows) : byWidth;
+    // The rows' height as drawn (xterm sizes its screen to rows × cell height).
+    const drawn = cap ? term.element?.querySelector<HTMLElement>(".xterm-screen")?.offsetHeight : undefined;
+    if (cap && drawn) ratio = Math.min(ratio, (size * cap) / drawn);
+    const next = Math.max(FIT_MIN_FONT, Math.min(FIT_MAX_FONT, Math.floor(ratio * 4) / 4));
     if (Math.abs(next - size) < 0.25) return;
     term.options.fontSize = next;
   }
@@ -122,9 +139,12 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
       screen: () => lines(term, term.buffer.active.baseY, term.buffer.active.baseY + term.rows, false).join("\n"),
       selection: () => term.getSelection(),
     });
-    refit.current = () => fitFont(term, fitAddon, fitRef.current);
+    refit.current = () => fitFont(term, fitAddon, fitRef.current, host);
     const observer = new ResizeObserver(() => refit.current());
     observer.observe(host.parentElement ?? host);
+    // A height cap in viewport units changes with the window's height, which the observed width may not.
+    const onResize = () => refit.current();
+    window.addEventListener("resize", onResize);
     refit.current();
     window.__retermTerminals ??= {};
     window.__retermTerminals[id] = { text: handle.text, screen: handle.screen, size: () => ({ cols: term.cols, rows: term.rows }) };
@@ -132,6 +152,7 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
     return () => {
       ready(null);
       observer.disconnect();
+      window.removeEventListener("resize", onResize);
       if (window.__retermTerminals) delete window.__retermTerminals[id];
       term.dispose();
     };

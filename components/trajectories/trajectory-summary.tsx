@@ -7,20 +7,26 @@ import { ImportWarningsBadge } from "./import-warnings";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <div className="flex flex-col gap-0.5">
+    <div className="flex min-w-0 items-baseline gap-1.5">
       <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="text-sm">{children}</dd>
+      <dd className="min-w-0 text-sm">{children}</dd>
     </div>
   );
 }
 
+/**
+ * The trajectory's facts as one compact strip (labels beside values, wrapping as needed), the task instruction
+ * folded under its first line: the replay below has to start within the first screen.
+ */
 export function TrajectorySummary({ t }: { t: TrajectoryDetail }) {
+  const instruction = t.task.instruction?.trim();
+  const firstLine = instruction?.split("\n", 1)[0];
   return (
     <Card>
-      <CardContent>
-        <dl className="grid grid-cols-2 gap-4 md:grid-cols-4 lg:grid-cols-6">
+      <CardContent className="px-4 py-2.5">
+        <dl className="flex flex-wrap items-baseline gap-x-5 gap-y-1.5">
           <Field label="Outcome">
-            <span className="flex flex-wrap items-center gap-1.5">
+            <span className="inline-flex flex-wrap items-center gap-1.5 align-middle">
               <OutcomeBadge outcome={t.outcome} />
               <ImportWarningsBadge count={t.warningCount} />
             </span>
@@ -32,18 +38,25 @@ export function TrajectorySummary({ t }: { t: TrajectoryDetail }) {
             <Link prefetch={false} className="hover:underline" href={`/trajectories?runId=${t.run.id}`}>
               {t.run.name}
             </Link>
-            <span className="block text-xs text-muted-foreground">
-              {t.run.model ?? "—"} · {t.run.checkpoint ?? "—"} · {t.run.trainingMethod ?? "—"}
+            <span className="text-xs text-muted-foreground">
+              {" "}({t.run.model ?? "—"} · {t.run.checkpoint ?? "—"} · {t.run.trainingMethod ?? "—"})
             </span>
           </Field>
           <Field label="Started">{formatDateTime(t.startedAt)}</Field>
           <Field label="Source">
             {t.sourceFormat}
-            {t.sourceFile ? <span className="block truncate text-xs text-muted-foreground" title={t.sourceFile}>{t.sourceFile}</span> : null}
+            {t.sourceFile ? <span className="ml-1.5 inline-block max-w-64 truncate align-bottom text-xs text-muted-foreground" title={t.sourceFile}>{t.sourceFile}</span> : null}
           </Field>
           {t.failureMode ? <Field label="Failure mode">{t.failureMode}</Field> : null}
         </dl>
-        {t.task.instruction ? <p className="mt-4 border-t pt-3 text-sm whitespace-pre-wrap text-muted-foreground">{t.task.instruction}</p> : null}
+        {instruction ? (
+          <details className="group mt-2 border-t pt-2 text-sm text-muted-foreground">
+            <summary className="cursor-pointer truncate group-open:whitespace-normal" title="Show the whole task instruction">
+              <span className="text-xs">Instruction</span> <span className="group-open:hidden">{firstLine}</span>
+            </summary>
+            <p className="mt-1 whitespace-pre-wrap">{instruction}</p>
+          </details>
+        ) : null}
       </CardContent>
     </Card>
   );

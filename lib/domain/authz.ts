@@ -29,3 +29,27 @@ export interface Actor {
 export function can(actor: Pick<Actor, "role">, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(actor.role);
 }
+
+/**
+ * What opening each page of the main nav needs. Those pages guard with this entry (getPageContext) and the nav lists
+ * only the pages the role can open: one rule, so a link never ends on "no access". The route × role matrix
+ * (tests/helpers/access) checks the guards.
+ */
+export const PAGE_PERMISSIONS = {
+  "/trajectories": "trajectory:read",
+  "/tasks": "trajectory:read",
+  "/runs": "trajectory:read",
+  "/annotation": "annotation:write",
+  "/datasets": "trajectory:read",
+  "/analytics": "trajectory:read",
+  "/import": "trajectory:import",
+  "/admin/users": "user:manage",
+  "/admin/audit": "audit:read",
+} as const satisfies Record<string, Permission>;
+
+export type NavPage = keyof typeof PAGE_PERMISSIONS;
+
+/** The nav pages `actor` may open, in the table's order. */
+export function openablePages(actor: Pick<Actor, "role">): NavPage[] {
+  return (Object.keys(PAGE_PERMISSIONS) as NavPage[]).filter((p) => can(actor, PAGE_PERMISSIONS[p]));
+}

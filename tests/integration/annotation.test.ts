@@ -243,7 +243,11 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     const r = await computeAgreement(rita, { schema: "error-category", queue: q.name });
     // Only p1/p2 rated the step-4 targets of these four trajectories together; earlier tests add other pairable targets.
     const mine = r.disagreements.filter((d) => ids.includes(d.trajectoryId));
-    expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:4-4`, trajectoryId: ids[2], labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
+    const task = await t.db.trajectory.findUniqueOrThrow({ where: { id: ids[2]! }, select: { task: { select: { name: true } } } });
+    expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:4-4`, trajectoryId: ids[2], taskName: task.task.name, target: { targetType: "step_range", stepStart: 4, stepEnd: 4 }, labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
+    // The matrix and the list name values by the schema's labels.
+    expect(r.schemaName).toBe("Error category");
+    expect(r.valueLabels).toMatchObject({ hang: "Hang / interactive prompt", timeout: "Timeout" });
     expect(await codeOf(computeAgreement(alice, { schema: "error-category" }))).toBe("FORBIDDEN");
   });
 

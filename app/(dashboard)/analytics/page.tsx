@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import Link from "next/link";
 import { BarChart3, ListX } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { getAnalyticsOptions } from "@/lib/services/analytics/get-analytics-options";
 import { forOneRender } from "@/lib/services/analytics/render-memo";
 import { periodSchema } from "@/lib/services/analytics/get-annotation-analytics";
@@ -27,7 +28,7 @@ function Loading({ title }: { title: string }) {
 
 export default async function AnalyticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // One context for this render: sections that need the same figures (runs, run × task counts) share one query.
-  const ctx = forOneRender(await getPageContext());
+  const ctx = forOneRender(await getPageContext(PAGE_PERMISSIONS["/analytics"]));
   const params = await searchParams;
   const filter = analyticsFilterFromUrl(params);
   const compare = comparedRunsFromUrl(params);

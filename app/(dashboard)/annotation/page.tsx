@@ -5,7 +5,7 @@ import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
 import { listQueueSummaries } from "@/lib/services/annotation/manage-queues";
 import { listSchemas } from "@/lib/services/annotation/manage-schemas";
-import { can } from "@/lib/domain/authz";
+import { can, PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { QueueList } from "@/components/annotation/queue-list";
@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Annotation" };
 const querySchema = z.object({ filter: z.string().max(8000).optional().catch(undefined) });
 
 export default async function AnnotationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const ctx = await getPageContext("annotation:write");
+  const ctx = await getPageContext(PAGE_PERMISSIONS["/annotation"]);
   const { filter } = querySchema.parse(await searchParams);
   const [queues, schemas, precision] = await Promise.all([listQueueSummaries(ctx), can(ctx.actor, "queue:manage") ? listSchemas(ctx) : null, getSuggestionPrecision(ctx)]);
   return (

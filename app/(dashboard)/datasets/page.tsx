@@ -4,7 +4,7 @@ import { Database } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { listAllDatasets } from "@/lib/services/curation/view-datasets";
 import { listHeldOutTasks } from "@/lib/services/curation/held-out";
-import { can } from "@/lib/domain/authz";
+import { can, PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { DatasetsList } from "@/components/datasets/datasets-list";
 import { HeldOutPanel } from "@/components/datasets/held-out-panel";
 import { LabelRuleForm } from "@/components/datasets/label-rule-form";
@@ -19,7 +19,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Datasets" };
 
 export default async function DatasetsPage() {
-  const ctx = await getPageContext("trajectory:read");
+  const ctx = await getPageContext(PAGE_PERMISSIONS["/datasets"]);
   const canWrite = can(ctx.actor, "dataset:write");
   const [datasets, heldOut, schemas, queues] = await Promise.all([
     listAllDatasets(ctx), canWrite ? listHeldOutTasks(ctx) : [], canWrite ? listSchemas(ctx) : [], canWrite && can(ctx.actor, "annotation:write") ? listQueues(ctx) : [],

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { Code } from "@/components/ui/code";
 import { UploadDropzone } from "@/components/import/upload-dropzone";
 import { getEnv } from "@/lib/env";
@@ -9,7 +10,7 @@ export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
 
 export default async function ImportPage() {
-  await getPageContext("trajectory:import");
+  await getPageContext(PAGE_PERMISSIONS["/import"]);
   return (
     <>
       <PageHeader

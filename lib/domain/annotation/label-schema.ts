@@ -124,3 +124,11 @@ function safeJson(s: string): unknown {
 export function optionOrder(schema: Pick<LabelSchemaView, "options">): string[] {
   return schema.options.map((o) => o.value);
 }
+
+/** A stored value as people read it: the option's label (Yes/No for a boolean schema without options), else itself. */
+export function valueLabel(schema: Pick<LabelSchemaView, "kind" | "options">, value: string): string {
+  const option = schema.options.find((o) => o.value === value);
+  if (option) return option.label;
+  if (schema.kind === "boolean") return value === "true" ? "Yes" : value === "false" ? "No" : value;
+  return value;
+}

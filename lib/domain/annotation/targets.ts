@@ -53,16 +53,5 @@ export function resolveTarget(input: TargetInput | undefined, facts: TargetFacts
   return { ok: true, target };
 }
 
-/** Human text for a target (history, lists). */
-export function describeTarget(t: { targetType: string; stepStart: number | null; stepEnd: number | null }): string {
-  switch (t.targetType) {
-    case "step_range":
-      return t.stepStart === t.stepEnd ? `step ${t.stepStart}` : `steps ${t.stepStart}–${t.stepEnd}`;
-    case "fork_point":
-      return `fork point at step ${t.stepStart}`;
-    case "attempt":
-      return "recovery attempt";
-    default:
-      return "whole trajectory";
-  }
-}
+/** Human text for a target: one formatter, kept in its own file (history, lists, panels, disagreements). */
+export { describeTarget } from "./describe-target.ts";

@@ -6,18 +6,25 @@ import { AppError } from "../../errors.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findQueue, loadQueueRatings } from "../../db/repositories/annotation/queues.ts";
 import { agreementReport, type AgreementReport, type RatedItem } from "../../domain/annotation/agreement.ts";
-import { optionOrder } from "../../domain/annotation/label-schema.ts";
+import { optionOrder, valueLabel } from "../../domain/annotation/label-schema.ts";
+import type { DescribableTarget } from "../../domain/annotation/describe-target.ts";
 
 export const agreementQuerySchema = z.object({ schema: z.string().min(1).max(100), queue: z.string().min(1).max(200).optional() });
 
 export interface Disagreement {
   targetKey: string;
   trajectoryId: string;
+  /** What was labelled, for describeTarget: the kind and steps as stored. */
+  target: DescribableTarget;
+  taskName: string;
   labels: { annotator: string; value: string }[];
 }
 
 export interface SchemaAgreement extends AgreementReport {
   schema: string;
+  /** The schema's name and each value's label (matrix headings and disagreements show these, not stored values). */
+  schemaName: string;
+  valueLabels: Record<string, string>;
   disagreements: Disagreement[];
 }
 
@@ -35,9 +42,9 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
     queueId = queue.id;
   }
   const rows = await loadQueueRatings(ctx.db, schema.id, queueId);
-  const byTarget = new Map<string, { trajectoryId: string; ratings: Map<string, string> }>();
+  const byTarget = new Map<string, { trajectoryId: string; taskName: string; target: DescribableTarget; ratings: Map<string, string> }>();
   for (const r of rows) {
-    const t = byTarget.get(r.targetKey) ?? { trajectoryId: r.trajectoryId, ratings: new Map() };
+    const t = byTarget.get(r.targetKey) ?? { trajectoryId: r.trajectoryId, taskName: r.taskName, target: { targetType: r.targetType, stepStart: r.stepStart, stepEnd: r.stepEnd }, ratings: new Map() };
     t.ratings.set(r.annotatorName, r.value);
     byTarget.set(r.targetKey, t);
   }
@@ -46,9 +53,10 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
   const report = agreementReport(items, schema.kind === "ordinal" ? "ordinal" : "nominal", order);
   const disagreements = [...byTarget]
     .filter(([, t]) => t.ratings.size >= 2 && new Set(t.ratings.values()).size > 1)
-    .map(([targetKey, t]) => ({ targetKey, trajectoryId: t.trajectoryId, labels: [...t.ratings].map(([annotator, value]) => ({ annotator, value })).sort((a, b) => a.annotator.localeCompare(b.annotator)) }))
+    .map(([targetKey, t]) => ({ targetKey, trajectoryId: t.trajectoryId, target: t.target, taskName: t.taskName, labels: [...t.ratings].map(([annotator, value]) => ({ annotator, value })).sort((a, b) => a.annotator.localeCompare(b.annotator)) }))
     .sort((a, b) => a.targetKey.localeCompare(b.targetKey));
-  return { schema: schema.key, ...report, disagreements };
+  const valueLabels = Object.fromEntries([...new Set([...order, ...rows.map((r) => r.value)])].map((v) => [v, valueLabel(schema, v)]));
+  return { schema: schema.key, schemaName: schema.name, valueLabels, ...report, disagreements };
 }
 
 /** Agreement for each schema of a queue that agreement applies to (categorical, ordinal, boolean). */

@@ -5,13 +5,14 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
 import { AuditTable } from "@/components/accounts/audit-table";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { auditQuerySchema, listAuditEvents } from "@/lib/services/audit/list-audit-events";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const ctx = await getPageContext("audit:read");
+  const ctx = await getPageContext(PAGE_PERMISSIONS["/admin/audit"]);
   const sp = await searchParams;
   const parsed = auditQuerySchema.safeParse({ action: sp.action, actor: sp.actor });
   const query = parsed.success ? parsed.data : auditQuerySchema.parse({});

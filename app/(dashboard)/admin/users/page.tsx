@@ -7,6 +7,7 @@ import { CreateUserForm } from "@/components/accounts/create-user-form";
 import { UserRowActions } from "@/components/accounts/user-row-actions";
 import { UserStateActions } from "@/components/accounts/user-state-actions";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { listUsers, type UserListing } from "@/lib/services/accounts/manage-users";
 
 export const metadata: Metadata = { title: "Users" };
@@ -33,7 +34,7 @@ function SignIn({ u }: { u: UserListing }) {
 }
 
 export default async function UsersPage() {
-  const users = await listUsers(await getPageContext("user:manage"));
+  const users = await listUsers(await getPageContext(PAGE_PERMISSIONS["/admin/users"]));
   return (
     <>
       <PageHeader title="Users" description="Accounts and roles: admin (everything), researcher (import, curate, export, queues), annotator (assigned queues), viewer (read-only)." />

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Boxes } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { listRuns, type GroupSummary } from "@/lib/services/browse-catalog";
 import { GroupSummaryTable, NameCell, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -16,7 +17,7 @@ const columns: SummaryColumn<GroupSummary>[] = [
 ];
 
 export default async function RunsPage() {
-  const rows = await listRuns(await getPageContext());
+  const rows = await listRuns(await getPageContext(PAGE_PERMISSIONS["/runs"]));
   return (
     <>
       <PageHeader title="Runs" description="Batches of rollouts (model, checkpoint, training method) with pass rates of their original rollouts. Open a run for its error mix." />

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ListChecks } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
+import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { listTasks, type GroupSummary } from "@/lib/services/browse-catalog";
 import { GroupSummaryTable, NameCell, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -16,7 +17,7 @@ const columns: SummaryColumn<GroupSummary>[] = [
 ];
 
 export default async function TasksPage() {
-  const rows = await listTasks(await getPageContext());
+  const rows = await listTasks(await getPageContext(PAGE_PERMISSIONS["/tasks"]));
   return (
     <>
       <PageHeader title="Tasks" description="Benchmark tasks and how often their original rollouts pass (recovery attempts are counted separately). Open a task for pass@k by run." />

@@ -6,7 +6,7 @@ import { hasFilters, trajectoryListUrlSchema } from "@/lib/validation/search-par
 import { TrajectoriesTable } from "@/components/trajectories/trajectories-table";
 import { CreateDatasetForm } from "@/components/datasets/create-dataset-form";
 import { datasetFilterOf } from "@/lib/services/curation/rules";
-import { can } from "@/lib/domain/authz";
+import { can, PAGE_PERMISSIONS } from "@/lib/domain/authz";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Code } from "@/components/ui/code";
@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = trajectoryListUrlSchema.parse(await searchParams);
-  const ctx = await getPageContext();
+  const ctx = await getPageContext(PAGE_PERMISSIONS["/trajectories"]);
   const [list, facets] = await Promise.all([listTrajectories(ctx, query), getTrajectoryFacets(ctx, query)]);
   return (
     <>

@@ -10,7 +10,6 @@ import { getReplayOpening, getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
 import { errorFacts, packErrorFacts } from "@/lib/domain/replay/markers";
 import { isAppError } from "@/lib/errors";
-import { PageHeader } from "@/components/ui/page-header";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
 import { ImportWarningsPanel } from "@/components/trajectories/import-warnings";
 import type { ReplayFacts } from "@/components/replay/replay-view";
@@ -62,19 +61,24 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   // The test report scans every output: it starts after the replay's first frame has been served.
   const tests = opening.catch(() => null).then(() => getTestReport(ctx, id, { deferMs: 1000 }));
   return (
-    <div className="flex flex-col gap-4">
-      <Link href="/trajectories" prefetch={false} className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-        <ChevronLeft className="size-4" aria-hidden /> Trajectories
-      </Link>
-      <PageHeader title={t.task.name} description={`${t.task.benchmark} · ${t.task.category ?? "uncategorized"}${t.task.difficulty ? ` · ${t.task.difficulty}` : ""}`} />
+    // The header and facts stay compact, and the replay caps its terminal to the viewport (replay-view.tsx): the
+    // terminal, its timeline and its controls are in the first screen; labels, tests and the transcript follow.
+    <div className="flex flex-col gap-3">
+      <header className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
+        <Link href="/trajectories" prefetch={false} className="inline-flex items-center gap-1 self-center text-sm text-muted-foreground hover:text-foreground">
+          <ChevronLeft className="size-4" aria-hidden /> Trajectories
+        </Link>
+        <h1 className="min-w-0 text-xl font-semibold tracking-tight break-words">{t.task.name}</h1>
+        <p className="text-sm text-muted-foreground">{`${t.task.benchmark} · ${t.task.category ?? "uncategorized"}${t.task.difficulty ? ` · ${t.task.difficulty}` : ""}`}</p>
+      </header>
       <TrajectorySummary t={t} />
-      <ImportWarningsPanel t={t} />
       <ReplayErrorBoundary>
         {/* No Suspense boundary of its own (and no loading.tsx on this route): the replay comes in the page's first
             bytes, not streamed after them — React reveals a streamed boundary at least 300 ms after the first paint,
             and the opening screen stayed hidden that long after it had arrived. The opening is bounded (poster.ts). */}
         <ReplaySection key={id} opening={opening} facts={facts} />
       </ReplayErrorBoundary>
+      <ImportWarningsPanel t={t} />
       <Suspense fallback={<ReplaySkeleton compact />}>
         {/* After the replay's opening: a long trajectory's labelling panel (hundreds of suggestions) is most of the
             HTML, and streamed first it delayed the replay's first frame. */}

@@ -256,12 +256,24 @@ export async function queueProgress(db: Db, queueId: string, now: Date): Promise
 }
 
 /** Ratings of one schema on a queue's trajectories (agreement), with annotator names. */
-export async function loadQueueRatings(db: Db, schemaId: string, queueId?: string): Promise<{ targetKey: string; trajectoryId: string; annotatorName: string; value: string }[]> {
+/** One stored rating with what names its target: kind, steps and the trajectory's task. */
+export interface QueueRating {
+  targetKey: string;
+  targetType: string;
+  stepStart: number | null;
+  stepEnd: number | null;
+  trajectoryId: string;
+  taskName: string;
+  annotatorName: string;
+  value: string;
+}
+
+export async function loadQueueRatings(db: Db, schemaId: string, queueId?: string): Promise<QueueRating[]> {
   const rows = await db.annotation.findMany({
     where: { schemaId, ...(queueId ? { trajectory: { queueItems: { some: { queueId } } } } : {}) },
-    select: { targetKey: true, trajectoryId: true, value: true, annotator: { select: { name: true } } },
+    select: { targetKey: true, targetType: true, stepStart: true, stepEnd: true, trajectoryId: true, value: true, annotator: { select: { name: true } }, trajectory: { select: { task: { select: { name: true } } } } },
   });
-  return rows.map((r) => ({ targetKey: r.targetKey, trajectoryId: r.trajectoryId, value: r.value, annotatorName: r.annotator.name }));
+  return rows.map((r) => ({ targetKey: r.targetKey, targetType: r.targetType, stepStart: r.stepStart, stepEnd: r.stepEnd, trajectoryId: r.trajectoryId, taskName: r.trajectory.task.name, value: r.value, annotatorName: r.annotator.name }));
 }
 
 /** Skip reasons of a queue (newest first) for its page. */
