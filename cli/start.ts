@@ -7,7 +7,7 @@ import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
 import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
+import { DEMO_CHECKPOINTS, seedDemo } from "../lib/services/seed-demo.ts";
 import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const { applied } = await setupDatabase(env.DATABASE_URL);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   if (env.RETERM_DEMO) {
-    const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true });
+    const report = await seedDemo(await getLocalContext(), { count: env.RETERM_DEMO_TRAJECTORIES, checkpoints: DEMO_CHECKPOINTS, onlyIfEmpty: true });
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
   const mode = authMode(env);
