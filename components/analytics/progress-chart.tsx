@@ -77,6 +77,12 @@ function ProgressTooltip({ active, payload, k }: TooltipContentProps<ValueType, 
 export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks: readonly number[] }) {
   const router = useRouter();
   const [k, setK] = useState(String(ks[0] ?? 1));
+  // With more than three lines, bands and n labels on all of them overlap into noise: one series is in focus (the
+  // first, or the one whose legend entry was clicked), the others are drawn faint.
+  const crowded = series.length > 3;
+  const [focus, setFocus] = useState<string | null>(null);
+  const focused = crowded ? (focus ?? series[0]?.key ?? null) : focus;
+  const shown = (key: string) => focused === null || focused === key;
   const dot = (s: ProgressLineSeries, color: string) =>
     function ProgressDot(p: DotItemDotProps) {
       const point = s.points[p.index];
@@ -86,7 +92,7 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
         <g role="link" tabIndex={0} aria-label={label} data-testid="progress-point" data-low-n={point.lowN ? "true" : "false"} className="cursor-pointer outline-none"
           onClick={() => router.push(point.href)} onKeyDown={(e) => (e.key === "Enter" ? router.push(point.href) : undefined)}>
           <circle cx={p.cx} cy={p.cy} r={point.lowN ? 4 : 5} fill={point.lowN ? "var(--color-card)" : color} stroke={color} strokeWidth={2} strokeDasharray={point.lowN ? "2 1.5" : undefined} />
-          <text x={p.cx} y={p.cy - 10} textAnchor="middle" fontSize={10} fill="var(--color-muted-foreground)">n={point.rollouts}</text>
+          {shown(s.key) ? <text x={p.cx} y={p.cy - 10} textAnchor="middle" fontSize={10} fill="var(--color-muted-foreground)" pointerEvents="none">n={point.rollouts}</text> : null}
         </g>
       );
     };
@@ -101,7 +107,9 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
             pass@{v}
           </Button>
         ))}
-        <span className="ml-2">Shaded: 95% interval · n = rollouts of known outcome · hollow point: fewer than 5</span>
+        <span className="ml-2">
+          Shaded: 95% interval · n = rollouts of known outcome · hollow point: fewer than 5{crowded ? ` · showing the band and n of ${focused}; click a legend entry for another` : ""}
+        </span>
       </div>
       <div role="figure" aria-label={`pass@${k} by checkpoint: ${series.map((s) => `${s.key}: ${s.points.map((p) => `${p.checkpoint} ${pct(p.passAt[k])} (n = ${p.rollouts})`).join(", ")}`).join("; ")}`}>
         <ResponsiveContainer width="100%" height={320}>
@@ -111,15 +119,18 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
               label={{ value: "training step (from checkpoint name)", position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} height={40} />
             <YAxis domain={[0, 1]} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
             <Tooltip content={(props: TooltipContentProps<ValueType, NameType>) => <ProgressTooltip {...props} k={k} />} />
-            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 12, cursor: "pointer" }}
+              onClick={(entry) => setFocus((cur) => (typeof entry.value === "string" && cur !== entry.value ? entry.value : null))}
+              formatter={(value: string) => <span style={{ fontWeight: focused === value ? 600 : 400 }}>{value}</span>} />
             {series.map((s, i) => {
               const { color } = look[i]!;
-              return <Area key={`${s.key} band`} data={data(s)} dataKey="band" stroke="none" fill={color} fillOpacity={0.1} isAnimationActive={false} connectNulls legendType="none" tooltipType="none" activeDot={false} />;
+              if (!shown(s.key)) return null;
+              return <Area key={`${s.key} band`} data={data(s)} dataKey="band" stroke="none" fill={color} fillOpacity={0.15} isAnimationActive={false} connectNulls legendType="none" tooltipType="none" activeDot={false} />;
             })}
             {series.map((s, i) => {
               const { color, dash } = look[i]!;
               return (
-                <Line key={s.key} name={s.key} data={data(s)} dataKey="value" stroke={color} strokeDasharray={dash} legendType="plainline"
+                <Line key={s.key} name={s.key} data={data(s)} dataKey="value" stroke={color} strokeDasharray={dash} legendType="plainline" strokeOpacity={shown(s.key) ? 1 : 0.35}
                   strokeWidth={2} isAnimationActive={false} connectNulls dot={dot(s, color)} activeDot={false} />
               );
             })}

@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { Bar, BarChart, CartesianGrid, ErrorBar, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
 import type { NameType, ValueType } from "recharts/types/component/DefaultTooltipContent";
 import { AXIS_TICK, CHART_VARS, GRID_STROKE, TOOLTIP_STYLE } from "./chart-theme";
 
@@ -46,7 +46,7 @@ function RecoveryTooltip({ active, payload }: TooltipContentProps<ValueType, Nam
 export function RecoveryChart({ bars }: { bars: RecoveryBar[] }) {
   const router = useRouter();
   const height = 56 + bars.length * 40;
-  const data = bars.map((b) => ({ ...b, value: b.rate ?? 0, err: b.rate === null ? [0, 0] : [b.rate - b.lo!, b.hi! - b.rate], text: b.rate === null ? "— no known outcome" : `${pct(b.rate)}  (${b.recovered}/${b.evaluated})` }));
+  const data = bars.map((b) => ({ ...b, value: b.rate ?? 0, err: b.rate === null ? [0, 0] : [b.rate - b.lo!, b.hi! - b.rate] }));
   function RateBar(p: BarShapeProps) {
     const b = bars[p.index];
     if (!b) return <g />;
@@ -65,6 +65,10 @@ export function RecoveryChart({ bars }: { bars: RecoveryBar[] }) {
         <rect x={p.x} y={p.y} width={Math.max(width, 0)} height={p.height} rx={2} fill={p.fill} className="transition-opacity hover:opacity-80" />
         {/* Transparent hit area across the row, so a short bar is easy to click. */}
         <rect x={p.x} y={p.y} width={Math.max(p.background?.width ?? 0, width)} height={p.height} fill="transparent" />
+        {/* The value right of the axis, clear of the interval's whisker. */}
+        <text x={(p.background?.x ?? p.x) + (p.background?.width ?? p.width) + 10} y={p.y + p.height / 2} dominantBaseline="central" fontSize={11} fill="var(--color-muted-foreground)" pointerEvents="none">
+          {b.rate === null ? "— no known outcome" : `${pct(b.rate)} (${b.recovered}/${b.evaluated})`}
+        </text>
       </g>
     );
   }
@@ -76,9 +80,8 @@ export function RecoveryChart({ bars }: { bars: RecoveryBar[] }) {
           <XAxis type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} tick={AXIS_TICK} stroke={GRID_STROKE} />
           <YAxis type="category" dataKey="label" width={170} tick={AXIS_TICK} stroke={GRID_STROKE} interval={0} />
           <Tooltip content={RecoveryTooltip} cursor={TOOLTIP_STYLE.cursor} />
-          <Bar dataKey="value" name="Recovery rate" fill="var(--chart-1)" isAnimationActive={false} shape={RateBar} barSize={18}>
-            <ErrorBar dataKey="err" direction="x" width={8} strokeWidth={1.5} stroke="var(--color-foreground)" isAnimationActive={false} />
-            <LabelList dataKey="text" position="right" offset={10} fill="var(--color-muted-foreground)" fontSize={11} />
+          <Bar dataKey="value" name="Recovery rate" fill="var(--chart-1)" isAnimationActive={false} shape={RateBar} barSize={18} background={{ fill: "transparent" }}>
+            <ErrorBar dataKey="err" direction="x" width={8} strokeWidth={1.5} stroke="var(--color-foreground)" strokeOpacity={0.7} isAnimationActive={false} />
           </Bar>
         </BarChart>
       </ResponsiveContainer>
