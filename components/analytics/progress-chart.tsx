@@ -115,7 +115,7 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
         <ResponsiveContainer width="100%" height={320}>
           <ComposedChart margin={{ left: 0, right: 24, top: 16, bottom: 4 }}>
             <CartesianGrid stroke={GRID_STROKE} />
-            <XAxis type="number" dataKey="step" domain={["dataMin", "dataMax"]} allowDuplicatedCategory={false} tick={AXIS_TICK} stroke={GRID_STROKE}
+            <XAxis type="number" dataKey="step" domain={["dataMin", "dataMax"]} padding={{ left: 24, right: 24 }} allowDuplicatedCategory={false} tick={AXIS_TICK} stroke={GRID_STROKE}
               label={{ value: "training step (from checkpoint name)", position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} height={40} />
             <YAxis domain={[0, 1]} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
             <Tooltip content={(props: TooltipContentProps<ValueType, NameType>) => <ProgressTooltip {...props} k={k} />} />
