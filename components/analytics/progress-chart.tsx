@@ -78,10 +78,11 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
   const router = useRouter();
   const [k, setK] = useState(String(ks[0] ?? 1));
   // With more than three lines, bands and n labels on all of them overlap into noise: one series is in focus (the
-  // first, or the one whose legend entry was clicked), the others are drawn faint.
+  // one with the most checkpoints, or the one whose legend entry was clicked), the others are drawn faint.
   const crowded = series.length > 3;
   const [focus, setFocus] = useState<string | null>(null);
-  const focused = crowded ? (focus ?? series[0]?.key ?? null) : focus;
+  const longest = [...series].sort((a, b) => b.points.length - a.points.length)[0]?.key ?? null;
+  const focused = crowded ? (focus ?? longest) : focus;
   const shown = (key: string) => focused === null || focused === key;
   const dot = (s: ProgressLineSeries, color: string) =>
     function ProgressDot(p: DotItemDotProps) {
