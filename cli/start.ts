@@ -9,7 +9,7 @@ import { describeError } from "../lib/errors.ts";
 import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { getCliContext } from "../lib/services/cli-context.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
+import { DEMO_CHECKPOINTS, seedDemo } from "../lib/services/seed-demo.ts";
 import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   if (env.RETERM_DEMO) {
     // Local mode loads it as the person at the machine; team mode as the account RETERM_USER names, never a made-up one.
     const ctx = mode === "local" ? await getLocalContext() : await getCliContext().catch(() => null);
-    const report = ctx ? await seedDemo(ctx, { count: env.RETERM_DEMO_TRAJECTORIES, onlyIfEmpty: true }) : null;
+    const report = ctx ? await seedDemo(ctx, { count: env.RETERM_DEMO_TRAJECTORIES, checkpoints: DEMO_CHECKPOINTS, onlyIfEmpty: true }) : null;
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
   await closeDatabase();

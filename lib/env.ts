@@ -66,7 +66,8 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Seed demo trajectories into an empty database on `npm start` (default on). */
   RETERM_DEMO: booleanFlag.transform((v) => v ?? true),
-  RETERM_DEMO_TRAJECTORIES: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  // Enough that each of the demo's 21 runs (3 models × base + 3 checkpoints of 2 trained methods) has ~10 rollouts.
+  RETERM_DEMO_TRAJECTORIES: z.coerce.number().int().min(0).max(1_000_000).default(800),
   /** Largest accepted upload, in megabytes. */
   RETERM_MAX_UPLOAD_MB: z.coerce.number().positive().max(100_000).default(512),
   /** Largest JSON body accepted by POST /api/v1/trajectories, in megabytes (held in memory while parsed). */

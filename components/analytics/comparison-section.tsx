@@ -18,11 +18,12 @@ function Diff({ d }: { d: { diff: number; ci: { lo: number; hi: number } } | nul
 }
 
 /** A rate with its interval on a second line, so wide tables stay readable. */
-function Rate({ value, ci }: { value: number | null; ci?: { lo: number; hi: number } | null }) {
+function Rate({ value, ci, unknown }: { value: number | null; ci?: { lo: number; hi: number } | null; unknown?: number }) {
   return (
     <span>
       {pct(value)}
       {ci ? <span className="block text-xs text-muted-foreground">{ciText(ci)}</span> : null}
+      {unknown ? <span className="block text-xs text-muted-foreground">{unknown} unknown</span> : null}
     </span>
   );
 }
@@ -64,13 +65,13 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
                   <span className="block text-xs text-muted-foreground">{[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}</span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{r.tasks}{r.vsBaseline ? ` (${r.vsBaseline.sharedTasks})` : ""}</TableCell>
-                <TableCell className="text-right tabular-nums"><Rate value={r.passRate} ci={r.passRateCi} /></TableCell>
+                <TableCell className="text-right tabular-nums"><Rate value={r.passRate} ci={r.passRateCi} unknown={r.unknown} /></TableCell>
                 <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.passRate ? <Diff d={r.vsBaseline.passRate} /> : "—") : "baseline"}</TableCell>
                 <TableCell className="text-right tabular-nums">{pct(r.passAtK)}</TableCell>
                 <TableCell className="text-right tabular-nums">
                   {r.vsBaseline ? (r.vsBaseline.sharedTasks ? (r.vsBaseline.passAtK ? <Diff d={r.vsBaseline.passAtK} /> : "—") : <span className="text-muted-foreground">no shared tasks</span>) : "baseline"}
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{pct(r.recovery.recoveryRate)}</TableCell>
+                <TableCell className="text-right tabular-nums"><Rate value={r.recovery.recoveryRate} ci={r.recovery.recoveryRateCi} unknown={r.recovery.unknownAttempts} /></TableCell>
                 <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.recoveryRate ? <Diff d={r.vsBaseline.recoveryRate} /> : "—") : "baseline"}</TableCell>
               </TableRow>
             ))}

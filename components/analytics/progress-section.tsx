@@ -4,7 +4,8 @@ import { rolloutsHref, type DrillScope } from "@/lib/validation/analytics-drill-
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ChartCard } from "./chart-card";
 import { ProgressChart } from "./progress-chart";
-import { pct, round } from "./figures";
+import { ciText, pct, round } from "./figures";
+import type { KKey } from "@/lib/domain/analytics/metrics";
 
 export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[]; ks: readonly number[]; scope: DrillScope }) {
   if (!series.length) return null;
@@ -14,12 +15,15 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
       testId="progress-card"
       title="Training progress: pass@k by checkpoint"
       fileName="pass-at-k-by-checkpoint"
-      description="Original rollouts only (recovery attempts excluded); mean over tasks of the unbiased pass@k, tasks with fewer than k rollouts left out. Click a point to open that run's rollouts."
+      description="Original rollouts of known outcome only (recovery attempts and unknown outcomes excluded); mean over tasks of the unbiased pass@k, tasks with fewer than k rollouts left out. Shaded band: 95% interval (bootstrap over tasks and rollouts). Each point shows its n; hollow points rest on fewer than 5 rollouts. Click a point to open that run's rollouts."
       csv={{
-        columns: ["series", "run", "checkpoint", "step", "tasks", "rollouts", "passed", ...ks.map((k) => `passAt${k}`)],
-        rows: rows.map(({ s, p }) => [s.key, p.runName, p.checkpoint, p.step, p.tasks, p.rollouts, p.passed, ...ks.map((k) => round(p.passAtK[`${k}` as keyof typeof p.passAtK]))]),
+        columns: ["series", "run", "checkpoint", "step", "tasks", "rollouts", "passed", "unknown", ...ks.flatMap((k) => [`passAt${k}`, `passAt${k}Lo`, `passAt${k}Hi`, `passAt${k}Tasks`])],
+        rows: rows.map(({ s, p }) => [s.key, p.runName, p.checkpoint, p.step, p.tasks, p.rollouts, p.passed, p.unknown, ...ks.flatMap((k) => {
+          const key = `${k}` as KKey;
+          return [round(p.passAtK[key]), round(p.passAtKCi[key]?.lo), round(p.passAtKCi[key]?.hi), p.passAtKTasks[key]];
+        })]),
       }}
-      chart={<ProgressChart ks={ks} series={series.map((s) => ({ key: s.key, points: s.points.map((p) => ({ step: p.step ?? 0, checkpoint: p.checkpoint ?? "—", runName: p.runName, passAt: p.passAtK, href: rolloutsHref(scope, p.runId) })) }))} />}
+      chart={<ProgressChart ks={ks} series={series.map((s) => ({ key: s.key, model: s.model, method: s.method, points: s.points.map((p) => ({ step: p.step ?? 0, checkpoint: p.checkpoint ?? "—", runName: p.runName, passAt: p.passAtK, ci: p.passAtKCi, tasks: p.passAtKTasks, rollouts: p.rollouts, unknown: p.unknown, lowN: p.lowN, href: rolloutsHref(scope, p.runId) })) }))} />}
       table={
         <Table aria-label="pass@k by checkpoint">
           <TableHeader>
@@ -28,8 +32,8 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
               <TableHead>Checkpoint</TableHead>
               <TableHead>Run</TableHead>
               <TableHead className="text-right">Tasks</TableHead>
-              <TableHead className="text-right">Rollouts</TableHead>
-              {ks.map((k) => <TableHead key={k} className="text-right">pass@{k}</TableHead>)}
+              <TableHead className="text-right">Passed / rollouts</TableHead>
+              {ks.map((k) => <TableHead key={k} className="text-right">pass@{k} [95% CI] tasks</TableHead>)}
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -39,8 +43,19 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
                 <TableCell>{p.checkpoint ?? "—"}</TableCell>
                 <TableCell><Link className="text-primary hover:underline" href={rolloutsHref(scope, p.runId)}>{p.runName}</Link></TableCell>
                 <TableCell className="text-right tabular-nums">{p.tasks}</TableCell>
-                <TableCell className="text-right tabular-nums">{p.passed} / {p.rollouts}</TableCell>
-                {ks.map((k) => <TableCell key={k} className="text-right tabular-nums">{pct(p.passAtK[`${k}` as keyof typeof p.passAtK])}</TableCell>)}
+                <TableCell className="text-right tabular-nums">
+                  {p.passed} / {p.rollouts}
+                  {p.unknown ? <span className="block text-xs text-muted-foreground">{p.unknown} unknown</span> : null}
+                  {p.lowN ? <span className="block text-xs text-muted-foreground">fewer than 5</span> : null}
+                </TableCell>
+                {ks.map((k) => {
+                  const key = `${k}` as KKey;
+                  return (
+                    <TableCell key={k} className="text-right tabular-nums">
+                      {pct(p.passAtK[key])} <span className="text-xs text-muted-foreground">{ciText(p.passAtKCi[key])} n={p.passAtKTasks[key]}</span>
+                    </TableCell>
+                  );
+                })}
               </TableRow>
             ))}
           </TableBody>

@@ -12,11 +12,18 @@ const KS = ["1", "2", "4", "8"] as const;
 function FiguresCells({ r }: { r: RecoveryFigures }) {
   return (
     <>
-      <TableCell className="text-right tabular-nums">{r.recoveredForkPoints} / {r.evaluatedForkPoints}</TableCell>
+      <TableCell className="text-right tabular-nums">
+        {r.recoveredForkPoints} / {r.evaluatedForkPoints}
+        {r.unevaluatedForkPoints ? <span className="block text-xs text-muted-foreground">{r.unevaluatedForkPoints} not evaluated</span> : null}
+      </TableCell>
       <TableCell className="text-right tabular-nums">
         {pct(r.recoveryRate)} <span className="text-xs text-muted-foreground">{ciText(r.recoveryRateCi)}</span>
       </TableCell>
-      {KS.map((k) => <TableCell key={k} className="text-right tabular-nums">{pct(r.recoveryAtK[k])}</TableCell>)}
+      {KS.map((k) => (
+        <TableCell key={k} className="text-right tabular-nums" title={`over the ${r.recoveryAtKForkPoints[k]} fork points with at least ${k} known-outcome attempts`}>
+          {pct(r.recoveryAtK[k])} <span className="text-xs text-muted-foreground" data-testid={`at-k-n-${k}`}>n={r.recoveryAtKForkPoints[k]}</span>
+        </TableCell>
+      ))}
       <TableCell className="text-right tabular-nums">{r.meanAttemptsToFirstSuccess === null ? "—" : r.meanAttemptsToFirstSuccess.toFixed(2)}</TableCell>
     </>
   );
@@ -50,7 +57,10 @@ function RecoveryTable({ report }: { report: RecoveryReport }) {
               {c.labelledForkPoints ? <span className="ml-1 text-xs text-muted-foreground">({c.labelledForkPoints} labelled)</span> : null}
             </TableCell>
             <TableCell className="text-right tabular-nums">{c.forkPoints}</TableCell>
-            <TableCell className="text-right tabular-nums">{link(c, false)}</TableCell>
+            <TableCell className="text-right tabular-nums">
+              {link(c, false)}
+              {c.unknownAttempts ? <span className="block text-xs text-muted-foreground">{c.unknownAttempts} unknown</span> : null}
+            </TableCell>
             <TableCell className="text-right tabular-nums">{link(c, true)}</TableCell>
             <FiguresCells r={c} />
           </TableRow>
@@ -58,7 +68,10 @@ function RecoveryTable({ report }: { report: RecoveryReport }) {
         <TableRow className="font-medium">
           <TableCell>Overall</TableCell>
           <TableCell className="text-right tabular-nums">{report.overall.forkPoints}</TableCell>
-          <TableCell className="text-right tabular-nums">{report.overall.attempts}</TableCell>
+          <TableCell className="text-right tabular-nums">
+            {report.overall.attempts}
+            {report.overall.unknownAttempts ? <span className="block text-xs text-muted-foreground">{report.overall.unknownAttempts} unknown</span> : null}
+          </TableCell>
           <TableCell className="text-right tabular-nums">{report.overall.successfulAttempts}</TableCell>
           <FiguresCells r={report.overall} />
         </TableRow>
@@ -67,8 +80,8 @@ function RecoveryTable({ report }: { report: RecoveryReport }) {
   );
 }
 
-const CSV_COLUMNS = ["category", "forkPoints", "labelledForkPoints", "evaluatedForkPoints", "attempts", "successfulAttempts", "recoveredForkPoints", "recoveryRate", "recoveryRateLo", "recoveryRateHi", "recoveryAt1", "recoveryAt2", "recoveryAt4", "recoveryAt8", "meanAttemptsToFirstSuccess"];
-const csvRow = (name: string, r: RecoveryFigures) => [name, r.forkPoints, r.labelledForkPoints, r.evaluatedForkPoints, r.attempts, r.successfulAttempts, r.recoveredForkPoints, round(r.recoveryRate), round(r.recoveryRateCi?.lo), round(r.recoveryRateCi?.hi), ...KS.map((k) => round(r.recoveryAtK[k])), round(r.meanAttemptsToFirstSuccess)];
+const CSV_COLUMNS = ["category", "forkPoints", "labelledForkPoints", "evaluatedForkPoints", "unevaluatedForkPoints", "attempts", "unknownAttempts", "successfulAttempts", "recoveredForkPoints", "recoveryRate", "recoveryRateLo", "recoveryRateHi", ...KS.flatMap((k) => [`recoveryAt${k}`, `recoveryAt${k}ForkPoints`]), "meanAttemptsToFirstSuccess"];
+const csvRow = (name: string, r: RecoveryFigures) => [name, r.forkPoints, r.labelledForkPoints, r.evaluatedForkPoints, r.unevaluatedForkPoints, r.attempts, r.unknownAttempts, r.successfulAttempts, r.recoveredForkPoints, round(r.recoveryRate), round(r.recoveryRateCi?.lo), round(r.recoveryRateCi?.hi), ...KS.flatMap((k) => [round(r.recoveryAtK[k]), r.recoveryAtKForkPoints[k]]), round(r.meanAttemptsToFirstSuccess)];
 
 export function RecoverySection({ report }: { report: RecoveryReport }) {
   if (!report.categories.length) {
@@ -83,11 +96,21 @@ export function RecoverySection({ report }: { report: RecoveryReport }) {
       description={
         <>
           Category of each fork point: the annotators&apos; label where there is one ({labelled} of {report.overall.forkPoints} fork points), else the detected one.
-          Recovery rate = fork points with a successful attempt among those with an attempt of known outcome; recovery@k is the unbiased pass@k estimator over each fork point&apos;s attempts. Click a bar to open its trajectories.
+          Bars: recovery rate = fork points with a successful attempt among those with an attempt of known outcome, with its 95% (Wilson) interval; attempts of unknown outcome are in no denominator.
+          recovery@k is the unbiased pass@k estimator averaged over the fork points with at least k known-outcome attempts — n says how many, so @8 may rest on far fewer fork points than @1; — means none.
+          Click a bar to open its attempts.
         </>
       }
       csv={{ columns: CSV_COLUMNS, rows: [...report.categories.map((c) => csvRow(c.category ?? "", c)), csvRow("overall", report.overall)] }}
-      chart={<RecoveryChart bars={report.categories.map((c) => ({ label: categoryName(c.category), attempts: c.attempts, successful: c.successfulAttempts, attemptsHref: attemptsHref(report, c.category), successfulHref: attemptsHref(report, c.category, { passed: true }) }))} />}
+      chart={
+        <RecoveryChart
+          bars={report.categories.map((c) => ({
+            label: categoryName(c.category), rate: c.recoveryRate, lo: c.recoveryRateCi?.lo ?? null, hi: c.recoveryRateCi?.hi ?? null,
+            recovered: c.recoveredForkPoints, evaluated: c.evaluatedForkPoints, unevaluated: c.unevaluatedForkPoints,
+            attempts: c.attempts, successful: c.successfulAttempts, unknownAttempts: c.unknownAttempts, attemptsHref: attemptsHref(report, c.category),
+          }))}
+        />
+      }
       table={<RecoveryTable report={report} />}
     />
   );

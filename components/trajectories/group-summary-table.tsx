@@ -4,6 +4,7 @@ import type { GroupSummary } from "@/lib/services/browse-catalog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatCount, formatPercent } from "@/lib/format";
 import { cn } from "@/lib/utils";
+import type { Interval } from "@/lib/domain/analytics/intervals";
 
 export interface SummaryColumn<R> {
   label: string;
@@ -24,14 +25,41 @@ export function ShareBar({ value }: { value: number | null }) {
   );
 }
 
-/** Columns shared by every task/run summary: rollouts, passes, pass rate, recovery attempts and how many recovered. */
+/** A pass or recovery rate with its 95% interval and, when some outcomes are unknown, how many were left out. */
+export function RateCell({ value, ci, unknown, unknownLabel = "unknown", testId }: { value: number | null; ci: Interval | null; unknown: number; unknownLabel?: string; testId?: string }) {
+  return (
+    <span className="inline-flex flex-col items-end" data-testid={testId}>
+      <ShareBar value={value} />
+      {ci || unknown ? (
+        <span className="text-xs text-muted-foreground">
+          {ci ? `[${formatPercent(ci.lo)}, ${formatPercent(ci.hi)}]` : null}
+          {ci && unknown ? " · " : null}
+          {unknown ? <span data-testid="unknown-count">{formatCount(unknown)} {unknownLabel}</span> : null}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/**
+ * Columns shared by every task/run summary: rollouts, passes, pass rate (unknown outcomes left out and counted),
+ * recovery attempts and recovery rate (fork points recovered among those with a known-outcome attempt).
+ */
 export function outcomeColumns<R extends GroupSummary>(): SummaryColumn<R>[] {
   return [
-    { label: "Rollouts", align: "right", render: (r) => formatCount(r.roots) },
-    { label: "Passed", align: "right", render: (r) => formatCount(r.passed) },
-    { label: "Pass rate", align: "right", render: (r) => <ShareBar value={r.roots ? r.passed / r.roots : null} /> },
-    { label: "Recovery attempts", align: "right", render: (r) => (r.attempts ? formatCount(r.attempts) : <span className="text-muted-foreground">—</span>) },
-    { label: "Recovered", align: "right", render: (r) => <ShareBar value={r.attempts ? r.attemptsPassed / r.attempts : null} /> },
+    { label: "Rollouts", align: "right", render: (r) => formatCount(r.figures.rollouts) },
+    { label: "Passed", align: "right", render: (r) => formatCount(r.figures.passed) },
+    { label: "Pass rate", align: "right", render: (r) => <RateCell value={r.figures.passRate.rate} ci={r.figures.passRate.ci} unknown={r.figures.unknown} testId="pass-rate" /> },
+    {
+      label: "Recovery attempts",
+      align: "right",
+      render: (r) => (r.recovery.attempts ? formatCount(r.recovery.attempts) : <span className="text-muted-foreground">—</span>),
+    },
+    {
+      label: "Recovery rate",
+      align: "right",
+      render: (r) => <RateCell value={r.recovery.recoveryRate} ci={r.recovery.recoveryRateCi} unknown={r.recovery.unknownAttempts} unknownLabel="attempts unknown" testId="recovery-rate" />,
+    },
   ];
 }
 
@@ -47,7 +75,7 @@ export function NameCell({ href, name, detail }: { href: string; name: string; d
   );
 }
 
-/** A summary table of tasks, runs or categories. Pass rates count original rollouts only, never recovery attempts. */
+/** A summary table of tasks, runs or categories. Pass rates count original rollouts of known outcome only, never recovery attempts. */
 export function GroupSummaryTable<R extends { id: string }>({ rows, columns, label, testId }: { rows: R[]; columns: SummaryColumn<R>[]; label: string; testId?: string }) {
   return (
     <div className="rounded-lg border bg-card">

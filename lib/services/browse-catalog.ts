@@ -1,62 +1,98 @@
-// Use cases behind the task and run pages: lists with pass rates, a task's pass@k per run, a run's error mix.
+// Use cases behind the task and run pages and GET /api/v1/runs, /tasks: lists with pass rates, a task's pass@k per
+// run, a run's error mix. Every figure comes from lib/domain/analytics/metrics.ts — the definitions the analytics
+// pages, CLI and API share — so unknown outcomes are left out of each rate and counted on their own.
 import { authorize, type ServiceContext } from "./context.ts";
-import {
-  findRun, findRunErrorMix, findRunResultsByTask, findRunSummaries, findTask, findTaskResultsByRun, findTaskSummaries,
-  type GroupSummary, type OutcomeCounts, type RunInfo, type TaskInfo,
-} from "../db/repositories/catalog.ts";
+import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../db/repositories/catalog.ts";
+import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../db/repositories/catalog-cells.ts";
+import { recoveryFigures, rolloutFigures, METRIC_KS, type RecoveryFigures, type RolloutFigures } from "../domain/analytics/metrics.ts";
 import { AppError } from "../errors.ts";
 
-export type { GroupSummary, OutcomeCounts, RunInfo, TaskInfo };
+export type { RunInfo, TaskInfo, RecoveryFigures, RolloutFigures };
 
-/**
- * Unbiased pass@k from n samples of which c passed (Chen et al., 2021): 1 − C(n−c, k) / C(n, k), computed as a
- * product to stay exact for large n. Null when there are fewer than k samples.
- */
-export function passAtK(n: number, c: number, k: number): number | null {
-  if (k < 1 || n < k) return null;
-  if (n - c < k) return 1;
-  let miss = 1;
-  for (let i = n - c + 1; i <= n; i++) miss *= 1 - k / i;
-  return 1 - miss;
+/** A run, task or (run, task) pair with its rollout and recovery figures. */
+export interface GroupSummary {
+  id: string;
+  name: string;
+  detail: string | null;
+  /** Original rollouts: counts by outcome, pass rate (Wilson 95%), mean pass@k over (run, task) cells. */
+  figures: RolloutFigures;
+  /** Fork points and their recovery attempts. */
+  recovery: RecoveryFigures;
 }
 
-/** Share of original rollouts that passed (null without any). */
-export function passRate(c: OutcomeCounts): number | null {
-  return c.roots ? c.passed / c.roots : null;
+export interface RunSummary extends GroupSummary {
+  model: string | null;
+  checkpoint: string | null;
+  trainingMethod: string | null;
 }
 
-export async function listTasks(ctx: ServiceContext): Promise<GroupSummary[]> {
+export interface TaskSummary extends GroupSummary {
+  category: string | null;
+  difficulty: string | null;
+}
+
+/** The k values of the pass@k columns and API fields. */
+export const PASS_AT = METRIC_KS;
+
+const join = (xs: (string | null)[]) => xs.filter(Boolean).join(" · ") || null;
+
+function groupBy<T extends { runId: string; taskId: string }>(xs: readonly T[], key: "runId" | "taskId"): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of xs) out.set(x[key], [...(out.get(x[key]) ?? []), x]);
+  return out;
+}
+
+async function cells(ctx: ServiceContext, scope: CellScope = {}): Promise<[RolloutCountCell[], ForkPointCountCell[]]> {
+  return Promise.all([findRolloutCells(ctx.db, scope), findForkPointCells(ctx.db, scope)]);
+}
+
+const figuresOf = (rollouts: readonly RolloutCountCell[] = [], forks: readonly ForkPointCountCell[] = []) => ({
+  figures: rolloutFigures(rollouts),
+  recovery: recoveryFigures(forks),
+});
+
+export async function listRuns(ctx: ServiceContext): Promise<RunSummary[]> {
   authorize(ctx, "trajectory:read");
-  return findTaskSummaries(ctx.db);
+  const [runs, [rollouts, forks]] = await Promise.all([findRunList(ctx.db), cells(ctx)]);
+  const r = groupBy(rollouts, "runId");
+  const f = groupBy(forks, "runId");
+  return runs.map((run) => ({ ...run, detail: join([run.model, run.checkpoint, run.trainingMethod]), ...figuresOf(r.get(run.id), f.get(run.id)) }));
 }
 
-export async function listRuns(ctx: ServiceContext): Promise<GroupSummary[]> {
+export async function listTasks(ctx: ServiceContext): Promise<TaskSummary[]> {
   authorize(ctx, "trajectory:read");
-  return findRunSummaries(ctx.db);
+  const [tasks, [rollouts, forks]] = await Promise.all([findTaskList(ctx.db), cells(ctx)]);
+  const r = groupBy(rollouts, "taskId");
+  const f = groupBy(forks, "taskId");
+  return tasks.map((task) => ({ ...task, detail: join([task.category, task.difficulty]), ...figuresOf(r.get(task.id), f.get(task.id)) }));
 }
-
-export const PASS_AT = [1, 3, 5] as const;
 
 export interface TaskDetail {
   task: TaskInfo;
-  /** Per run: counts and pass@k for k in PASS_AT (null where a run has fewer than k rollouts of the task). */
-  runs: (GroupSummary & { passAt: Record<(typeof PASS_AT)[number], number | null> })[];
+  /** Per run: the task's figures in that run (pass@k null where the run has fewer than k known-outcome rollouts). */
+  runs: GroupSummary[];
 }
 
 export async function getTaskDetail(ctx: ServiceContext, id: string): Promise<TaskDetail> {
   authorize(ctx, "trajectory:read");
   const task = await findTask(ctx.db, id);
   if (!task) throw new AppError("NOT_FOUND", `No task with id ${id}`);
-  const runs = await findTaskResultsByRun(ctx.db, id);
+  const [rollouts, forks] = await cells(ctx, { taskId: id });
+  const r = groupBy(rollouts, "runId");
+  const f = groupBy(forks, "runId");
+  const runs = await findRunList(ctx.db, [...new Set([...r.keys(), ...f.keys()])]);
   return {
     task,
-    runs: runs.map((r) => ({ ...r, passAt: { 1: passAtK(r.roots, r.passed, 1), 3: passAtK(r.roots, r.passed, 3), 5: passAtK(r.roots, r.passed, 5) } })),
+    runs: runs
+      .map((run) => ({ id: run.id, name: run.name, detail: join([run.model, run.checkpoint]), ...figuresOf(r.get(run.id), f.get(run.id)) }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 
 export interface RunDetail {
   run: RunInfo;
-  totals: OutcomeCounts;
+  figures: RolloutFigures;
+  recovery: RecoveryFigures;
   /** First error category of failed original rollouts; null category = no error found in the trace. */
   errorMix: { category: string | null; count: number; share: number }[];
   tasks: GroupSummary[];
@@ -66,11 +102,15 @@ export async function getRunDetail(ctx: ServiceContext, id: string): Promise<Run
   authorize(ctx, "trajectory:read");
   const run = await findRun(ctx.db, id);
   if (!run) throw new AppError("NOT_FOUND", `No run with id ${id}`);
-  const [tasks, mix] = await Promise.all([findRunResultsByTask(ctx.db, id), findRunErrorMix(ctx.db, id)]);
-  const totals = tasks.reduce<OutcomeCounts>(
-    (t, x) => ({ roots: t.roots + x.roots, passed: t.passed + x.passed, failed: t.failed + x.failed, attempts: t.attempts + x.attempts, attemptsPassed: t.attemptsPassed + x.attemptsPassed }),
-    { roots: 0, passed: 0, failed: 0, attempts: 0, attemptsPassed: 0 },
-  );
+  const [[rollouts, forks], mix] = await Promise.all([cells(ctx, { runId: id }), findRunErrorMix(ctx.db, id)]);
+  const r = groupBy(rollouts, "taskId");
+  const f = groupBy(forks, "taskId");
+  const tasks = await findTaskList(ctx.db, [...new Set([...r.keys(), ...f.keys()])]);
   const failed = mix.reduce((n, m) => n + m.count, 0);
-  return { run, totals, tasks, errorMix: mix.map((m) => ({ ...m, share: failed ? m.count / failed : 0 })) };
+  return {
+    run,
+    ...figuresOf(rollouts, forks),
+    tasks: tasks.map((t) => ({ id: t.id, name: t.name, detail: t.category, ...figuresOf(r.get(t.id), f.get(t.id)) })),
+    errorMix: mix.map((m) => ({ ...m, share: failed ? m.count / failed : 0 })),
+  };
 }

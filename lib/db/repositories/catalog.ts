@@ -1,58 +1,31 @@
-// Tasks and runs with outcome counts: the lists, a task's results per run, a run's results per task and error mix.
-// Counts are split into original rollouts (roots) and recovery attempts: pass rates are computed on roots only,
-// because attempts start from a failure state and are not independent samples of the task.
+// Tasks and runs for the catalog pages: the lists, one task or run, a run's error mix. Their outcome counts come from
+// catalog-cells.ts; pass rates are computed on original rollouts only, because recovery attempts start from a
+// failure state and are not independent samples of the task.
 import type { Db } from "../client.ts";
 
-export interface OutcomeCounts {
-  /** Original rollouts (not recovery attempts). */
-  roots: number;
-  passed: number;
-  failed: number;
-  attempts: number;
-  attemptsPassed: number;
-}
-
-export interface GroupSummary extends OutcomeCounts {
+export interface RunListItem {
   id: string;
   name: string;
-  detail: string | null;
+  model: string | null;
+  checkpoint: string | null;
+  trainingMethod: string | null;
 }
 
-const zero = (): OutcomeCounts => ({ roots: 0, passed: 0, failed: 0, attempts: 0, attemptsPassed: 0 });
-
-type GroupKey = "taskId" | "runId";
-type Where = { taskId?: string; runId?: string };
-
-/** Outcome counts grouped by task or run (optionally within one run or task). */
-async function outcomeCounts(db: Db, by: GroupKey, where: Where = {}): Promise<Map<string, OutcomeCounts>> {
-  const [roots, attempts] = await Promise.all([
-    db.trajectory.groupBy({ by: [by, "outcome"], where: { ...where, parentId: null }, _count: { _all: true } }),
-    db.trajectory.groupBy({ by: [by, "outcome"], where: { ...where, parentId: { not: null } }, _count: { _all: true } }),
-  ]);
-  const map = new Map<string, OutcomeCounts>();
-  const get = (key: string) => map.get(key) ?? map.set(key, zero()).get(key)!;
-  for (const r of roots) {
-    const c = get(r[by]);
-    c.roots += r._count._all;
-    if (r.outcome === "passed") c.passed += r._count._all;
-    if (r.outcome === "failed") c.failed += r._count._all;
-  }
-  for (const r of attempts) {
-    const c = get(r[by]);
-    c.attempts += r._count._all;
-    if (r.outcome === "passed") c.attemptsPassed += r._count._all;
-  }
-  return map;
+export interface TaskListItem {
+  id: string;
+  name: string;
+  category: string | null;
+  difficulty: string | null;
 }
 
-export async function findTaskSummaries(db: Db): Promise<GroupSummary[]> {
-  const [tasks, counts] = await Promise.all([db.task.findMany({ orderBy: { name: "asc" }, select: { id: true, name: true, category: true, difficulty: true } }), outcomeCounts(db, "taskId")]);
-  return tasks.map((t) => ({ id: t.id, name: t.name, detail: [t.category, t.difficulty].filter(Boolean).join(" · ") || null, ...(counts.get(t.id) ?? zero()) }));
+/** Runs, newest import first. */
+export async function findRunList(db: Db, ids?: string[]): Promise<RunListItem[]> {
+  return db.run.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { importedAt: "desc" }, select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true } });
 }
 
-export async function findRunSummaries(db: Db): Promise<GroupSummary[]> {
-  const [runs, counts] = await Promise.all([db.run.findMany({ orderBy: { importedAt: "desc" }, select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true } }), outcomeCounts(db, "runId")]);
-  return runs.map((r) => ({ id: r.id, name: r.name, detail: [r.model, r.checkpoint, r.trainingMethod].filter(Boolean).join(" · ") || null, ...(counts.get(r.id) ?? zero()) }));
+/** Tasks by name. */
+export async function findTaskList(db: Db, ids?: string[]): Promise<TaskListItem[]> {
+  return db.task.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { name: "asc" }, select: { id: true, name: true, category: true, difficulty: true } });
 }
 
 export interface TaskInfo {
@@ -83,22 +56,6 @@ export interface RunInfo {
 export async function findRun(db: Db, id: string): Promise<RunInfo | null> {
   const r = await db.run.findUnique({ where: { id }, select: { id: true, name: true, model: true, agent: true, checkpoint: true, trainingMethod: true, source: true, importedAt: true } });
   return r ? { ...r, importedAt: r.importedAt.toISOString() } : null;
-}
-
-/** One task's outcome counts per run. */
-export async function findTaskResultsByRun(db: Db, taskId: string): Promise<GroupSummary[]> {
-  const counts = await outcomeCounts(db, "runId", { taskId });
-  const runs = await db.run.findMany({ where: { id: { in: [...counts.keys()] } }, select: { id: true, name: true, model: true, checkpoint: true } });
-  return runs
-    .map((r) => ({ id: r.id, name: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null, ...counts.get(r.id)! }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** One run's outcome counts per task. */
-export async function findRunResultsByTask(db: Db, runId: string): Promise<GroupSummary[]> {
-  const counts = await outcomeCounts(db, "taskId", { runId });
-  const tasks = await db.task.findMany({ where: { id: { in: [...counts.keys()] } }, select: { id: true, name: true, category: true } });
-  return tasks.map((t) => ({ id: t.id, name: t.name, detail: t.category, ...counts.get(t.id)! })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** First error category of a run's failed original rollouts (null = no error found in the trace). */

@@ -68,3 +68,41 @@ export function pairedBootstrap(pairs: readonly PairedTask[], k: number, opts: {
     ci: { lo: quantile(stats, 0.025), hi: quantile(stats, 0.975) },
   };
 }
+
+/** Draws from Binomial(n, p): n Bernoulli trials for small n, the normal approximation (rounded, clamped) beyond. */
+function binomialDraw(n: number, p: number, rand: () => number): number {
+  if (p <= 0) return 0;
+  if (p >= 1) return n;
+  if (n <= 64) {
+    let c = 0;
+    for (let i = 0; i < n; i++) if (rand() < p) c++;
+    return c;
+  }
+  // Box–Muller; for n > 64 the binomial is close enough to normal for a 95% band.
+  const z = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  return Math.min(n, Math.max(0, Math.round(n * p + z * Math.sqrt(n * p * (1 - p)))));
+}
+
+/**
+ * 95% interval for mean pass@k over tasks by a two-level bootstrap: tasks resampled with replacement, then each
+ * drawn task's passes redrawn from Binomial(n, c/n) — so the band is wide both when few tasks and when few rollouts
+ * per task carry the mean (one rollout per task gives a wide band, not a zero-width one). Tasks with fewer than k
+ * samples are left out, as in the mean. Null when no task has k samples.
+ */
+export function bootstrapMeanPassAtK(tasks: readonly TaskSamples[], k: number, opts: { iterations?: number; seed?: number } = {}): Interval | null {
+  const usable = tasks.filter((t) => t.n >= k);
+  if (!usable.length) return null;
+  const iterations = opts.iterations ?? 1000;
+  const rand = mulberry32(opts.seed ?? 1);
+  const stats: number[] = new Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    let sum = 0;
+    for (let j = 0; j < usable.length; j++) {
+      const t = usable[Math.floor(rand() * usable.length)]!;
+      sum += passAtK(t.n, binomialDraw(t.n, t.c / t.n, rand), k)!;
+    }
+    stats[i] = sum / usable.length;
+  }
+  stats.sort((x, y) => x - y);
+  return { lo: quantile(stats, 0.025), hi: quantile(stats, 0.975) };
+}

@@ -3,3 +3,4 @@ export * from "./intervals.ts";
 export * from "./bootstrap.ts";
 export * from "./csv.ts";
 export * from "./buckets.ts";
+export * from "./metrics.ts";

@@ -5,8 +5,9 @@ import { AppError } from "../../errors.ts";
 import { findRecoveryCells } from "../../db/repositories/analytics/recovery.ts";
 import type { RunInfo } from "../../db/repositories/analytics/run-samples.ts";
 import { allRuns, runTaskSamples } from "./render-memo.ts";
-import { passAtK } from "../../domain/analytics/pass-at-k.ts";
-import { rateDifference, wilsonInterval, type Interval, type RateDifference } from "../../domain/analytics/intervals.ts";
+import { meanPassAtK } from "../../domain/analytics/pass-at-k.ts";
+import { rateDifference, type Interval, type RateDifference } from "../../domain/analytics/intervals.ts";
+import { rolloutFigures } from "../../domain/analytics/metrics.ts";
 import { pairByTask, pairedBootstrap, type PairedDifference, type TaskSamples } from "../../domain/analytics/bootstrap.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { recoveryByCategory, summarizeRecovery, type RecoveryFigures } from "./get-recovery-analytics.ts";
@@ -14,8 +15,11 @@ import { recoveryByCategory, summarizeRecovery, type RecoveryFigures } from "./g
 export interface ComparedRun {
   run: RunInfo;
   tasks: number;
+  /** Original rollouts with a known outcome (the pass rate's denominator), and how many passed. */
   rollouts: number;
   passed: number;
+  /** Original rollouts with an unknown outcome: in no denominator. */
+  unknown: number;
   passRate: number | null;
   passRateCi: Interval | null;
   /** Mean pass@k over this run's tasks with at least k rollouts. */
@@ -59,6 +63,7 @@ export async function compareRuns(ctx: ServiceContext, runIds: string[], k: numb
     Promise.all(runIds.map((id) => findRecoveryCells(ctx.db, scoped(id)))),
   ]);
   const perRun = runIds.map((id) => new Map<string, TaskSamples>(samples.filter((s) => s.runId === id && s.n > 0).map((s) => [s.taskId, { n: s.n, c: s.c }])));
+  const figures = runIds.map((id) => rolloutFigures(samples.filter((s) => s.runId === id)));
   const base = perRun[0]!;
   const baseRecovery = summarizeRecovery(cells[0]!);
   const baseByCat = new Map(recoveryByCategory(cells[0]!).map((c) => [c.category, c]));
@@ -68,18 +73,19 @@ export async function compareRuns(ctx: ServiceContext, runIds: string[], k: numb
     runs: runs.map((run, i) => {
       const mine = perRun[i]!;
       const t = totals(mine);
-      const scores = [...mine.values()].map((s) => passAtK(s.n, s.c, k)).filter((p) => p !== null);
+      const fig = figures[i]!;
       const recovery = summarizeRecovery(cells[i]!);
       const byCat = recoveryByCategory(cells[i]!);
       const pairs = pairByTask(base, mine);
       return {
         run: run!,
         tasks: mine.size,
-        rollouts: t.n,
-        passed: t.c,
-        passRate: t.n ? t.c / t.n : null,
-        passRateCi: wilsonInterval(t.c, t.n),
-        passAtK: scores.length ? scores.reduce((x, y) => x + y, 0) / scores.length : null,
+        rollouts: fig.passRate.n,
+        passed: fig.passed,
+        unknown: fig.unknown,
+        passRate: fig.passRate.rate,
+        passRateCi: fig.passRate.ci,
+        passAtK: meanPassAtK([...mine.values()].map((s) => ({ ...s, problems: 1 })), k),
         recovery,
         byCategory: byCat.map((c) => ({ category: c.category, recovery: c })),
         vsBaseline: i === 0 ? null : {

@@ -1,30 +1,11 @@
 // Recovery analytics, the headline view: per error category of the fork point, how often recovery attempts succeed.
 import { authorize, type ServiceContext } from "../context.ts";
 import { findRecoveryCells, type RecoveryCell } from "../../db/repositories/analytics/recovery.ts";
-import { recoveryAtK, type RecoveryK } from "../../domain/analytics/pass-at-k.ts";
-import { wilsonInterval, type Interval } from "../../domain/analytics/intervals.ts";
+import { recoveryFigures, type RecoveryFigures } from "../../domain/analytics/metrics.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { resolveDrillRuns } from "./drill-runs.ts";
 
-export interface RecoveryFigures {
-  forkPoints: number;
-  /** Fork points whose category is an annotator's label (the rest use the detected category). */
-  labelledForkPoints: number;
-  /** Fork points with at least one attempt of known outcome — the denominator of the recovery rate. */
-  evaluatedForkPoints: number;
-  /** Every attempt, unknown outcomes included. */
-  attempts: number;
-  successfulAttempts: number;
-  recoveredForkPoints: number;
-  /** recoveredForkPoints / evaluatedForkPoints; null when no fork point has a known-outcome attempt. */
-  recoveryRate: number | null;
-  /** Wilson 95% interval of the recovery rate. */
-  recoveryRateCi: Interval | null;
-  /** Unbiased recovery@k over fork points with at least k known-outcome attempts (null when there are none). */
-  recoveryAtK: Record<`${RecoveryK}`, number | null>;
-  /** Mean 1-based position of the first successful attempt, over recovered fork points. */
-  meanAttemptsToFirstSuccess: number | null;
-}
+export type { RecoveryFigures };
 
 export interface RecoveryCategory extends RecoveryFigures {
   /** Error category key; null = fork points with neither a label nor a detected category. */
@@ -39,31 +20,9 @@ export interface RecoveryReport {
   drillRunIds: string[] | null;
 }
 
-/** Figures for a set of (category, n, c) cells. Exported for the run comparison. */
+/** Figures for a set of (category, n, c) cells — the domain's recovery definitions. Exported for the run comparison. */
 export function summarizeRecovery(cells: readonly RecoveryCell[]): RecoveryFigures {
-  let forkPoints = 0, labelled = 0, evaluated = 0, attempts = 0, successful = 0, recovered = 0, firstSum = 0, firstCount = 0;
-  for (const x of cells) {
-    forkPoints += x.forkPoints;
-    labelled += x.labelledForkPoints;
-    attempts += x.attempts;
-    successful += x.c * x.forkPoints;
-    if (x.n > 0) evaluated += x.forkPoints;
-    if (x.c > 0) recovered += x.forkPoints;
-    firstSum += x.firstSuccessSum;
-    firstCount += x.firstSuccessCount;
-  }
-  return {
-    forkPoints,
-    labelledForkPoints: labelled,
-    evaluatedForkPoints: evaluated,
-    attempts,
-    successfulAttempts: successful,
-    recoveredForkPoints: recovered,
-    recoveryRate: evaluated ? recovered / evaluated : null,
-    recoveryRateCi: wilsonInterval(recovered, evaluated),
-    recoveryAtK: recoveryAtK(cells.map((x) => ({ n: x.n, c: x.c, problems: x.forkPoints }))),
-    meanAttemptsToFirstSuccess: firstCount ? firstSum / firstCount : null,
-  };
+  return recoveryFigures(cells);
 }
 
 /** Cells grouped into categories, largest first (uncategorized last). */

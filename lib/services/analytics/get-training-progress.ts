@@ -2,10 +2,15 @@
 import { authorize, type ServiceContext } from "../context.ts";
 import type { RunInfo, RunTaskSamples } from "../../db/repositories/analytics/run-samples.ts";
 import { allRuns, runTaskSamples } from "./render-memo.ts";
-import { recoveryAtK, RECOVERY_KS, type RecoveryK } from "../../domain/analytics/pass-at-k.ts";
+import { METRIC_KS, rolloutFigures, type KKey, type RateEstimate } from "../../domain/analytics/metrics.ts";
+import { bootstrapMeanPassAtK } from "../../domain/analytics/bootstrap.ts";
+import type { Interval } from "../../domain/analytics/intervals.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 
-export const PROGRESS_KS = RECOVERY_KS;
+export const PROGRESS_KS = METRIC_KS;
+
+/** Below this many known-outcome rollouts a point is marked as resting on too little data to read. */
+export const MIN_POINT_ROLLOUTS = 5;
 
 export interface ProgressPoint {
   runId: string;
@@ -17,7 +22,16 @@ export interface ProgressPoint {
   /** Original rollouts with a known outcome, and how many passed. */
   rollouts: number;
   passed: number;
-  passAtK: Record<`${RecoveryK}`, number | null>;
+  /** Original rollouts with an unknown outcome (in no denominator). */
+  unknown: number;
+  passRate: RateEstimate;
+  passAtK: Record<KKey, number | null>;
+  /** Tasks with at least k known-outcome rollouts: the ones passAtK[k] averages over. */
+  passAtKTasks: Record<KKey, number>;
+  /** 95% interval of passAtK[k]: bootstrap over tasks and over rollouts within a task (fixed seed). */
+  passAtKCi: Record<KKey, Interval | null>;
+  /** Fewer than MIN_POINT_ROLLOUTS known-outcome rollouts: shown, but marked. */
+  lowN: boolean;
 }
 
 export interface ProgressSeries {
@@ -39,8 +53,10 @@ export function buildSeries(runs: readonly RunInfo[], samples: readonly RunTaskS
   for (const s of samples) byRun.set(s.runId, [...(byRun.get(s.runId) ?? []), s]);
   const series = new Map<string, ProgressSeries>();
   for (const run of runs) {
-    const mine = (byRun.get(run.id) ?? []).filter((s) => s.n > 0);
+    const all = byRun.get(run.id) ?? [];
+    const mine = all.filter((s) => s.n > 0);
     if (!mine.length) continue;
+    const fig = rolloutFigures(all);
     const key = `${run.model ?? "unknown model"} · ${run.trainingMethod ?? "unknown method"}`;
     const s = series.get(key) ?? { key, model: run.model, method: run.trainingMethod, points: [] };
     s.points.push({
@@ -49,9 +65,14 @@ export function buildSeries(runs: readonly RunInfo[], samples: readonly RunTaskS
       checkpoint: run.checkpoint,
       step: checkpointStep(run.checkpoint),
       tasks: mine.length,
-      rollouts: mine.reduce((n, x) => n + x.n, 0),
-      passed: mine.reduce((n, x) => n + x.c, 0),
-      passAtK: recoveryAtK(mine.map((x) => ({ n: x.n, c: x.c, problems: 1 }))),
+      rollouts: fig.passRate.n,
+      passed: fig.passed,
+      unknown: fig.unknown,
+      passRate: fig.passRate,
+      passAtK: fig.passAtK,
+      passAtKTasks: fig.passAtKProblems,
+      passAtKCi: Object.fromEntries(METRIC_KS.map((k) => [`${k}`, bootstrapMeanPassAtK(mine, k, { seed: 20260101 })])) as Record<KKey, Interval | null>,
+      lowN: fig.passRate.n < MIN_POINT_ROLLOUTS,
     });
     series.set(key, s);
   }

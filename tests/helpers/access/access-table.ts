@@ -66,6 +66,8 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "route", path: "/api/v1/annotations/queues/[id]/submit", method: "POST", need: "annotation:write" },
   { kind: "route", path: "/api/v1/label-schemas", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/recovery", method: "GET", need: "trajectory:read" },
+  { kind: "route", path: "/api/v1/runs", method: "GET", need: "trajectory:read" },
+  { kind: "route", path: "/api/v1/tasks", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/compare", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/progress", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/analytics/task-health", method: "GET", need: "trajectory:read" },

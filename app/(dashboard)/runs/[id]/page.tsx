@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChevronLeft } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
-import { getRunDetail, passRate, type GroupSummary, type RunDetail } from "@/lib/services/browse-catalog";
+import { getRunDetail, type GroupSummary, type RunDetail } from "@/lib/services/browse-catalog";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatCount, formatPercent } from "@/lib/format";
 import { isAppError } from "@/lib/errors";
@@ -30,12 +30,13 @@ const mixColumns = (runId: string): SummaryColumn<MixRow>[] => [
 ];
 const taskColumns: SummaryColumn<GroupSummary>[] = [{ label: "Task", render: (r) => <NameCell href={`/tasks/${r.id}`} name={r.name} detail={r.detail} /> }, ...outcomeColumns<GroupSummary>()];
 
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Stat({ label, value, testId, note }: { label: string; value: string; testId: string; note?: string | null }) {
   return (
     <Card>
       <CardContent className="flex flex-col gap-1">
         <span className="text-xs text-muted-foreground">{label}</span>
         <span className="text-2xl font-semibold tabular-nums" data-testid={testId}>{value}</span>
+        {note ? <span className="text-xs text-muted-foreground" data-testid={`${testId}-note`}>{note}</span> : null}
       </CardContent>
     </Card>
   );
@@ -45,7 +46,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   const d = await getRunDetail(await getPageContext(), id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!d) notFound();
-  const { run, totals } = d;
+  const { run, figures, recovery } = d;
+  const ci = (c: { lo: number; hi: number } | null) => (c ? `95% CI [${formatPercent(c.lo)}, ${formatPercent(c.hi)}]` : null);
+  const joinNotes = (...xs: (string | null)[]) => xs.filter(Boolean).join(" · ") || null;
   const mix: MixRow[] = d.errorMix.map((m) => ({ ...m, id: m.category ?? "none" }));
   return (
     <div className="flex flex-col gap-5">
@@ -54,10 +57,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       </Link>
       <PageHeader title={run.name} description={[run.model, run.agent, run.checkpoint, run.trainingMethod, run.source].filter(Boolean).join(" · ")} actions={<Link className="text-sm text-primary hover:underline" href={`/trajectories?runId=${run.id}`}>Browse its trajectories</Link>} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Stat label="Pass rate (original rollouts)" value={formatPercent(passRate(totals))} testId="run-pass-rate" />
-        <Stat label="Original rollouts" value={formatCount(totals.roots)} testId="run-rollouts" />
-        <Stat label="Recovery attempts" value={formatCount(totals.attempts)} testId="run-attempts" />
-        <Stat label="Attempts that recovered" value={formatPercent(totals.attempts ? totals.attemptsPassed / totals.attempts : null)} testId="run-recovery-rate" />
+        <Stat label="Pass rate (original rollouts of known outcome)" value={formatPercent(figures.passRate.rate)} testId="run-pass-rate"
+          note={joinNotes(`${formatCount(figures.passed)} / ${formatCount(figures.passRate.n)}`, ci(figures.passRate.ci))} />
+        <Stat label="Original rollouts" value={formatCount(figures.rollouts)} testId="run-rollouts" note={figures.unknown ? `${formatCount(figures.unknown)} unknown` : null} />
+        <Stat label="Recovery attempts" value={formatCount(recovery.attempts)} testId="run-attempts" note={recovery.unknownAttempts ? `${formatCount(recovery.unknownAttempts)} unknown` : null} />
+        <Stat label="Recovery rate (fork points recovered)" value={formatPercent(recovery.recoveryRate)} testId="run-recovery-rate"
+          note={recovery.forkPoints ? joinNotes(`${formatCount(recovery.recoveredForkPoints)} / ${formatCount(recovery.evaluatedForkPoints)}`, ci(recovery.recoveryRateCi)) : null} />
       </div>
       <section className="flex flex-col gap-2" aria-labelledby="error-mix">
         <h2 id="error-mix" className="text-sm font-semibold">Error mix of failed rollouts</h2>

@@ -16,12 +16,13 @@ import { Card, CardContent } from "@/components/ui/card";
 export const metadata: Metadata = { title: "Task" };
 
 type RunRow = TaskDetail["runs"][number];
+// The pass@k columns: the domain's estimator over the run's known-outcome rollouts of this task.
 const [rollouts, passed, , attempts, recovered] = outcomeColumns<RunRow>();
 const columns: SummaryColumn<RunRow>[] = [
   { label: "Run", render: (r) => <NameCell href={`/runs/${r.id}`} name={r.name} detail={r.detail} /> },
   rollouts!,
   passed!,
-  ...PASS_AT.map((k): SummaryColumn<RunRow> => ({ label: `pass@${k}`, align: "right", render: (r) => <ShareBar value={r.passAt[k]} /> })),
+  ...PASS_AT.map((k): SummaryColumn<RunRow> => ({ label: `pass@${k}`, align: "right", render: (r) => <ShareBar value={r.figures.passAtK[`${k}`]} /> })),
   attempts!,
   recovered!,
 ];
@@ -47,7 +48,7 @@ export default async function TaskPage({ params, searchParams }: { params: Promi
       ) : null}
       <section className="flex flex-col gap-2" aria-labelledby="by-run">
         <h2 id="by-run" className="text-sm font-semibold">Pass@k by run</h2>
-        <p className="text-xs text-muted-foreground">Unbiased pass@k over each run&apos;s original rollouts of this task; recovery attempts are listed separately. — means fewer than k rollouts.</p>
+        <p className="text-xs text-muted-foreground">Unbiased pass@k over each run&apos;s original rollouts of this task with a known outcome (unknown outcomes are counted under the pass rate, never as failures); recovery attempts are listed separately. — means fewer than k rollouts of known outcome.</p>
         <GroupSummaryTable rows={detail.runs} columns={columns} label="Pass@k by run" testId="pass-at-k-row" />
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="all-trajectories">

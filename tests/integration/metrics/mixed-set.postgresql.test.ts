@@ -1,0 +1,4 @@
+// The mixed-set metrics check on PostgreSQL (one provider per file: the route handlers read the process-wide database).
+import { defineMixedSetSuite } from "./mixed-set-suite.ts";
+
+defineMixedSetSuite("postgresql");
