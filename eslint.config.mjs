@@ -70,7 +70,7 @@ export default defineConfig([
     files: ["lib/http/**", "proxy.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
-  // --- issue 10: exporters are pure writers over domain types; the CLI goes through services (it may only open and
+  // --- exporters are pure writers over domain types; the CLI goes through services (it may only open and
   // close the client and run migrations, which is process lifecycle, not data access).
   {
     files: ["lib/exporters/**"],
@@ -90,24 +90,24 @@ export default defineConfig([
       ],
     },
   },
-  // --- end issue 10 ---
+  // --- end exporters ---
   {
-    // issue 9: CLI commands call services, never the db layer (cli/reterm.ts and start.ts still open and close the client).
+    // CLI commands call services, never the db layer (cli/reterm.ts and start.ts still open and close the client).
     files: ["cli/commands/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns] }] },
   },
   {
-    // issue 9: annotation services reach the database only through lib/db/repositories/annotation and users.
+    // Annotation services reach the database only through lib/db/repositories/annotation and users.
     files: ["lib/services/annotation/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns] }] },
   },
   {
-    // issue 11: CLI commands are entry points like pages — services only, never the data layer.
+    // CLI commands are entry points like pages — services only, never the data layer.
     files: ["cli/commands/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, { group: ["**/lib/db/**", "../../lib/db/*"], message: "CLI commands call lib/services, never lib/db." }] }] },
   },
   {
-    // issue 11: analytics statistics are pure; charts never reach the database.
+    // Analytics statistics are pure; charts never reach the database.
     files: ["lib/domain/analytics/**", "components/analytics/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns, ...xtermPatterns, ...dbLayerPatterns, { group: ["**/lib/db/**"], message: "Analytics UI and statistics never import the data layer." }] }] },
   },

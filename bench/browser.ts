@@ -103,7 +103,7 @@ interface Scenario {
   run: (ctx: ServiceContext) => Promise<unknown>;
 }
 
-// The core group-bys of the facet counts with outcome=failed, as SQL: before issue 15 the catalog (run, task) and
+// The core group-bys of the facet counts with outcome=failed, as SQL: before the single-pass rewrite the catalog (run, task) and
 // state (outcome, error, forks, attempt, warnings) facets were two passes, each leaving out its own filters.
 const STATE_COLS = `t."outcome", t."firstErrorCategory", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END, CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END, CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END`;
 const AGGS = `COUNT(*), MIN(t."reward"), MAX(t."reward"), MIN(t."stepCount"), MAX(t."stepCount"), MIN(t."durationMs"), MAX(t."durationMs")`;
@@ -118,7 +118,7 @@ async function onePassFacets(ctx: ServiceContext): Promise<unknown> {
   return ctx.db.$queryRawUnsafe(`SELECT t."runId", t."taskId", ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`);
 }
 
-// Issue 15, third pass: grouped by the browse index's four leading columns only, with the forks / attempt / warnings
+// Grouped by the browse index's four leading columns only, with the forks / attempt / warnings
 // facets counted inside each group (no state filter set: COUNT(*) and three sums), so the groups stream in index
 // order without a sort.
 const STATE_SUMS = [`t."forkPointCount" > 0`, `t."parentId" IS NOT NULL`, `t."warningCount" > 0`].map((b) => `SUM(CASE WHEN ${b} THEN 1 ELSE 0 END)`).join(", ");
@@ -147,7 +147,7 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "deep page, row 50,000 (offset)", target: 100, run: (c) => listTrajectories(c, q({ page: 2001 })) },
     { name: "facet counts (outcome=failed)", target: 300, run: (c) => getTrajectoryFacets(c, q({ outcome: "failed" })) },
     { name: "facet counts (no filter)", target: 300, run: (c) => getTrajectoryFacets(c, q({})) },
-    // Issue 15, before/after in one run: the two group-bys the facets issued before they became one pass.
+    // The two group-bys the facets issued before they became one pass.
     { name: "facet group-bys, 2 passes (before 15)", target: 300, run: (c) => twoPassFacets(c, "failed") },
     { name: "facet group-by, 1 pass (after 15)", target: 300, run: (c) => onePassFacets(c) },
     { name: "facet group-by, index prefix (15, third pass)", target: 300, run: (c) => prefixFacets(c) },
@@ -155,7 +155,7 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: 'search: table, q="no module named" + failed', target: 300, run: (c) => listTrajectories(c, q({ q: '"no module named"', outcome: "failed" })) },
     { name: "search: steps API, q=pip install", target: 300, run: (c) => searchSteps(c, { q: "pip install", limit: 20 }) },
     { name: "search: table, q=pytest (very common)", target: 300, run: (c) => listTrajectories(c, q({ q: "pytest" })) },
-    // Issue 15, before/after in one run: what the table ran for a search before — an exact count and the first page,
+    // What the table ran for a search before — an exact count and the first page,
     // both reading every hit of the word.
     { name: "search: pytest, exact count + hits (before 15)", target: 300, run: (c) => exactSearch(c, "pytest") },
     { name: "select all matching ids (failed)", target: 300, run: (c) => selectMatchingTrajectories(c, q({ outcome: "failed" })) },

@@ -92,9 +92,9 @@ export const envSchema = z.object({
   RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public URL of the dashboard, e.g. https://reterm.lab.example; https makes session cookies Secure. */
   RETERM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Folder for finished background exports (issue 10); default: reterm-exports in the OS temp folder. */
+  /** Folder for finished background exports; default: reterm-exports in the OS temp folder. */
   RETERM_EXPORT_DIR: z.string().trim().min(1).optional(),
-  /** Days a finished export file is kept before it is deleted (issue 10); a newer export of the same version and format
+  /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
    * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
   RETERM_EXPORT_RETENTION_DAYS: z.coerce.number({ message: "must be a number of days" }).positive("must be more than 0").max(3650).default(7),
 });

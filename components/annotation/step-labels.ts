@@ -1,5 +1,5 @@
 "use client";
-// issue 9: step-range labels shown on the replay's timeline and step list. The label panel publishes the labels it
+// Step-range labels shown on the replay's timeline and step list. The label panel publishes the labels it
 // holds (already blind-filtered by the server) here whenever they change, so a saved label shows at once without
 // reloading the replay (a router.refresh would re-fetch the replay manifest and restart the player).
 import { useSyncExternalStore } from "react";

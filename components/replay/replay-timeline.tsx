@@ -64,7 +64,7 @@ export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] 
             <path d={dots.map((x) => `M${x} 3V7`).join("")} stroke="currentColor" strokeWidth="3" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
           </svg>
         ) : null}
-        {/* issue 9: a bar under the steps each step-range label covers (start of its first step to end of its last) */}
+        {/* A bar under the steps each step-range label covers (start of its first step to end of its last) */}
         {stepLabels.map((l, i) => {
           const first = steps.find((s) => s.index >= l.start);
           const last = steps.findLast((s) => s.index <= l.end);

@@ -18,7 +18,7 @@ import { useReplayHotkeys } from "./use-replay-hotkeys";
 import { useReplayPlayer } from "./use-replay-player";
 
 /** What the replay shows besides the session: detector findings, fork points and the result. */
-export type ReplayFacts = Omit<MarkerInput, "steps" | "end" | "errors"> & { errors: PackedErrorFacts; outcome: string; reward: number | null; /** issue 9: whose step-range labels to mark */ trajectoryId?: string };
+export type ReplayFacts = Omit<MarkerInput, "steps" | "end" | "errors"> & { errors: PackedErrorFacts; outcome: string; reward: number | null; /** Whose step-range labels to mark */ trajectoryId?: string };
 
 /** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
 export interface ReplayOpeningProps {

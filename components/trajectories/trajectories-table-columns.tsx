@@ -73,7 +73,7 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
   recoveryRate: (r) => (r.recoveryRate === null ? muted("—") : formatPercent(r.recoveryRate)),
   annotations: (r) =>
     r.labels.length ? (
-      // issue 9: the error-category values people gave (blind annotators: their own), as compact chips
+      // The error-category values people gave (blind annotators: their own), as compact chips
       <span className="flex min-w-0 items-center gap-1 overflow-hidden" data-testid="label-chips" title={`${r.annotationCount} ${r.annotationCount === 1 ? "label" : "labels"}: ${r.labels.map(errorCategoryLabel).join(", ")}`}>
         {r.labels.slice(0, 2).map((v) => (
           <Badge key={v} variant="primary" className="max-w-28 shrink truncate px-1.5 py-0 text-[11px] font-normal">{errorCategoryLabel(v)}</Badge>

@@ -14,7 +14,7 @@ export const SEARCH_INPUT_ID = "trajectory-search";
 type MultiKey = "runId" | "model" | "taskId" | "category" | "outcome" | "error" | "datasetId" | "forkError" | "label";
 type ChoiceKey = "forks" | "attempt" | "annotated" | "warnings";
 type RangeKey = "reward" | "steps" | "duration" | "firstErrorStep";
-/** issue 11: set only by analytics drill-downs; shown as removable chips while set. */
+/** Set only by analytics drill-downs; shown as removable chips while set. */
 type DrillKey = "recovered" | "groupReward" | "groupSpread" | "labelSchema" | "labelledAt" | "mode";
 const DRILL: DrillKey[] = ["recovered", "groupReward", "groupSpread", "labelSchema", "labelledAt", "mode"];
 

@@ -62,7 +62,7 @@ export const DEFAULT_LABEL_SCHEMAS: LabelSchemaDefinition[] = [
     targets: ["attempt"],
     options: [...RECOVERY_QUALITY],
   },
-  // issue 9: whether a recovery attempt may become SFT data (the rationale goes in the label's comment).
+  // Whether a recovery attempt may become SFT data (the rationale goes in the label's comment).
   {
     key: "sft-usable",
     name: "Usable as SFT demonstration",
@@ -74,7 +74,7 @@ export const DEFAULT_LABEL_SCHEMAS: LabelSchemaDefinition[] = [
       { value: "false", label: "No", hotkey: "n" },
     ],
   },
-  // issue 9b: the attempts of one fork point ranked best → worst in the sibling compare view (value: attempt ids).
+  // The attempts of one fork point ranked best → worst in the sibling compare view (value: attempt ids).
   {
     key: "attempt-ranking",
     name: "Attempt ranking",

@@ -85,7 +85,7 @@ export const forkRefSchema = z.object({
   errorCategory: z.string().optional(),
 });
 
-/** A person's label on this trajectory, portable across databases (schema by key, annotator by name). Issue 10. */
+/** A person's label on this trajectory, portable across databases (schema by key, annotator by name). */
 export const labelRefSchema = z.object({
   schema: z.string().min(1).describe("LabelSchema key, e.g. error-category."),
   annotator: z.string().min(1).describe("User name of the annotator (created as annotator on import when missing)."),

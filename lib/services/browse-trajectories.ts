@@ -40,7 +40,7 @@ async function prepareSearch(ctx: ServiceContext, q: TrajectoryListQuery): Promi
   return { parsed, state: { searchable: true, indexLag: await ensureSearchIndex(ctx) } };
 }
 
-/** issue 9: blind mode holds in the browser too — an annotator's label facet, filter and column see their own labels. */
+/** Blind mode holds in the browser too — an annotator's label facet, filter and column see their own labels. */
 async function viewerOf(ctx: ServiceContext): Promise<Viewer> {
   return { id: ctx.actor.id, labelAnnotatorIds: await visibleAnnotators(ctx) };
 }

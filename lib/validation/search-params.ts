@@ -47,17 +47,17 @@ export const TRAJECTORY_FILTERS = {
   reward: { label: "Reward", variant: "range" },
   steps: { label: "Steps", variant: "range" },
   duration: { label: "Duration (s)", variant: "range" },
-  // issue 11: recovery attempts by the error category of their fork point (labelled, else detected) — analytics drill-down
+  // Recovery attempts by the error category of their fork point (labelled, else detected) — analytics drill-down
   forkError: { label: "Fork-point error", variant: "multi" },
-  // issue 9: error-category values of people's labels (an annotator in blind mode counts and filters on their own)
+  // Error-category values of people's labels (an annotator in blind mode counts and filters on their own)
   label: { label: "Label", variant: "multi" },
-  // issue 11: analytics distributions drill down with these. The last three pick ONE row per fork point (a sibling
+  // Analytics distributions drill down with these. The last three pick ONE row per fork point (a sibling
   // group of attempts), so the table's count equals the number of fork points in the chart's bar.
   firstErrorStep: { label: "First error at step", variant: "range" },
   recovered: { label: "Recovered at attempt", variant: "choice" },
   groupReward: { label: "Sibling-group mean reward", variant: "range" },
   groupSpread: { label: "Sibling rewards differ", variant: "choice" },
-  // issue 11: annotation-progress drill-down — trajectories with a label of these schemas made on these UTC days
+  // Annotation-progress drill-down — trajectories with a label of these schemas made on these UTC days
   labelSchema: { label: "Label schema", variant: "multi" },
   labelledAt: { label: "Labelled on", variant: "range" },
   /** Failure-mode drill-down: trajectories with a failing step of one of these modes (signature template hashes). */
@@ -198,8 +198,8 @@ const fields = {
   outcome: multi(z.enum(OUTCOMES, { message: `must be one of ${OUTCOMES.join(", ")}` })),
   error: multi(list("must not be empty")),
   datasetId: multi(list("must not be empty")),
-  forkError: multi(list("must not be empty")), // issue 11
-  label: multi(list("must not be empty")), // issue 9
+  forkError: multi(list("must not be empty")),
+  label: multi(list("must not be empty")),
   forks: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   attempt: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   annotated: z.enum(ANNOTATED, { message: "must be me, anyone or nobody" }).optional(),
@@ -207,7 +207,7 @@ const fields = {
   reward: range(false).optional(),
   steps: range(true).optional(),
   duration: range(false).optional(),
-  // issue 11
+
   firstErrorStep: range(true).optional(),
   recovered: z.string().regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never").optional(),
   groupReward: range(false).optional(),
@@ -240,9 +240,9 @@ export interface TrajectoryListQuery {
   outcome: (typeof OUTCOMES)[number][];
   error: string[];
   datasetId: string[];
-  /** issue 11: attempts whose fork point has one of these error categories ("none" = uncategorized). */
+  /** Attempts whose fork point has one of these error categories ("none" = uncategorized). */
   forkError: string[];
-  /** issue 9: trajectories with a human `error-category` label of one of these values. */
+  /** Trajectories with a human `error-category` label of one of these values. */
   label: string[];
   forks?: (typeof YES_NO)[number];
   attempt?: (typeof YES_NO)[number];
@@ -252,23 +252,23 @@ export interface TrajectoryListQuery {
   reward?: NumberRange;
   steps?: NumberRange;
   duration?: NumberRange;
-  /** issue 11: 0-based step of the first error within this range. */
+  /** 0-based step of the first error within this range. */
   firstErrorStep?: NumberRange;
   /**
-   * issue 11: one row per fork point whose first successful attempt (within the run/model/category filters) is this
+   * One row per fork point whose first successful attempt (within the run/model/category filters) is this
    * 1-based attempt — that attempt; "never": fork points with known-outcome attempts and no success — their first
    * known-outcome attempt (smallest id).
    */
   recovered?: string;
-  /** issue 11: one row per sibling group (its first rewarded attempt by id) whose mean reward is in [min, max) — max exclusive, like the histogram's buckets. */
+  /** One row per sibling group (its first rewarded attempt by id) whose mean reward is in [min, max) — max exclusive, like the histogram's buckets. */
   groupReward?: NumberRange;
-  /** issue 11: with groupReward — "no": two or more rewarded attempts that all got the same reward; "yes": the rest. */
+  /** With groupReward — "no": two or more rewarded attempts that all got the same reward; "yes": the rest. */
   groupSpread?: (typeof YES_NO)[number];
-  /** issue 11: trajectories with a label of one of these schemas (keys) — with labelledAt, made in that period. */
+  /** Trajectories with a label of one of these schemas (keys) — with labelledAt, made in that period. */
   labelSchema: string[];
   /** Failure modes (FailureSignature.templateHash): trajectories with a failing step at one of them. */
   mode: string[];
-  /** issue 11: "FROM..TO" UTC days, TO excluded: trajectories with a label made in that period. */
+  /** "FROM..TO" UTC days, TO excluded: trajectories with a label made in that period. */
   labelledAt?: string;
   sort: SortPart[];
   page: number;

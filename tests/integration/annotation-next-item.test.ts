@@ -1,4 +1,4 @@
-// "Next item" under contention (issue 9b), on SQLite and PostgreSQL: many annotators asking at once never share a
+// "Next item" under contention, on SQLite and PostgreSQL: many annotators asking at once never share a
 // place, with either reserve strategy; an expired reservation raced by several annotators goes to exactly one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";

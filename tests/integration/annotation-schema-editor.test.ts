@@ -1,4 +1,4 @@
-// Schema editor and attempt rankings (issue 9b), on SQLite and PostgreSQL: editing a schema never rewrites labels,
+// Schema editor and attempt rankings, on SQLite and PostgreSQL: editing a schema never rewrites labels,
 // retired options stay readable, JSON export/import round-trips and a bad file writes nothing (errors name schema
 // and field); a ranking label orders exactly the attempts of one fork point, with history and 409.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -45,7 +45,7 @@ describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) =
     ["facet counts, no filter", (c) => getTrajectoryFacets(c, q({}))],
     ["facet counts, outcome=failed", (c) => getTrajectoryFacets(c, q({ outcome: "failed", forks: "no" }))],
     ["select all matching", (c) => selectMatchingTrajectories(c, q({ outcome: "failed" }))],
-    // issue 15: a word in most trajectories is probed per candidate in list order; a rare one reads its hits.
+    // A word in most trajectories is probed per candidate in list order; a rare one reads its hits.
     ["search page, a word in most trajectories", (c) => listTrajectories(c, q({ q: "pytest" }))],
     ["search page, a word in most trajectories + failed, multi-sorted", (c) => listTrajectories(c, q({ q: "pytest", outcome: "failed", sort: "reward.desc,stepCount.asc" }))],
     ["search page, a rare word", (c) => listTrajectories(c, q({ q: "ModuleNotFoundError" }))],

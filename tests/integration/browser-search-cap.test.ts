@@ -1,4 +1,4 @@
-// Issue 15: a search page stops early. Its count is capped (a lower bound past the cap, "More than 1,000" in the
+// A search page stops early. Its count is capped (a lower bound past the cap, "More than 1,000" in the
 // table), the next page is known without the total, and a very common word is checked per candidate in list order
 // ("probe") instead of reading all its hits. Both ways of evaluating a search must select exactly the same
 // trajectories; paging through a capped search must list every match once. Both databases; expectations come from

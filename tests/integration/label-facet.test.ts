@@ -1,4 +1,4 @@
-// issue 9: the trajectory browser's Label facet, filter and column (error-category labels, joined by trajectory),
+// The trajectory browser's Label facet, filter and column (error-category labels, joined by trajectory),
 // with blind mode held: an annotator counts, filters and sees only their own labels — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";

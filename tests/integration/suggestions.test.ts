@@ -1,4 +1,4 @@
-// issue 9: suggestions (the detector's findings and imported judges' output) are stored apart from labels, decided
+// Suggestions (the detector's findings and imported judges' output) are stored apart from labels, decided
 // per annotator (accept / change / reject), excluded from labels, agreement, the label facet and column and exports
 // unless accepted, and give the detector's precision per category — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@
 // facets, the total and the range bounds: it leaves those nine dimensions' filters out of the SQL and applies them
 // per group here, so every facet gets exactly "all filters but its own" without one query (or one table scan) per
 // facet. The groups are few (a few thousand at 10^5-10^6 rows: the dimensions do not grow with the table), and
-// grouping on the index's prefix streams them in index order without a sort (issue 15: at 10^5 on SQLite, 162 ms
+// grouping on the index's prefix streams them in index order without a sort (at 10^5 on SQLite, 162 ms
 // with the three state columns in the GROUP BY, which sorted, against 40 ms for the prefix).
 import { z } from "zod";
 import { Prisma } from "../generated/sqlite/client.ts";
@@ -35,9 +35,9 @@ export interface TrajectoryFacets {
   outcome: FacetOption[];
   error: FacetOption[];
   datasetId: FacetOption[];
-  /** issue 11: attempts by their fork point's error category. */
+  /** Attempts by their fork point's error category. */
   forkError: FacetOption[];
-  /** issue 9: trajectories per human error-category label value (blind annotators: their own labels). */
+  /** Trajectories per human error-category label value (blind annotators: their own labels). */
   label: FacetOption[];
   forks: FacetOption[];
   attempt: FacetOption[];
@@ -47,7 +47,7 @@ export interface TrajectoryFacets {
   steps: RangeBounds;
   /** Seconds, like the duration filter. */
   duration: RangeBounds;
-  /** issue 11: 0-based step of the first error. */
+  /** 0-based step of the first error. */
   firstErrorStep: RangeBounds;
 }
 
@@ -244,7 +244,7 @@ async function count(db: Db, where: Prisma.Sql): Promise<number> {
   return z.array(z.object({ c: num })).length(1).parse(await db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
 }
 
-/** issue 11: attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
+/** Attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
 async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   // Grouped by byte order on PostgreSQL: a locale-aware sort of ~13,000 category strings was a third of the statement.
   const k = dialectOf(db) === "postgresql" ? sql`g."k" COLLATE "C"` : sql`g."k"`;
@@ -255,7 +255,7 @@ async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<st
   return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));
 }
 
-/** issue 9: like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
+/** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
 async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
     FROM "Annotation" la JOIN "Trajectory" t ON t."id" = la."trajectoryId"${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;

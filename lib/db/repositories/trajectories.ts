@@ -30,7 +30,7 @@ export interface TrajectoryRow {
   recoveryRate: number | null;
   annotationCount: number;
   annotatedByMe: boolean;
-  /** issue 9: distinct error-category label values on this trajectory, as far as the viewer may see them. */
+  /** Distinct error-category label values on this trajectory, as far as the viewer may see them. */
   labels: string[];
   isAttempt: boolean;
   parentId: string | null;
@@ -47,7 +47,7 @@ export interface FilterScope {
   search: ParsedSearch | null;
   /** How the search predicate is evaluated (default "hits"; see SearchForm). */
   searchForm?: SearchForm;
-  /** issue 9: whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
+  /** Whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
   labelAnnotatorIds?: string[];
 }
 
@@ -67,7 +67,7 @@ const annotationExists = (actorId?: string) =>
     ? sql`EXISTS (SELECT 1 FROM "Annotation" a WHERE a."trajectoryId" = t."id")`
     : sql`EXISTS (SELECT 1 FROM "Annotation" a WHERE a."trajectoryId" = t."id" AND a."annotatorId" = ${actorId})`;
 
-/** issue 9: error-category labels (any target on the trajectory) of alias `la`, limited to the visible annotators. */
+/** Error-category labels (any target on the trajectory) of alias `la`, limited to the visible annotators. */
 export function labelScopeSql(s: Pick<FilterScope, "labelAnnotatorIds">): Prisma.Sql {
   const own = s.labelAnnotatorIds ? sql` AND la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})` : Prisma.empty;
   return sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})${own}`;
@@ -98,7 +98,7 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     q.datasetId.length
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
       : null,
-  // issue 11: the same category expression the recovery analytics group by, so a drill-down matches exactly
+  // The same category expression the recovery analytics group by, so a drill-down matches exactly
   forkError: (q, s) => {
     if (!q.forkError.length) return null;
     const named = q.forkError.filter((e) => e !== NO_ERROR);
@@ -111,7 +111,7 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),
   duration: (q) => rangeSql(sql`t."durationMs"`, q.duration, 1000),
-  // issue 11: analytics distribution drill-downs (see siblingGroupSql below)
+  // Analytics distribution drill-downs (see siblingGroupSql below)
   firstErrorStep: (q) => rangeSql(sql`t."firstErrorStep"`, q.firstErrorStep),
   recovered: (q) => (q.recovered ? recoveredSql(q, q.recovered) : null),
   groupReward: (q) => (q.groupReward || q.groupSpread ? groupRewardSql(q, q.groupReward, q.groupSpread) : null),
@@ -123,7 +123,7 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
 };
 
 /**
- * issue 11: a label of the given schemas made on the given UTC days (FROM..TO, TO excluded) — the day computed as the
+ * A label of the given schemas made on the given UTC days (FROM..TO, TO excluded) — the day computed as the
  * annotation analytics compute periods, so a period's drill-down matches its count. Blind annotators: their own labels.
  */
 function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
@@ -139,7 +139,7 @@ function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
 }
 
 /**
- * issue 11: the sibling attempts of trajectory `t`'s fork point, alias `s`, within the table's run, model and task
+ * The sibling attempts of trajectory `t`'s fork point, alias `s`, within the table's run, model and task
  * category filters — the scope the analytics distributions computed them in (their drill links pass those filters),
  * so each filter below picks exactly the fork points counted in the chart's bar.
  */
@@ -367,7 +367,7 @@ export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewe
   return { ...page, rows: page.rows.map((r) => ({ ...r, labels: labels.get(r.id) ?? [] })) };
 }
 
-/** issue 9: distinct error-category label values per trajectory (one query for a page of ids). */
+/** Distinct error-category label values per trajectory (one query for a page of ids). */
 async function findLabelValues(db: Db, ids: string[], scope: FilterScope): Promise<Map<string, string[]>> {
   if (!ids.length) return new Map();
   const rows = await db.$queryRaw<unknown[]>`SELECT DISTINCT la."trajectoryId" AS "id", la."value" AS "v" FROM "Annotation" la

@@ -1,5 +1,5 @@
 /**
- * Suggestions (issue 9): a value offered for a target — by the error detector (each DetectedError) or imported (an
+ * Suggestions: a value offered for a target — by the error detector (each DetectedError) or imported (an
  * LLM judge's output) — that is never a label. An annotator accepts it, changes it or rejects it; accepting or
  * changing creates an ordinary label. The detector's precision per category is computed from those decisions.
  */

@@ -26,7 +26,7 @@ export const KEYFRAME_VERSION = 3;
  * A keyframe is taken at the first chunk start after this much output since the previous one. Below the chunk size
  * (CHUNK_CHARS, 64 K characters, lib/services/replay/source.ts) so that a full chunk is always followed by one: a
  * seek then fetches and writes one keyframe (≈20 KB) and at most one chunk, instead of up to three chunks at 128 K
- * (≈290 KB per seek on the 20 MB anchor recording, issue 13). Costs ≈20 KB stored per 64 KB of output.
+ * (≈290 KB per seek on the 20 MB anchor recording). Costs ≈20 KB stored per 64 KB of output.
  */
 export const KEYFRAME_INTERVAL_CHARS = 48 * 1024;
 /** Scrollback kept in a keyframe: after a seek you can scroll back this far (playing on extends it as usual). */

@@ -1,4 +1,4 @@
-// Annotation progress and agreement over time (issue 11): labels per period and schema and queue items completed
+// Annotation progress and agreement over time: labels per period and schema and queue items completed
 // per period (counted in the database), and agreement per schema per period, computed with the same functions as
 // the queue page (lib/domain/annotation/agreement.ts) over the label rows of targets at least two annotators
 // labelled. A target belongs to the period of its latest label — when its set of ratings was last completed.

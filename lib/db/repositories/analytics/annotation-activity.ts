@@ -1,4 +1,4 @@
-// Annotation progress over time for the analytics page (issue 11): labels per period and schema, queue items
+// Annotation progress over time for the analytics page: labels per period and schema, queue items
 // completed per period, both counted in the database; and, for agreement over time, the label rows of targets at
 // least two annotators labelled (bounded by the labelled targets, never by the trajectories). Periods are UTC days
 // or ISO weeks (Monday), as "YYYY-MM-DD" strings computed by each database from the stored timestamp.

@@ -2,7 +2,7 @@
 // `error-category` on the fork point), else the category the detector or the source attached to it. With several
 // annotators and no adjudication yet the alphabetically first label is used, so the figure is deterministic.
 // The trajectory browser's `forkError` filter and facet use this same expression, so a drill-down matches exactly.
-// The label is a correlated lookup per fork point through the Annotation(forkPointId) index (issue 11): a grouped
+// The label is a correlated lookup per fork point through the Annotation(forkPointId) index: a grouped
 // derived table of all labels was slower, as SQLite then scans it once per fork point.
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Dialect } from "../search.ts";

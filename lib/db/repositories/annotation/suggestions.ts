@@ -1,4 +1,4 @@
-// Suggestions (issue 9), stored apart from labels: imported ones in Suggestion, the detector's read from DetectedError
+// Suggestions, stored apart from labels: imported ones in Suggestion, the detector's read from DetectedError
 // (each finding is a suggestion of its category on its step), and one SuggestionDecision per annotator and suggestion.
 // Nothing here touches Annotation: labels made by accepting are written by the labels repository (insertLabel).
 import type { Db } from "../../client.ts";

@@ -1,4 +1,4 @@
-// The export read path (issue 10): raw SQL per batch on the provider's own driver, straight into native objects.
+// The export read path: raw SQL per batch on the provider's own driver, straight into native objects.
 // One reader per export (or per call of findStoredTrajectories); close it when done.
 import { configOf, type Db } from "../../../client.ts";
 import type { StoredTrajectory } from "../../../../domain/curation/types.ts";
