@@ -36,9 +36,20 @@ test("navigation reaches every area and the theme can be switched", async ({ pag
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: area }).click();
     await expect(page.getByRole("heading", { level: 1, name: area })).toBeVisible();
   }
+  // The toggle cycles light → dark → system; each click must change what the page is painted in.
   const toggle = page.getByRole("button", { name: /Theme:/ });
+  await expect(toggle).toHaveAttribute("aria-label", /^Theme: system/);
   await toggle.click();
-  await expect(page.locator("html")).toHaveClass(/light|dark/);
+  await expect(page.locator("html")).toHaveClass(/(^|\s)light(\s|$)/);
+  await expect(page.locator("html")).not.toHaveClass(/(^|\s)dark(\s|$)/);
+  await toggle.click();
+  await expect(page.locator("html")).toHaveClass(/(^|\s)dark(\s|$)/);
+  await expect(page.locator("html")).not.toHaveClass(/(^|\s)light(\s|$)/);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-label", /^Theme: system/);
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(background);
 });
 
 test("an unknown trajectory shows a helpful not-found page", async ({ page }) => {
