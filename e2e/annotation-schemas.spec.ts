@@ -1,4 +1,4 @@
-// Schema editor and attempt ranking in a real browser (issue 9b). The editor runs on the team server (an admin
+// Schema editor and attempt ranking in a real browser. The editor runs on the team server (an admin
 // creates a schema with a hotkey, then an annotator labels with that hotkey and reads the option's description);
 // ranking runs on the local server's known seeded data, by keyboard only.
 import fs from "node:fs";

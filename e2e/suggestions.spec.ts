@@ -1,4 +1,4 @@
-// issue 9: suggestions in the labelling panel, keyboard only — an annotator accepts the detector's suggestion with
+// Suggestions in the labelling panel, keyboard only — an annotator accepts the detector's suggestion with
 // `a` (it becomes a label on the step list at once) and rejects the next with `x` (it is gone, no label).
 import { expect as baseExpect, test } from "@playwright/test";
 import { z } from "zod";
