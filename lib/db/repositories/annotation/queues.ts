@@ -145,8 +145,16 @@ export async function reserveNext(db: Db, queueId: string, annotatorId: string, 
   const postgres = dialectOf(db) === "postgresql";
   if (strategy === "skip-locked" || (strategy === undefined && postgres)) {
     if (!postgres) throw new Error("the skip-locked reserve needs PostgreSQL");
-    const id = await reserveNextSkipLocked(db, queueId, annotatorId, labelsPerItem, now, expiresAt);
-    return id ? slotView(await db.queueSlot.findUniqueOrThrow({ where: { id }, select: slotSelect })) : null;
+    try {
+      const id = await reserveNextSkipLocked(db, queueId, annotatorId, labelsPerItem, now, expiresAt);
+      if (id) return slotView(await db.queueSlot.findUniqueOrThrow({ where: { id }, select: slotSelect }));
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+    }
+    // Null can also mean every open item was locked by a concurrent reservation at that instant, and the statement's
+    // snapshot may miss a place taken a moment before (the unique index then refused it): the page-by-page path
+    // below decides both cases exactly, so the fast path never turns "busy" into "nothing left" or into an error.
+    strategy = "spread";
   }
   const PAGE = 100;
   let after = -1;
