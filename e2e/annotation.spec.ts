@@ -22,8 +22,10 @@ test("an annotator works through a queue with the keyboard only", async ({ page 
     await page.waitForURL(/slot=|finished=1/);
     if (page.url().includes("finished=1")) break;
     const before = page.url();
+    const slot = new URL(before).searchParams.get("slot");
     await expect(page.getByTestId("queue-bar")).toBeVisible();
-    await expect(page.locator('[aria-label="Labelling"][data-hydrated="true"]')).toBeVisible();
+    // Items follow each other without a page load: wait for this item's panel, not the one still on screen.
+    await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible();
     await expect(page.getByRole("button", { name: /Keyboard labelling on/ })).toBeVisible();
     // Step cursor to 1, range 1–1 → "command-error" (hotkey 1) → Enter saves, finishes the item and opens the next.
     for (const k of ["j", "[", "]", "1"]) await page.keyboard.press(k);
