@@ -8,11 +8,10 @@ import { getPageContext } from "@/lib/services/page-context";
 import { getForkTree, getTrajectory } from "@/lib/services/view-trajectory";
 import { getReplayOpening, getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
-import { errorFacts, packErrorFacts } from "@/lib/domain/replay/markers";
 import { isAppError } from "@/lib/errors";
 import { TrajectorySummary } from "@/components/trajectories/trajectory-summary";
 import { ImportWarningsPanel } from "@/components/trajectories/import-warnings";
-import type { ReplayFacts } from "@/components/replay/replay-view";
+import { replayFactsOf } from "@/components/replay/replay-facts";
 import { ReplaySection } from "@/components/replay/replay-section";
 import { ReplaySkeleton } from "@/components/replay/replay-skeleton";
 import { ReplayErrorBoundary } from "@/components/replay/replay-error-boundary";
@@ -46,16 +45,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const id = t.id; // the URL may name the trajectory by its client id
   // The transcript page holds the deep-linked step unless a page was asked for explicitly.
   const from = pageSchema.parse(query).from ?? (link.step !== undefined ? link.step - (link.step % TRANSCRIPT_PAGE) : 0);
-  const facts: ReplayFacts = {
-    trajectoryId: id,
-    outcome: t.outcome,
-    reward: t.reward,
-    errors: packErrorFacts(errorFacts(t.detectedErrors)),
-    forks: [
-      ...t.forkPoints.map((f) => ({ stepIndex: f.stepIndex, attempts: f.attempts.length, errorCategory: f.errorCategory })),
-      ...(t.parent?.forkStepIndex != null ? [{ stepIndex: t.parent.forkStepIndex, attempts: 1, errorCategory: null, label: `Forked from the parent after step ${t.parent.forkStepIndex}` }] : []),
-    ],
-  };
+  const facts = replayFactsOf(t);
   // Only what the first frame needs comes with the HTML; the step list and transcript load in ranges.
   const opening = id === requested ? early : getReplayOpening(ctx, id, link);
   // The test report scans every output: it starts after the replay's first frame has been served.
