@@ -109,9 +109,13 @@ for (const p of PROVIDERS) {
     it("declares tools from the source where it has them and marks inferred ones in the card", async () => {
       const w = await write(t.ctx, { name: "mixed", format: "openai" }, "tools");
       const rows = w.lines.map((l) => JSON.parse(l) as { tools?: { function: { name: string; description: string } }[] });
-      expect(rows.some((r) => r.tools?.some((x) => x.function.name === "terminal"))).toBe(true);
-      expect(w.card).toContain("| `terminal` | ReTerm's `terminal` tool");
+      // Every row declares tools (the generator's trajectories call them too); the typed-command `terminal` tool and the
+      // source-defined ones come from the shared recordings and agent logs, so those checks need ../shared.
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => (r.tools?.length ?? 0) > 0)).toBe(true);
       if (hasSharedFixtures) {
+        expect(rows.some((r) => r.tools?.some((x) => x.function.name === "terminal"))).toBe(true);
+        expect(w.card).toContain("| `terminal` | ReTerm's `terminal` tool");
         // ATIF's tool_definitions and the OpenAI file's `tools` are the source's own; SWE-agent's calls are inferred.
         expect(rows.some((r) => r.tools?.some((x) => x.function.name === "execute_bash" && x.function.description.startsWith("Execute a bash command")))).toBe(true);
         expect(w.card).toMatch(/\| `execute_bash` \| defined by the source \|/);
