@@ -108,11 +108,15 @@ for (const p of PROVIDERS) {
 
     it("declares tools from the source where it has them and marks inferred ones in the card", async () => {
       const w = await write(t.ctx, { name: "mixed", format: "openai" }, "tools");
-      const rows = w.lines.map((l) => JSON.parse(l) as { tools?: { function: { name: string; description: string } }[] });
-      // Every row declares tools (the generator's trajectories call them too); the typed-command `terminal` tool and the
-      // source-defined ones come from the shared recordings and agent logs, so those checks need ../shared.
-      expect(rows.length).toBeGreaterThan(0);
-      expect(rows.every((r) => (r.tools?.length ?? 0) > 0)).toBe(true);
+      const rows = w.lines.map((l) => JSON.parse(l) as { tools?: { function: { name: string; description: string } }[]; messages: { tool_calls?: { function: { name: string } }[] }[] });
+      // Every tool a row calls is declared in it (the generator's trajectories call tools too); the typed-command
+      // `terminal` tool and the source-defined ones come from the shared recordings and agent logs, so those need ../shared.
+      const calling = rows.filter((r) => r.messages.some((m) => m.tool_calls?.length));
+      expect(calling.length).toBeGreaterThan(0);
+      for (const r of calling) {
+        const declared = new Set(r.tools?.map((x) => x.function.name));
+        for (const m of r.messages) for (const c of m.tool_calls ?? []) expect(declared.has(c.function.name), c.function.name).toBe(true);
+      }
       if (hasSharedFixtures) {
         expect(rows.some((r) => r.tools?.some((x) => x.function.name === "terminal"))).toBe(true);
         expect(w.card).toContain("| `terminal` | ReTerm's `terminal` tool");
