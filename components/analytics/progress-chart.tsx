@@ -118,7 +118,7 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
             <CartesianGrid stroke={GRID_STROKE} />
             <XAxis type="number" dataKey="step" domain={["dataMin", "dataMax"]} padding={{ left: 24, right: 24 }} allowDuplicatedCategory={false} tick={AXIS_TICK} stroke={GRID_STROKE}
               label={{ value: "training step (from checkpoint name)", position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} height={40} />
-            <YAxis domain={[0, 1]} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
+            <YAxis domain={[0, 1]} padding={{ top: 10, bottom: 10 }} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
             <Tooltip content={(props: TooltipContentProps<ValueType, NameType>) => <ProgressTooltip {...props} k={k} />} />
             <Legend wrapperStyle={{ fontSize: 12, paddingTop: 12, cursor: "pointer" }}
               onClick={(entry) => setFocus((cur) => (typeof entry.value === "string" && cur !== entry.value ? entry.value : null))}
