@@ -66,7 +66,9 @@ test("a training-progress point opens that run's original rollouts", async ({ pa
   const point = page.getByTestId("progress-card").getByTestId("progress-point").first();
   const name = (await point.getAttribute("aria-label"))!;
   const runName = /\(([^)]+)\)/.exec(name)![1]!;
-  await point.click();
+  // From the keyboard, as the chart's points are links (Tab to one, Enter opens it).
+  await point.focus();
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/attempt=no/);
   const roots = seededTrajectories().filter((t) => !t.fork && t.run.name === runName);
   await expect(page.getByTestId("table-total")).toHaveText(count(roots.length));
