@@ -12,10 +12,7 @@ async function openQueue(page: Page, name: string) {
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-// Failing since items follow each other without a page load: after the last Enter the queue page shows one item
-// still reserved and not done ("1 of 2 label places done · 1 reserved") although the annotator reached "Nothing more
-// in this queue". Not yet explained; marked fixme (every run reports it) rather than deleted, until the flow is fixed.
-test.fixme("an annotator works through a queue with the keyboard only", async ({ page }) => {
+test("an annotator works through a queue with the keyboard only", async ({ page }) => {
   await openQueue(page, "e2e-keyboard");
   const start = page.getByRole("button", { name: "Start labelling" });
   await start.focus();
@@ -30,7 +27,8 @@ test.fixme("an annotator works through a queue with the keyboard only", async ({
     // Items follow each other without a page load: wait for this item's panel, not the one still on screen.
     await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible();
     await expect(page.getByRole("button", { name: /Keyboard labelling on/ })).toBeVisible();
-    // Step cursor to 1, range 1–1 → "command-error" (hotkey 1) → Enter saves, finishes the item and opens the next.
+    // The cursor starts at the item's target; one step on, a range of that step → "command-error" (hotkey 1) → Enter
+    // saves, finishes the item and opens the next.
     for (const k of ["j", "[", "]", "1"]) await page.keyboard.press(k);
     await expect(page.getByRole("radio", { name: /Command error/ })).toHaveAttribute("aria-checked", "true");
     await page.keyboard.press("Enter");

@@ -9,7 +9,6 @@ import { E2E_FORK_QUEUE, E2E_TOKENS } from "./helpers/annotation-seed.ts";
 const labelsSchema = z.object({ labels: z.array(z.object({ id: z.string(), trajectoryId: z.string(), targetType: z.string(), targetKey: z.string(), forkPointId: z.string().nullable(), value: z.string() })) });
 const recoverySchema = z.object({ overall: z.object({ labelledForkPoints: z.number() }) });
 const VIEWPORT = { width: 1440, height: 900 };
-const PER_ANNOTATOR = 5;
 
 async function annotator(browser: Browser, name: "alice" | "bob"): Promise<Page> {
   const context = await browser.newContext({ viewport: VIEWPORT, extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKENS[name]}` } });
@@ -23,9 +22,13 @@ async function inViewport(page: Page, selector: string): Promise<boolean> {
 
 const slotOf = (url: string) => new URL(url).searchParams.get("slot");
 
-/** One item: the panel takes keys, names a fork point, sits in the viewport; "1" + Enter saves and opens the next. */
-async function labelItem(page: Page): Promise<{ slot: string; targetKey: string }> {
-  await page.waitForURL(/\/item\?slot=/, { timeout: 30_000 });
+/**
+ * One item: the panel takes keys, names a fork point, sits in the viewport; "1" + Enter saves and opens the next.
+ * Null when the queue has nothing more for this annotator.
+ */
+async function labelItem(page: Page): Promise<{ slot: string; targetKey: string } | null> {
+  await page.waitForURL(/\/item\?slot=|finished=1/, { timeout: 30_000 });
+  if (page.url().includes("finished=1")) return null;
   const slot = slotOf(page.url())!;
   // This item's panel (the URL changes before the previous item's page is replaced).
   const panel = page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
@@ -42,30 +45,39 @@ async function labelItem(page: Page): Promise<{ slot: string; targetKey: string 
   return { slot, targetKey };
 }
 
+/** The fork queue as the API lists it to this annotator (the same list /annotation shows). */
+async function forkQueue(page: Page): Promise<{ id: string; itemCount: number }> {
+  const { queues } = z.object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string(), itemCount: z.number() }) })) }).parse(await (await page.request.get("/api/v1/annotations/queues")).json());
+  return queues.find((q) => q.queue.name === E2E_FORK_QUEUE)!.queue;
+}
+
 async function start(page: Page) {
-  // The queue from the API (the same list /annotation shows this annotator), then its page's button.
-  const { queues } = z.object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string() }) })) }).parse(await (await page.request.get("/api/v1/annotations/queues")).json());
-  await page.goto(`/annotation/queues/${queues.find((q) => q.queue.name === E2E_FORK_QUEUE)!.queue.id}`);
+  await page.goto(`/annotation/queues/${(await forkQueue(page)).id}`);
   await expect(page.getByRole("heading", { level: 1, name: E2E_FORK_QUEUE })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Start labelling" }).click();
 }
 
-// Not passing yet: on some item one annotator's panel never appears after Enter moved on (seen under heavy load, not
-// yet explained), so the run stops there and the target, analytics and undo checks below are never reached. Marked
-// fixme (reported as such by every run) rather than left to time out; the same checks run without a browser in
-// tests/integration/annotation-queue-target.test.ts.
-test.fixme("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({ browser, request }) => {
+test("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({ browser, request }) => {
   test.setTimeout(180_000);
   const before = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
   const [alice, bob] = [await annotator(browser, "alice"), await annotator(browser, "bob")];
   const shown = new Map<string, string>(); // slot → the target key the panel named
+  const QUEUE_ITEMS = (await forkQueue(alice)).itemCount;
+  expect(QUEUE_ITEMS).toBeGreaterThanOrEqual(10);
 
-  const run = async (page: Page, undoAfter: number | null) => {
+  const labelled = { alice: 0, bob: 0 };
+  const run = async (page: Page, who: keyof typeof labelled, undoAfter: number | null) => {
+    let undone = false;
     await start(page);
-    for (let i = 0; i < PER_ANNOTATOR; i++) {
-      const { slot, targetKey } = await labelItem(page);
+    // Until the queue has nothing more for this annotator: the two share its items between them.
+    for (let i = 0; i < 2 * QUEUE_ITEMS; i++) {
+      const item = await labelItem(page);
+      if (!item) break;
+      const { slot, targetKey } = item;
       shown.set(slot, targetKey);
-      if (i + 1 === undoAfter) {
+      labelled[who]++;
+      if (i + 1 === undoAfter && !undone) {
+        undone = true;
         // The next item is open: u withdraws the submission just made and brings its item back.
         await expect(page.locator(`[data-testid="queue-item"][data-slot="${slotOf(page.url())}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
         await expect(page.getByRole("button", { name: /Undo/ })).toBeEnabled({ timeout: 30_000 });
@@ -76,21 +88,27 @@ test.fixme("two annotators label a fork-point queue by keyboard at once; labels 
         const mine = labelsSchema.parse(await (await page.request.get(`/api/v1/annotations?annotator=alice&schema=error-category&limit=1000`)).json()).labels;
         expect(mine.some((l) => l.targetKey === targetKey)).toBe(false);
         // Labelled again (the loop's next round is this same item).
+        labelled[who]--;
         i--;
       }
     }
   };
-  await Promise.all([run(alice, 2), run(bob, null)]);
+  await Promise.all([run(alice, "alice", 2), run(bob, "bob", null)]);
+  // Both worked the queue at once, and between them labelled every item once.
+  expect(labelled.alice).toBeGreaterThan(0);
+  expect(labelled.bob).toBeGreaterThan(0);
+  expect(labelled.alice + labelled.bob).toBe(QUEUE_ITEMS);
 
   // Every label made from the queue is on the fork point the panel named.
   const labels = labelsSchema.parse(await (await request.get(`/api/v1/annotations?schema=error-category&limit=1000`)).json()).labels.filter((l) => [...shown.values()].includes(l.targetKey));
-  expect(labels).toHaveLength(2 * PER_ANNOTATOR);
+  expect(shown.size).toBe(QUEUE_ITEMS);
+  expect(labels).toHaveLength(QUEUE_ITEMS);
   for (const l of labels) {
     expect(l.targetType).toBe("fork_point");
     expect(l.forkPointId).not.toBeNull();
     expect(l.targetKey).toMatch(new RegExp(`^fork:${l.trajectoryId}:\\d+$`));
   }
   const after = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
-  expect(after - before).toBe(2 * PER_ANNOTATOR);
+  expect(after - before).toBe(QUEUE_ITEMS);
   await Promise.all([alice.context().close(), bob.context().close()]);
 });

@@ -31,11 +31,16 @@ function hrefOf(queueId: string, slot: { slotId: string } | null): string {
   return slot ? `/annotation/queues/${encodeURIComponent(queueId)}/item?slot=${encodeURIComponent(slot.slotId)}` : `/annotation/queues/${encodeURIComponent(queueId)}?finished=1`;
 }
 
-/** Reserve the item after this one so the browser fetches it while this one is labelled. */
-export async function reserveAheadAction(queueId: string, slotId: string): Promise<ActionResult> {
+/**
+ * Reserve the item after this one so the browser fetches it while this one is labelled. `href` is null when nothing
+ * is left: the queue page must not be prefetched then, as the browser would later show that copy, taken while this
+ * item was still reserved, as the queue's progress.
+ */
+export async function reserveAheadAction(queueId: string, slotId: string): Promise<{ ok: true; href: string | null } | { ok: false; error: string }> {
   try {
     const ctx = await getPageContext("annotation:write");
-    return { ok: true, href: hrefOf(idSchema.parse(queueId), await reserveAhead(ctx, idSchema.parse(queueId), idSchema.parse(slotId))) };
+    const ahead = await reserveAhead(ctx, idSchema.parse(queueId), idSchema.parse(slotId));
+    return { ok: true, href: ahead ? hrefOf(idSchema.parse(queueId), ahead) : null };
   } catch (e) {
     return fail(e);
   }

@@ -3,7 +3,7 @@
 // what height is left) and the labelling panel beside it, each scrolling on its own so nothing the annotator needs
 // is below the fold. While this item is labelled, the next one is reserved and its page (data and the replay's
 // opening screen) fetched, so Enter moves on without a page load.
-import { useCallback, useEffect, useRef, type ReactNode } from "react";
+import { useCallback, useEffect, type ReactNode } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { PrefetchOptions } from "next/dist/shared/lib/app-router-context.shared-runtime";
@@ -34,12 +34,10 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
   children: ReactNode;
 }) {
   const router = useRouter();
-  const ahead = useRef<string | null>(null);
   useEffect(() => {
     let live = true;
     void reserveAheadAction(queueId, slotId).then((r) => {
-      if (!live || !r.ok) return;
-      ahead.current = r.href;
+      if (!live || !r.ok || r.href === null) return;
       router.prefetch(r.href, FULL);
     });
     return () => {
