@@ -121,6 +121,51 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
   });
 }
 
+// A queue item at each size: a queue of its own (failed trajectories with fork points, open to everyone who may
+// annotate, so the local user works it), so no other spec's progress matters.
+test.describe("a queue item", () => {
+  async function openItem(page: Page, name: string) {
+    const res = await page.request.post("/api/v1/annotations/queues", { data: { name, filter: "outcome=failed&forks=yes", schemas: ["error-category"], labelsPerItem: 1 } });
+    expect(res.status()).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`/annotation/queues/${id}`);
+    await page.getByRole("button", { name: "Start labelling" }).click();
+    await page.waitForURL(/\/item\?slot=/);
+    await expect(page.locator('[aria-label="Labelling"][data-hydrated="true"]')).toBeVisible();
+    await expect(page.getByTestId("replay")).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
+  }
+
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
+    test(`at ${viewport.width}×${viewport.height} shows terminal, step list, values, target and queue bar without scrolling`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await openItem(page, `e2e-screen-${viewport.width}`);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      await expect(page.locator('[data-terminal-id="main"]')).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId("label-target")).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId("queue-bar")).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole("radio", { name: /Command error/ })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole("button", { name: /Save label/ })).toBeInViewport({ ratio: 1 });
+      // The step list around the target: the selected step's row is on screen.
+      await expect(page.locator('[aria-current="step"]').first()).toBeInViewport();
+      await expectNoPageOverflow(page);
+    });
+  }
+
+  test("at 390×844 is one column that fits the width, and saves a label from its buttons", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await openItem(page, "e2e-screen-phone");
+    const before = page.url();
+    for (const part of [page.locator('[data-terminal-id="main"]'), page.getByRole("toolbar", { name: "Replay controls" }), page.locator('[aria-label="Labelling"]'), page.getByTestId("label-target")]) {
+      await expect(part).toBeVisible();
+      await expectWithin(part, { x: 0, width: PHONE.width });
+    }
+    await expectNoPageOverflow(page);
+    await page.getByRole("radio", { name: /Command error/ }).click();
+    await page.getByRole("button", { name: /Save label/ }).click();
+    await page.waitForURL((u) => u.toString() !== before);
+  });
+});
+
 test.describe("the nav lists only what the role can open", () => {
   const BASE = `http://127.0.0.1:${TEAM_PORT}`;
   test.use({ baseURL: BASE });
