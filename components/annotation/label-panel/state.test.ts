@@ -28,6 +28,12 @@ describe("label panel state", () => {
     expect(t.isDefault).toBe(true);
   });
 
+  it("a fork-point default puts the step range on the fork's step, so choosing a step range keeps the place", () => {
+    const s = initialPanelState(facts, { keys: true, cursorFollows: true });
+    expect(s.range).toEqual([9, 9]);
+    expect(currentTarget(reduce(s, { type: "mode", mode: "range" }), facts).target).toMatchObject({ ok: true, target: { key: "steps:t1:9-9" } });
+  });
+
   it("follows the default when the schema changes, until the annotator picks a target", () => {
     let s = initialPanelState(facts, { keys: true, cursorFollows: true });
     s = reduce(s, { type: "nextSchema" });

@@ -63,7 +63,8 @@ function withDefault(s: PanelState, f: PanelFacts, idx: number): PanelState {
   const d = f.schemas[idx] ? f.defaults[f.schemas[idx].id] : undefined;
   if (!d) return { ...s, schemaIdx: idx, mode: null };
   const step = d.step ?? s.cursor;
-  return { ...s, schemaIdx: idx, mode: modeOf(d), cursor: s.cursorFollows ? step : s.cursor, range: d.type === "step_range" ? [step, step] : s.range, fork: d.type === "fork_point" ? step : s.fork };
+  // The range starts on the target's step too, so switching to a step range from a fork point keeps the place.
+  return { ...s, schemaIdx: idx, mode: modeOf(d), cursor: s.cursorFollows ? step : s.cursor, range: d.step != null ? [step, step] : s.range, fork: d.type === "fork_point" ? step : s.fork };
 }
 
 export function initialPanelState(f: PanelFacts, opts: { keys: boolean; schemaIdx?: number; cursorFollows?: boolean }): PanelState {

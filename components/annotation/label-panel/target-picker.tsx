@@ -38,7 +38,8 @@ export function TargetPicker({ s, dispatch, schemas, schema, mode, forkSteps, is
         </select>
       </label>
       {schema.targets.includes("step_range") ? (
-        <span className="flex items-center gap-1 text-muted-foreground">
+        // Dimmed while the target is not a step range; editing them makes it one.
+        <span className={`flex items-center gap-1 text-muted-foreground ${mode === "range" ? "" : "opacity-60"}`} title={mode === "range" ? undefined : "Editing the range (or [ and ]) makes the target this step range"}>
           cursor <Badge variant="outline" data-testid="step-cursor">step {s.cursor}</Badge>
           <input aria-label="Range start" type="number" min={0} max={stepCount - 1} value={s.range[0]} onChange={(e) => dispatch({ type: "range", range: [Number(e.target.value), Math.max(s.range[1], Number(e.target.value))] })} className="h-8 w-16 rounded-md border bg-background px-2" />
           –

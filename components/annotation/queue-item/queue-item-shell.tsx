@@ -15,12 +15,13 @@ import { LabelPanel } from "../label-panel";
 
 /**
  * The replay component lays out terminal | step list side by side on wide screens; beside the panel that leaves the
- * terminal too narrow, so here it stacks and the step list takes the remaining height.
+ * terminal too narrow, so from lg up it stacks and the step list takes the remaining height (below lg the replay
+ * keeps the layout it has on the trajectory page).
  */
 const STACKED_REPLAY = [
-  "[&_[data-testid=replay]]:h-full",
-  "[&_[data-testid=replay]>div]:!flex [&_[data-testid=replay]>div]:h-full [&_[data-testid=replay]>div]:flex-col [&_[data-testid=replay]>div]:gap-2",
-  "[&_[data-testid=replay]>div>div:last-child]:!h-auto [&_[data-testid=replay]>div>div:last-child]:min-h-28 [&_[data-testid=replay]>div>div:last-child]:flex-1",
+  "lg:[&_[data-testid=replay]]:h-full",
+  "lg:[&_[data-testid=replay]>div]:!flex lg:[&_[data-testid=replay]>div]:h-full lg:[&_[data-testid=replay]>div]:flex-col lg:[&_[data-testid=replay]>div]:gap-2",
+  "lg:[&_[data-testid=replay]>div>div:last-child]:!h-auto lg:[&_[data-testid=replay]>div>div:last-child]:min-h-28 lg:[&_[data-testid=replay]>div>div:last-child]:flex-1",
 ].join(" ");
 
 // A full prefetch: the page's dynamic data too (by default a dynamic route prefetches only its layout).
@@ -47,7 +48,8 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
   const advance = useCallback((href: string) => router.push(href, { scroll: false }), [router]);
   const q = panel.view.queue;
   return (
-    <div className="flex h-[calc(100dvh-2.5rem)] min-h-[34rem] flex-col gap-2" data-testid="queue-item" data-slot={slotId}>
+    // One screen from lg up (each column scrolls on its own); below, one column in the page's own scroll.
+    <div className="flex flex-col gap-2 lg:h-[calc(100dvh-2.5rem)] lg:min-h-[34rem]" data-testid="queue-item" data-slot={slotId}>
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <Link href={`/annotation/queues/${encodeURIComponent(queueId)}`} className="inline-flex items-center gap-1 text-muted-foreground hover:text-foreground">
           <ChevronLeft className="size-4" aria-hidden /> {header.queueName}
@@ -60,9 +62,9 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
           Trajectory page
         </Link>
       </div>
-      <div className="grid min-h-0 flex-1 gap-3 lg:grid-cols-[minmax(0,1fr)_25rem]">
-        <div className={`min-h-0 min-w-0 overflow-y-auto ${STACKED_REPLAY}`}>{children}</div>
-        <LabelPanel {...panel} onAdvance={advance} className="min-h-0 overflow-y-auto" />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-3 lg:min-h-0 lg:flex-1 lg:grid-cols-[minmax(0,1fr)_25rem]">
+        <div className={`min-w-0 lg:min-h-0 lg:overflow-y-auto ${STACKED_REPLAY}`}>{children}</div>
+        <LabelPanel {...panel} onAdvance={advance} className="lg:min-h-0 lg:overflow-y-auto" />
       </div>
     </div>
   );
