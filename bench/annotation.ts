@@ -7,9 +7,10 @@
 //     strategy, so before/after come from the same run.
 //  3. The queue workflow as the queue item page drives it: 50 annotators each take an item, then loop "submit the
 //     label and get the next item" (one call, submitQueueLabel) for BENCH_SECONDS on the same 10^5-item queue; p50/p95
-//     per call, and the checks: 0 lost labels, 0 double reservations, 0 failed submissions.
+//     per call, and the checks: 0 lost labels, 0 double reservations, 0 failed submissions. Run paced (each annotator
+//     pauses --think-ms, default 1 s, between submissions) and in a closed loop (no pause: a stress figure).
 // Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
-// Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite] [--next-only]
+// Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite] [--next-only] [--think-ms 1000]
 import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
@@ -22,6 +23,8 @@ import type { ServiceContext } from "../lib/services/context.ts";
 const args = process.argv.slice(2);
 const SECONDS = Number(args[args.indexOf("--seconds") + 1] || process.env.BENCH_SECONDS || 60) || 60;
 const ANNOTATORS = 50;
+const THINK_MS = Number(args[args.indexOf("--think-ms") + 1] || 0) || 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const QUEUE_ITEMS = Number(args[args.indexOf("--queue-items") + 1] || 0) || 100_000;
 
 const pct = (xs: number[], p: number) => {
@@ -155,32 +158,41 @@ async function bench(provider: Provider): Promise<void> {
     console.log(`    spread/first p95 ratio ${(pct(nextLat.spread, 95) / pct(nextLat.first, 95)).toFixed(2)}`);
 
     // --- 3. next item + submit in one call, 50 annotators for SECONDS ---
-    const labelsBefore = await t.db.annotation.count();
-    const workLat: number[] = [];
-    const failures: string[] = [];
-    let submitted = 0;
-    const until = Date.now() + SECONDS * 1000;
-    await Promise.all(
-      people.map(async (ctx) => {
-        let slot = await nextQueueItem(ctx, queue.id);
-        while (slot && Date.now() < until) {
-          const s = performance.now();
-          try {
-            const r = await submitQueueLabel(ctx, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang" });
-            workLat.push(performance.now() - s);
-            submitted++;
-            slot = r.next;
-          } catch (e) {
-            failures.push((e as Error).message.slice(0, 120));
-            slot = await nextQueueItem(ctx, queue.id);
+    // Twice: paced (each annotator thinks THINK_MS between submissions — a fast keyboard annotator; what 50 people
+    // labelling at once look like to the server) and closed loop (no pause at all: a stress figure, the latency is
+    // then mostly the queue of 49 other calls in front of each one).
+    for (const think of [THINK_MS, 0]) {
+      const labelsBefore = await t.db.annotation.count();
+      const workLat: number[] = [];
+      const failures: string[] = [];
+      let submitted = 0;
+      const until = Date.now() + SECONDS * 1000;
+      await Promise.all(
+        people.map(async (ctx, i) => {
+          // Staggered starts, as people do not press Enter in step.
+          if (think) await sleep((i * think) / ANNOTATORS);
+          let slot = await nextQueueItem(ctx, queue.id);
+          while (slot && Date.now() < until) {
+            if (think) await sleep(think * (0.5 + Math.random()));
+            const s = performance.now();
+            try {
+              const r = await submitQueueLabel(ctx, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang" });
+              workLat.push(performance.now() - s);
+              submitted++;
+              slot = r.next;
+            } catch (e) {
+              failures.push((e as Error).message.slice(0, 120));
+              slot = await nextQueueItem(ctx, queue.id);
+            }
           }
-        }
-      }),
-    );
-    const storedNow = (await t.db.annotation.count()) - labelsBefore;
-    const doubles = await t.db.queueSlot.groupBy({ by: ["itemId"], where: { queueId: queue.id, slot: { not: null } }, _count: { _all: true }, having: { itemId: { _count: { gt: 1 } } } });
-    console.log(`  next item + submit (one call), ${ANNOTATORS} annotators × ${SECONDS} s on the ${queue.itemCount}-item queue: ${workLat.length} calls, p50 ${ms(pct(workLat, 50))}, p95 ${ms(pct(workLat, 95))} (${(pct(workLat, 95) / b50).toFixed(1)}× baseline)`);
-    console.log(`    submitted ${submitted}, stored ${storedNow} → lost ${submitted - storedNow}; double reservations ${doubles.length}; failed submissions ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 3).join(" | ")})` : ""}`);
+        }),
+      );
+      const storedNow = (await t.db.annotation.count()) - labelsBefore;
+      const doubles = await t.db.queueSlot.groupBy({ by: ["itemId"], where: { queueId: queue.id, slot: { not: null } }, _count: { _all: true }, having: { itemId: { _count: { gt: 1 } } } });
+      const how = think ? `paced (think ${think} ms ± 50 %)` : "closed loop (no think time)";
+      console.log(`  next item + submit (one call), ${ANNOTATORS} annotators × ${SECONDS} s, ${how}, on the ${queue.itemCount}-item queue: ${workLat.length} calls (${(workLat.length / SECONDS).toFixed(1)}/s), p50 ${ms(pct(workLat, 50))}, p95 ${ms(pct(workLat, 95))} (${(pct(workLat, 95) / b50).toFixed(1)}× baseline)`);
+      console.log(`    submitted ${submitted}, stored ${storedNow} → lost ${submitted - storedNow}; double reservations ${doubles.length}; failed submissions ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 3).join(" | ")})` : ""}`);
+    }
   } finally {
     await t.drop();
   }

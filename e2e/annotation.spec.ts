@@ -119,3 +119,13 @@ test("a saved step-range label shows at once in the step list and on the timelin
   const row = page.locator("tr", { has: page.locator(`a[href^="/trajectories/${target.id}"]`) });
   await expect(row.getByTestId("label-chips")).toContainText("Timeout");
 });
+
+test("a queue made from the form keeps reservations for the idle time chosen, and says so", async ({ page }) => {
+  await page.goto("/annotation?filter=outcome%3Dfailed");
+  await page.getByLabel("Name", { exact: true }).fill("e2e-form-queue");
+  await page.getByLabel("Labels per item").fill("1");
+  await page.getByLabel("Reservation kept while idle (min)").fill("45");
+  await page.getByRole("button", { name: "Create queue" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "e2e-form-queue" })).toBeVisible();
+  await expect(page.getByText("reservations expire after 45 min idle")).toBeVisible();
+});

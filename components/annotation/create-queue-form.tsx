@@ -28,6 +28,7 @@ export function CreateQueueForm({ schemas, defaultFilter }: { schemas: { key: st
           <div className="flex flex-col gap-2 text-sm">
             <label className="flex flex-col gap-1">Annotators (names, comma-separated)<input name="assignees" className={input} placeholder="alice, bob" /></label>
             <label className="flex items-center gap-2">Labels per item<input name="labelsPerItem" type="number" min={1} max={10} defaultValue={2} className={`${input} w-20`} /></label>
+            <label className="flex items-center gap-2" title="An item an annotator leaves untouched this long goes back to the queue">Reservation kept while idle (min)<input name="reservationMinutes" type="number" min={1} max={1440} defaultValue={30} className={`${input} w-20`} /></label>
             <label className="flex items-center gap-2"><input type="checkbox" name="blind" defaultChecked /> Blind (annotators do not see each other&apos;s labels)</label>
           </div>
           <div className="flex items-center gap-3 sm:col-span-2">

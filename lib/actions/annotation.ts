@@ -110,6 +110,8 @@ const createFormSchema = z.object({
   filter: z.string().default(""),
   schemas: z.array(z.string()).min(1, "choose at least one schema"),
   labelsPerItem: z.coerce.number(),
+  // An empty field keeps the service's default.
+  reservationMinutes: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().optional()),
   assignees: z.string().default(""),
   blind: z.string().optional(),
 });
@@ -120,10 +122,11 @@ export async function createQueueAction(_prev: ActionResult | null, form: FormDa
     const ctx = await getPageContext("queue:manage");
     const f = createFormSchema.parse({
       name: form.get("name"), description: form.get("description") || undefined, filter: form.get("filter") ?? "", schemas: form.getAll("schemas"),
-      labelsPerItem: form.get("labelsPerItem"), assignees: form.get("assignees") ?? "", blind: form.get("blind") ?? undefined,
+      labelsPerItem: form.get("labelsPerItem"), reservationMinutes: form.get("reservationMinutes"), assignees: form.get("assignees") ?? "", blind: form.get("blind") ?? undefined,
     });
     const q = await createQueue(ctx, {
       name: f.name, description: f.description, filter: f.filter, schemas: f.schemas, labelsPerItem: f.labelsPerItem,
+      ...(f.reservationMinutes !== undefined ? { reservationMinutes: f.reservationMinutes } : {}),
       assignees: f.assignees.split(/[\s,]+/).filter(Boolean), blind: f.blind === "on",
     });
     id = q.id;
