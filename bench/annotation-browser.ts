@@ -80,6 +80,8 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
     // Warm the server up (first compile of each route) on a throwaway page, then measure in a fresh context.
     const warm = await (await browser.newContext()).newPage();
     await warm.goto(`${base}/annotation/queues/${queue.id}`);
+    // The item route too (a slot that is nobody's: the server loads the page's code, then sends the browser back).
+    await warm.goto(`${base}/annotation/queues/${queue.id}/item?slot=warm-up`);
     await warm.context().close();
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     await page.goto(`${base}/annotation/queues/${queue.id}`);
