@@ -83,15 +83,31 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
     // The item route too (a slot that is nobody's: the server loads the page's code, then sends the browser back).
     await warm.goto(`${base}/annotation/queues/${queue.id}/item?slot=warm-up`);
     await warm.context().close();
-    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-    await page.goto(`${base}/annotation/queues/${queue.id}`);
+    // The first item, timed from the click: once clicked straight away, once with the pointer resting on the button
+    // for 300 ms first (a person's hand reaches the button before it clicks; the reservation is asked for on that
+    // intent). Each in a fresh browser context, so no script or page is cached; the second gets the same reservation.
+    const firstItem = async (restMs: number) => {
+      const p = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+      await p.goto(`${base}/annotation/queues/${queue.id}`);
+      const button = p.getByRole("button", { name: "Start labelling" });
+      await button.waitFor();
+      if (restMs) {
+        await button.hover();
+        await p.waitForTimeout(restMs);
+      }
+      const t0 = performance.now();
+      await button.click();
+      await p.waitForURL(/\/item\?slot=/, { timeout: 60_000 });
+      const slot = new URL(p.url()).searchParams.get("slot")!;
+      await p.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`).waitFor({ timeout: 60_000 });
+      return { page: p, slot, ms: performance.now() - t0 };
+    };
+    const straight = await firstItem(0);
+    await straight.page.context().close();
+    const rested = await firstItem(300);
+    const page = rested.page;
     const panelOf = (slot: string) => page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
-    const t0 = performance.now();
-    await page.getByRole("button", { name: "Start labelling" }).click();
-    await page.waitForURL(/\/item\?slot=/, { timeout: 60_000 });
-    let slot = new URL(page.url()).searchParams.get("slot")!;
-    await panelOf(slot).waitFor({ timeout: 60_000 });
-    const first = performance.now() - t0;
+    let slot = rested.slot;
     const next: number[] = [];
     for (let i = 0; i < Math.min(ITEMS, queue.itemCount - 1); i++) {
       // Give the page the moment an annotator takes to read (the next item is reserved and fetched meanwhile).
@@ -114,7 +130,7 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
       full.push(performance.now() - s);
     }
     const b = pct(full, 50);
-    console.log(`[${provider}] queue of ${queue.itemCount} items; first item ${first.toFixed(0)} ms (goal ≤ 1000); Enter → next item interactive over ${next.length}: p50 ${pct(next, 50).toFixed(0)} ms (goal ≤ 200), p95 ${pct(next, 95).toFixed(0)} ms (goal ≤ 400); baseline full page load of an item p50 ${b.toFixed(0)} ms → next item p50 ${(pct(next, 50) / b).toFixed(2)}× of it; load average ${load()}`);
+    console.log(`[${provider}] queue of ${queue.itemCount} items; first item ${straight.ms.toFixed(0)} ms clicked straight away, ${rested.ms.toFixed(0)} ms after the pointer rested 300 ms (goal ≤ 1000); Enter → next item interactive over ${next.length}: p50 ${pct(next, 50).toFixed(0)} ms (goal ≤ 200), p95 ${pct(next, 95).toFixed(0)} ms (goal ≤ 400); baseline full page load of an item p50 ${b.toFixed(0)} ms → next item p50 ${(pct(next, 50) / b).toFixed(2)}× of it; load average ${load()}`);
   } finally {
     await browser.close();
     server.kill("SIGTERM");

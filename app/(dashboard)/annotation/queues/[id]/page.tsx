@@ -33,7 +33,7 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
       <PageHeader
         title={queue.name}
         description={`${queue.itemCount} item(s) × ${queue.labelsPerItem} label(s) · ${queue.schemaKeys.join(", ")} · ${queue.blind ? "blind" : "labels visible to co-annotators"} · reservations expire after ${queue.reservationMinutes} min idle`}
-        actions={<StartQueueButton queueId={queue.id} label={finished ? "Check for more" : "Start labelling"} />}
+        actions={<StartQueueButton queueId={queue.id} label={finished ? "Check for more" : "Start labelling"} ahead />}
       />
       {finished ? <p role="status" className="rounded-md border bg-muted/40 p-3 text-sm">Nothing more in this queue for you right now — thank you.</p> : null}
       <StepZeroReview queueId={queue.id} labels={overview.stepZero} open={query.review === "step0"} />
