@@ -61,15 +61,33 @@ test("the table view shows the same numbers and the chart exports as CSV and PNG
   expect(bytes.length).toBeGreaterThan(2000);
 });
 
-test("a training-progress point opens that run's original rollouts", async ({ page }) => {
-  await page.goto("/analytics");
-  const point = page.getByTestId("progress-card").getByTestId("progress-point").first();
-  const name = (await point.getAttribute("aria-label"))!;
-  const runName = /\(([^)]+)\)/.exec(name)![1]!;
-  // From the keyboard, as the chart's points are links (Tab to one, Enter opens it).
-  await point.focus();
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/attempt=no/);
-  const roots = seededTrajectories().filter((t) => !t.fork && t.run.name === runName);
-  await expect(page.getByTestId("table-total")).toHaveText(count(roots.length));
-});
+for (const how of ["mouse", "keyboard"] as const) {
+  test(`a training-progress point opens that run's original rollouts (${how})`, async ({ page }) => {
+    await page.goto("/analytics");
+    const point = page.getByTestId("progress-card").getByTestId("progress-point").first();
+    const name = (await point.getAttribute("aria-label"))!;
+    const runName = /\(([^)]+)\)/.exec(name)![1]!;
+    if (how === "mouse") {
+      // Every dot, not only the first, is under the pointer at its centre: only another series' dot drawn at the very
+      // same place (same checkpoint, same rate) may lie over it; grid, band, axis or tooltip cursor never.
+      await page.getByTestId("progress-card").scrollIntoViewIfNeeded();
+      const hits = await page.getByTestId("progress-card").getByTestId("progress-point").locator("circle").evaluateAll((circles) =>
+        circles.map((c) => {
+          const r = c.getBoundingClientRect();
+          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return top?.closest("[data-testid=progress-point]") ? "" : `${top?.tagName}.${top?.getAttribute("class")} over ${c.parentElement?.getAttribute("aria-label")}`;
+        }));
+      expect(hits.length).toBeGreaterThan(1);
+      expect(hits.filter(Boolean), "what lies over a dot").toEqual([]);
+      // A real pointer click at the dot's centre: nothing drawn over it (grid, tooltip cursor, band) may take it.
+      await point.locator("circle").click();
+    } else {
+      // The chart's points are links: Tab to one, Enter opens it.
+      await point.focus();
+      await page.keyboard.press("Enter");
+    }
+    await expect(page).toHaveURL(/attempt=no/);
+    const roots = seededTrajectories().filter((t) => !t.fork && t.run.name === runName);
+    await expect(page.getByTestId("table-total")).toHaveText(count(roots.length));
+  });
+}

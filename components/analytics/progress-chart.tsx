@@ -92,8 +92,10 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
       return (
         <g role="link" tabIndex={0} aria-label={label} data-testid="progress-point" data-low-n={point.lowN ? "true" : "false"} className="cursor-pointer outline-none"
           onClick={() => router.push(point.href)} onKeyDown={(e) => (e.key === "Enter" ? router.push(point.href) : undefined)}>
-          <circle cx={p.cx} cy={p.cy} r={point.lowN ? 4 : 5} fill={point.lowN ? "var(--color-card)" : color} stroke={color} strokeWidth={2} strokeDasharray={point.lowN ? "2 1.5" : undefined} />
-          {shown(s.key) ? <text x={p.cx} y={p.cy - 10} textAnchor="middle" fontSize={10} fill="var(--color-muted-foreground)" pointerEvents="none">n={point.rollouts}</text> : null}
+          <circle cx={p.cx} cy={p.cy} r={point.lowN ? 4 : 5} fill={point.lowN ? "var(--color-card)" : color} stroke={color} strokeWidth={2} strokeDasharray={point.lowN ? "2 1.5" : undefined}
+            opacity={shown(s.key) ? 1 : 0.45} />
+          {/* A halo in the card's colour keeps the label readable where it crosses another line or dot. */}
+          {shown(s.key) ? <text x={p.cx} y={p.cy - 10} textAnchor="middle" fontSize={10} fill="var(--color-foreground)" stroke="var(--color-card)" strokeWidth={3} paintOrder="stroke" pointerEvents="none">n={point.rollouts}</text> : null}
         </g>
       );
     };
@@ -128,7 +130,9 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
               if (!shown(s.key)) return null;
               return <Area key={`${s.key} band`} data={data(s)} dataKey="band" stroke="none" fill={color} fillOpacity={0.15} isAnimationActive={false} connectNulls legendType="none" tooltipType="none" activeDot={false} />;
             })}
-            {series.map((s, i) => {
+            {/* The series in focus is drawn last: its dots and n labels lie over the others' and take the click where
+                dots of several runs coincide (the legend order is alphabetical, not this one). */}
+            {series.map((s, i) => [s, i] as const).sort(([a], [b]) => Number(a.key === focused) - Number(b.key === focused)).map(([s, i]) => {
               const { color, dash } = look[i]!;
               return (
                 <Line key={s.key} name={s.key} data={data(s)} dataKey="value" stroke={color} strokeDasharray={dash} legendType="plainline" strokeOpacity={shown(s.key) ? 1 : 0.35}

@@ -1,11 +1,12 @@
-// Every surface that shows a pass rate, pass@k or recovery figure — the Runs and Tasks pages' services, GET
-// /api/v1/runs and /tasks, the analytics API (recovery, progress, compare) and the CLI's --json — checked against
-// plain SQL on one mixed set (mixed-set.ts), with unknown outcomes counted apart and in no denominator.
+// Every surface that shows a pass rate, pass@k or recovery figure — the Runs and Tasks pages (their services and
+// rendered rows), GET /api/v1/runs and /tasks, the analytics API (recovery, progress, compare) and the CLI's --json —
+// checked against plain SQL on one mixed set (mixed-set.ts), with unknown outcomes counted apart and in no denominator.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
+import { renderToStaticMarkup } from "react-dom/server";
 import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../../helpers/test-db.ts";
 import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../../lib/services/browse-catalog.ts";
 import {
@@ -35,6 +36,29 @@ function expectMatches(actual: unknown, expected: unknown, where: string): void 
     return;
   }
   expect(actual, where).toEqual(expected);
+}
+
+// The list pages are server components: rendered here as a request would, with no request headers (local mode signs
+// in RETERM_USER), so the test reads the numbers a visitor sees, not only the service behind them.
+vi.mock("server-only", () => ({}));
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
+const PAGES = {
+  runs: () => import("../../../app/(dashboard)/runs/(list)/page.tsx"),
+  tasks: () => import("../../../app/(dashboard)/tasks/(list)/page.tsx"),
+};
+
+/** The cells' text of the rendered table row that links to `href`, tags stripped. */
+function rowCells(html: string, href: string): string[] {
+  const row = html.split("<tr").find((r) => r.includes(`href="${href}"`));
+  expect(row, `a row linking to ${href}`).toBeDefined();
+  return row!.split("<td").slice(1).map((c) => c.replace(/<[^>]*>/g, "").replace(/^[^>]*>/, "").replace(/&amp;/g, "&").trim());
+}
+
+/** What a rate cell reads, written out here from the SQL numbers: "25%[5%, 70%] · 1 unknown", "—", … */
+function rateText(rate: number | null, ci: { lo: number; hi: number } | null, unknown: number, label: string): string {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const parts = [ci ? `[${pct(ci.lo)}, ${pct(ci.hi)}]` : "", unknown ? `${unknown.toLocaleString("en-US")} ${label}` : ""].filter(Boolean);
+  return `${rate === null ? "—" : pct(rate)}${parts.join(" · ")}`;
 }
 
 const group = <T extends SqlRolloutCell | SqlForkUnit>(xs: T[], key: "runId" | "taskId", id: string) => xs.filter((x) => x[key] === id);
@@ -102,6 +126,37 @@ export function defineMixedSetSuite(provider: Provider): void {
       expect(tree.recovery).toMatchObject({ forkPoints: 2, evaluatedForkPoints: 1, unevaluatedForkPoints: 1, attempts: 6, unknownAttempts: 3, recoveredForkPoints: 1, recoveryRate: 1, meanAttemptsToFirstSuccess: 2 });
       expect(tree.recovery.recoveryAtKForkPoints).toEqual({ "1": 1, "2": 1, "4": 0, "8": 0 });
       expect(tree.recovery.recoveryAtK["4"]).toBeNull();
+    });
+
+    it.skipIf(target.skip)("Runs and Tasks pages as rendered: counts, pass rate, interval and unknown count against SQL", async () => {
+      const [runsPage, tasksPage] = await Promise.all([PAGES.runs(), PAGES.tasks()]);
+      const runsHtml = renderToStaticMarkup(await runsPage.default());
+      const runs = await t.db.run.findMany();
+      expect(runsHtml.split('data-testid="run-row"').length - 1).toBe(runs.length);
+      let shownUnknown = 0;
+      for (const r of runs) {
+        const e = expectedRollouts(group(cells, "runId", r.id));
+        const rec = expectedRecovery(group(perRun, "runId", r.id));
+        const [, rollouts, passed, passRate, attempts, recoveryRate] = rowCells(runsHtml, `/runs/${r.id}`);
+        expect([rollouts, passed], `run ${r.name} counts`).toEqual([e.rollouts.toLocaleString("en-US"), e.passed.toLocaleString("en-US")]);
+        expect(passRate, `run ${r.name} pass rate`).toBe(rateText(e.rate, e.ci, e.unknown, "unknown"));
+        expect(attempts, `run ${r.name} recovery attempts`).toBe(rec.attempts ? rec.attempts.toLocaleString("en-US") : "—");
+        expect(recoveryRate, `run ${r.name} recovery rate`).toBe(rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"));
+        if (e.unknown) shownUnknown++;
+      }
+      expect(shownUnknown, "some run shows its unknown count").toBeGreaterThan(0);
+
+      const tasksHtml = renderToStaticMarkup(await tasksPage.default());
+      const tasks = await t.db.task.findMany();
+      expect(tasksHtml.split('data-testid="task-row"').length - 1).toBe(tasks.length);
+      for (const task of tasks) {
+        const e = expectedRollouts(group(cells, "taskId", task.id));
+        const rec = expectedRecovery(group(perRun, "taskId", task.id));
+        const [, rollouts, passed, passRate, , recoveryRate] = rowCells(tasksHtml, `/tasks/${task.id}`);
+        expect([rollouts, passed], `task ${task.name} counts`).toEqual([e.rollouts.toLocaleString("en-US"), e.passed.toLocaleString("en-US")]);
+        expect(passRate, `task ${task.name} pass rate`).toBe(rateText(e.rate, e.ci, e.unknown, "unknown"));
+        expect(recoveryRate, `task ${task.name} recovery rate`).toBe(rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"));
+      }
     });
 
     it.skipIf(target.skip)("run and task detail pages against SQL", async () => {
