@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "label.import",
   "label.adjudicate",
   "suggestion.import",
+  "suggestion.failure-mode",
   "suggestion.decide",
   "suggestion.withdraw",
   "queue.create",

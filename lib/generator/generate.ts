@@ -118,14 +118,15 @@ function solve(rng: Rng, clock: { t: number }, task: TaskTemplate): StepInput[] 
   return steps;
 }
 
-function failAt(rng: Rng, clock: { t: number }, scenario: ErrorScenario, recovered: boolean): StepInput[] {
-  const steps = [agentStep(rng, clock, scenario.reasoning, scenario.cmd, scenario.output(rng), scenario.exitCode)];
+/** `vary` varies the failure's paths and numbers apart from `rng`, so every other draw stays as it was. */
+function failAt(rng: Rng, clock: { t: number }, scenario: ErrorScenario, recovered: boolean, vary: Rng): StepInput[] {
+  const steps = [agentStep(rng, clock, scenario.reasoning, scenario.cmd, scenario.output(rng, vary), scenario.exitCode)];
   if (!recovered) {
     // The agent never recovers: it retries the same thing or declares completion prematurely.
     const n = int(rng, 3, 10);
     for (let i = 0; i < n; i++) {
       steps.push(rng() < 0.6
-        ? agentStep(rng, clock, "That should work now, try again.", scenario.cmd, scenario.output(rng), scenario.exitCode)
+        ? agentStep(rng, clock, "That should work now, try again.", scenario.cmd, scenario.output(rng, vary), scenario.exitCode)
         : agentStep(rng, clock, "Look around for another approach.", pick(rng, ["ls", "pwd", "cat README.md | head -5", "env | grep -i path"]), "README.md  tests", 0));
     }
   }
@@ -180,7 +181,7 @@ export function* generateTrajectories(opts: GenerateOptions): Generator<Trajecto
     let errorStep = -1;
     if (hitsError) {
       errorStep = steps.length;
-      steps.push(...failAt(rng, clock, scenario, passes));
+      steps.push(...failAt(rng, clock, scenario, passes, mulberry32(started ^ 0x5bd1e995)));
     }
     if (passes) steps.push(...solve(rng, clock, task));
     else steps.push(agentStep(rng, clock, "I believe the task is complete.", "echo done", "done", 0));
@@ -202,7 +203,7 @@ export function* generateTrajectories(opts: GenerateOptions): Generator<Trajecto
           tail.push(agentStep(rng, aClock, scenario.recoveryReasoning, scenario.fix, scenario.fixOutput, 0));
           tail.push(...solve(rng, aClock, task));
         } else if (rng() < 0.5) {
-          tail.push(...failAt(rng, aClock, scenario, false));
+          tail.push(...failAt(rng, aClock, scenario, false, mulberry32((started + a + 1) ^ 0x5bd1e995)));
           tail.push(agentStep(rng, aClock, "I believe the task is complete.", "echo done", "done", 0));
         } else {
           tail.push(agentStep(rng, aClock, scenario.recoveryReasoning, scenario.fix, scenario.fixOutput, 0));

@@ -4,11 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../../lib/services/import-trajectories.ts";
-import { compareFailureModes, listFailureModes, reindexFailureModes } from "../../lib/services/failure-modes/index.ts";
+import { compareFailureModes, FAILURE_MODE_SOURCE, listFailureModes, reindexFailureModes, suggestModeCategory } from "../../lib/services/failure-modes/index.ts";
 import { EMPTY_FAILURE_MODE_FILTER, type FailureModeFilter } from "../../lib/validation/failure-modes-params.ts";
 import { isAppError } from "../../lib/errors.ts";
 import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
 import { createQueue } from "../../lib/services/annotation/manage-queues.ts";
+import { createLabel, deleteLabel } from "../../lib/services/annotation/save-label.ts";
 import { trajectoryListQuerySchema, trajectoryQueryToParams } from "../../lib/validation/search-params.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 
@@ -104,6 +105,44 @@ describe.each(PROVIDERS)("failure modes on $title", ({ provider, skip }) => {
     // "Label from here": a queue made from the mode's table filter holds exactly its trajectories.
     const queue = await createQueue(t.ctx, { name: `mode ${provider}`, filter: `mode=${mod!.id}`, schemas: ["error-category"] });
     expect(await t.db.queueItem.count({ where: { queueId: queue.id } })).toBe(6);
+  });
+
+  it.skipIf(skip)("offers a mode's suggested category on each of its steps as suggestions, never labels, once", async () => {
+    const [mod] = (await listFailureModes(t.ctx, F())).modes;
+    const labelsBefore = await t.db.annotation.count();
+    const first = await suggestModeCategory(t.ctx, F({ runId: [runA] }), mod!.id);
+    expect(first).toEqual({ steps: 6, created: 6, updated: 0, unchanged: 0, capped: false });
+    const rows = await t.db.suggestion.findMany({ where: { source: FAILURE_MODE_SOURCE }, orderBy: { targetKey: "asc" } });
+    expect(rows.map((r) => [r.targetType, r.stepStart, r.stepEnd, r.value])).toEqual(Array(6).fill(["step_range", 1, 1, "missing-dependency"]));
+    const modTrajectories = await t.db.trajectory.findMany({ where: { externalId: { startsWith: "a-mod-" }, parentId: null }, select: { id: true } });
+    expect(rows.map((r) => r.trajectoryId).sort()).toEqual(modTrajectories.map((x) => x.id).sort());
+    expect(await t.db.annotation.count()).toBe(labelsBefore);
+    expect(await suggestModeCategory(t.ctx, F(), mod!.id)).toMatchObject({ created: 0, updated: 0, unchanged: 6 });
+    // Out of scope (run B has none of this mode) and a viewer are refused.
+    expect(await suggestModeCategory(t.ctx, F({ runId: [runB] }), mod!.id).catch((e: unknown) => isAppError(e) && e.code)).toBe("NOT_FOUND");
+    const viewer = await t.as("sugg-viewer", "viewer");
+    expect(await suggestModeCategory(viewer, F(), mod!.id).catch((e: unknown) => isAppError(e) && e.code)).toBe("FORBIDDEN");
+    await t.db.suggestion.deleteMany({ where: { source: FAILURE_MODE_SOURCE } });
+  });
+
+  it.skipIf(skip)("a label's error category overrides the mode's suggested one (most labelled steps win)", async () => {
+    const seg = (await listFailureModes(t.ctx, F())).modes.find((m) => m.signature === "Segmentation fault")!;
+    expect([seg.category, seg.suggestedCategory, seg.labelledSteps]).toEqual(["runtime-exception", "runtime-exception", 0]);
+    const ids = (await t.db.trajectory.findMany({ where: { externalId: { startsWith: "b-seg-" } }, orderBy: { externalId: "asc" }, select: { id: true } })).map((x) => x.id);
+    // Two steps labelled "timeout" (one through a range wider than the step), one "command-error", one label off the failing step.
+    const made = [
+      await createLabel(t.ctx, { trajectory: ids[0], schema: "error-category", value: "timeout", target: { steps: [0, 1] } }),
+      await createLabel(t.ctx, { trajectory: ids[1], schema: "error-category", value: "timeout", target: { steps: [1, 1] } }),
+      await createLabel(t.ctx, { trajectory: ids[2], schema: "error-category", value: "command-error", target: { steps: [1, 1] } }),
+      await createLabel(t.ctx, { trajectory: ids[3], schema: "error-category", value: "command-error", target: { steps: [0, 0] } }),
+    ];
+    const after = (await listFailureModes(t.ctx, F())).modes.find((m) => m.id === seg.id)!;
+    expect([after.category, after.suggestedCategory, after.labelledSteps]).toEqual(["timeout", "runtime-exception", 3]);
+    // Other modes keep their suggestion; out of the filter the labels do not count.
+    expect((await listFailureModes(t.ctx, F())).modes.filter((m) => m.id !== seg.id).every((m) => m.category === m.suggestedCategory)).toBe(true);
+    expect((await listFailureModes(t.ctx, F({ runId: [runA] }))).modes.find((m) => m.id === seg.id)).toBeUndefined();
+    for (const l of made) await deleteLabel(t.ctx, l.id, l.version);
+    expect((await listFailureModes(t.ctx, F())).modes.find((m) => m.id === seg.id)!.category).toBe("runtime-exception");
   });
 
   it.skipIf(skip)("filters by run, checkpoint, task and import date", async () => {

@@ -6,6 +6,7 @@ import { formatCount } from "@/lib/format";
 import type { FailureMode } from "@/lib/services/failure-modes";
 import type { FailureModeFilter } from "@/lib/validation/failure-modes-params";
 import { day, modeQueueHref, modeTableHref, pct, stepHref } from "./links";
+import { SuggestModeButton } from "./suggest-mode-button";
 
 /** Modes ranked by trajectories affected; each links to its trajectories and to example steps in the replay. */
 export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; filter: FailureModeFilter }) {
@@ -17,7 +18,7 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
           <TableHead className="text-right">Trajectories</TableHead>
           <TableHead className="text-right">Share of failures</TableHead>
           <TableHead className="text-right">Steps</TableHead>
-          <TableHead>Suggested category</TableHead>
+          <TableHead>Category</TableHead>
           <TableHead>Runs · checkpoints</TableHead>
           <TableHead>Seen</TableHead>
           <TableHead className="text-right">Recovery</TableHead>
@@ -46,7 +47,13 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
             </TableCell>
             <TableCell className="text-right tabular-nums" title={`${m.failedTrajectories} failed trajectories at this mode`}>{pct(m.shareOfFailures)}</TableCell>
             <TableCell className="text-right tabular-nums">{formatCount(m.steps)}</TableCell>
-            <TableCell><Badge variant="outline" title="Suggested from the signature; a label overrides it">{errorCategoryLabel(m.category)}</Badge></TableCell>
+            <TableCell>
+              {m.labelledSteps ? (
+                <Badge title={`From labels on ${m.labelledSteps} of its steps; suggested from the signature: ${errorCategoryLabel(m.suggestedCategory)}`}>{errorCategoryLabel(m.category)}</Badge>
+              ) : (
+                <Badge variant="outline" title="Suggested from the signature; a label overrides it">{errorCategoryLabel(m.category)}</Badge>
+              )}
+            </TableCell>
             <TableCell className="max-w-[12rem] whitespace-normal text-xs" title={m.runs.map((r) => `${r.name}: ${r.trajectories}`).join("\n")}>
               <div className="truncate">{m.runs[0]?.name}{m.runs.length > 1 ? ` +${m.runs.length - 1} runs` : ""}</div>
               {m.checkpoints.length ? <div className="truncate text-muted-foreground">ckpt {m.checkpoints.slice(0, 3).join(", ")}{m.checkpoints.length > 3 ? "…" : ""}</div> : null}
@@ -66,6 +73,7 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
               <Link href={modeQueueHref(m.id, filter)} className="text-muted-foreground hover:text-foreground hover:underline" title="Create an annotation queue with this mode's trajectories">
                 Queue for labelling
               </Link>
+              <SuggestModeButton modeId={m.id} />
             </TableCell>
           </TableRow>
         ))}

@@ -4,6 +4,9 @@
 import { authorize, type ServiceContext } from "../context.ts";
 import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../../db/repositories/failure-modes/modes.ts";
 import { signaturesMissing } from "../../db/repositories/failure-modes/reindex.ts";
+import { findModeLabelValues } from "../../db/repositories/failure-modes/mode-steps.ts";
+import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
+import { ERROR_SCHEMA_KEY } from "../annotation/suggestions/error-schema.ts";
 import { findRuns, type RunInfo } from "../../db/repositories/analytics/run-samples.ts";
 import { summarizeRecovery, type RecoveryFigures } from "../analytics/get-recovery-analytics.ts";
 import type { FailureModeFilter } from "../../validation/failure-modes-params.ts";
@@ -13,8 +16,12 @@ export interface FailureMode {
   id: string;
   signature: string;
   kind: string;
-  /** Suggested error category (a suggestion from the signature, never a label). */
+  /** The error category: the one labels give most of the mode's labelled steps, else the suggested one. */
   category: string;
+  /** Suggested error category (a suggestion from the signature, never a label). */
+  suggestedCategory: string;
+  /** Error-category labels on the mode's steps (a step labelled two ways counts once per value). */
+  labelledSteps: number;
   trajectories: number;
   failedTrajectories: number;
   /** Failed trajectories at this mode over all failed trajectories in scope (null when none failed). */
@@ -44,14 +51,15 @@ const EXAMPLES = 3;
 
 export async function listFailureModes(ctx: ServiceContext, filter: FailureModeFilter, opts: { limit?: number; modes?: readonly string[] } = {}): Promise<FailureModeList> {
   authorize(ctx, "trajectory:read");
-  const [{ modes: rows, total }, failed, runs] = await Promise.all([findModes(ctx.db, filter, opts.limit ?? 50, opts.modes), countFailedTrajectories(ctx.db, filter), findRuns(ctx.db)]);
+  const [{ modes: rows, total }, failed, runs, errorSchema] = await Promise.all([findModes(ctx.db, filter, opts.limit ?? 50, opts.modes), countFailedTrajectories(ctx.db, filter), findRuns(ctx.db), findLabelSchema(ctx.db, ERROR_SCHEMA_KEY)]);
   const ids = rows.map((r) => r.templateHash);
-  const [modeRuns, values, examples, cells, missing] = await Promise.all([
+  const [modeRuns, values, examples, cells, missing, labelled] = await Promise.all([
     findModeRuns(ctx.db, filter, ids),
     findModeValues(ctx.db, filter, ids, TOP_VALUES),
     findModeExamples(ctx.db, filter, ids, EXAMPLES),
     findModeForkCells(ctx.db, filter, ids),
     rows.length ? Promise.resolve(false) : signaturesMissing(ctx.db),
+    errorSchema ? findModeLabelValues(ctx.db, filter, ids, errorSchema.id) : Promise.resolve([]),
   ]);
   const runById = new Map<string, RunInfo>(runs.map((r) => [r.id, r]));
   const group = <T extends { templateHash: string }>(xs: T[]) => {
@@ -59,15 +67,18 @@ export async function listFailureModes(ctx: ServiceContext, filter: FailureModeF
     for (const x of xs) m.set(x.templateHash, [...(m.get(x.templateHash) ?? []), x]);
     return m;
   };
-  const runsOf = group(modeRuns), valuesOf = group(values), examplesOf = group(examples), cellsOf = group(cells);
+  const runsOf = group(modeRuns), valuesOf = group(values), examplesOf = group(examples), cellsOf = group(cells), labelsOf = group(labelled);
   const modes = rows.map((r): FailureMode => {
     const rs = (runsOf.get(r.templateHash) ?? []).sort((a, b) => b.trajectories - a.trajectories).map((x) => ({ id: x.runId, name: runById.get(x.runId)?.name ?? x.runId, trajectories: x.trajectories }));
     const infos = rs.map((x) => runById.get(x.id)).filter((x): x is RunInfo => !!x);
+    const labels = labelsOf.get(r.templateHash) ?? [];
     return {
       id: r.templateHash,
       signature: r.template,
       kind: r.kind,
-      category: r.category,
+      category: labelledCategory(labels) ?? r.category,
+      suggestedCategory: r.category,
+      labelledSteps: labels.reduce((n, l) => n + l.steps, 0),
       trajectories: r.trajectories,
       failedTrajectories: r.failedTrajectories,
       shareOfFailures: failed ? r.failedTrajectories / failed : null,
@@ -83,6 +94,12 @@ export async function listFailureModes(ctx: ServiceContext, filter: FailureModeF
     };
   });
   return { modes, totalModes: total, failedTrajectories: failed, needsReindex: missing };
+}
+
+/** The value most labelled steps carry (ties: the smaller value, for a stable answer); none without labels. */
+function labelledCategory(labels: { value: string; steps: number }[]): string | null {
+  const best = [...labels].sort((a, b) => b.steps - a.steps || (a.value < b.value ? -1 : 1))[0];
+  return best?.value ?? null;
 }
 
 function distinct(xs: (string | null)[]): string[] {
