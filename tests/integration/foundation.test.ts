@@ -11,6 +11,7 @@ import { getSteps, getTrajectory } from "@/lib/services/view-trajectory";
 import { trajectoryListQuerySchema } from "@/lib/validation/search-params";
 import { generateTrajectories } from "@/lib/generator/generate";
 import { createDb } from "@/lib/db/client";
+import { refreshForkCounts } from "@/lib/db/repositories/forks";
 import { AppError } from "@/lib/errors";
 
 describe.each(PROVIDERS)("foundation on $title", ({ provider, skip }) => {
@@ -54,7 +55,14 @@ describe.each(PROVIDERS)("foundation on $title", ({ provider, skip }) => {
     expect(detail.forkPoints[0]!.stepIndex).toBe(attempt.fork!.stepIndex);
     const refreshed = await t.db.trajectory.findUniqueOrThrow({ where: { id: parentRow.id } });
     expect(refreshed.attemptCount).toBe(siblings.length);
-    expect(refreshed.recoveryRate).toBeCloseTo(siblings.filter((s) => s.outcome === "passed").length / siblings.length);
+    expect(refreshed.recoveryRate).toBeCloseTo(siblings.filter((s) => s.outcome === "passed").length / siblings.filter((s) => s.outcome !== "unknown").length);
+    // An attempt whose outcome becomes unknown leaves the rate's denominator (refreshForkCounts, the one-by-one path).
+    const sibling = await t.db.trajectory.findFirstOrThrow({ where: { parentId: parentRow.id, outcome: { not: "unknown" } } });
+    await t.db.trajectory.update({ where: { id: sibling.id }, data: { outcome: "unknown" } });
+    await refreshForkCounts(t.db, parentRow.id);
+    const known = await t.db.trajectory.count({ where: { parentId: parentRow.id, outcome: { not: "unknown" } } });
+    const passedNow = await t.db.trajectory.count({ where: { parentId: parentRow.id, outcome: "passed" } });
+    expect((await t.db.trajectory.findUniqueOrThrow({ where: { id: parentRow.id } })).recoveryRate).toBe(known ? passedNow / known : null);
   });
 
   it.skipIf(skip)("lists pages sorted by the requested column and reads steps in ranges", async () => {

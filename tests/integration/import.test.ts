@@ -125,6 +125,11 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
   it.skipIf(skip)("links stated fork links exactly, whether the parent comes in the same batch, an earlier batch or an earlier import", async () => {
     const family = gen(700, 515);
     const attempts = family.filter((x) => x.fork);
+    // Some attempts of unknown outcome: a parent's recovery rate counts known outcomes only.
+    attempts.forEach((a, i) => {
+      if (i % 3 === 0) a.outcome = "unknown";
+    });
+    expect(attempts.some((a) => a.outcome === "unknown") && attempts.some((a) => a.outcome === "passed")).toBe(true);
     // The last root's attempts come in a second import (their parent is then only in the database); the rest in one
     // file of several batches (256 trajectories each), so some families straddle a batch boundary.
     const lastRoot = attempts.at(-1)!.fork!.parentId;
@@ -147,7 +152,8 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
       } else {
         const own = attempts.filter((a) => a.fork!.parentId === x.id);
         const passed = own.filter((a) => a.outcome === "passed").length;
-        expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([x.id, own.length, new Set(own.map((a) => a.fork!.stepIndex)).size, own.length ? expect.closeTo(passed / own.length, 12) : null]);
+        const known = own.filter((a) => a.outcome !== "unknown").length;
+        expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([x.id, own.length, new Set(own.map((a) => a.fork!.stepIndex)).size, known ? expect.closeTo(passed / known, 12) : null]);
       }
     }
   });

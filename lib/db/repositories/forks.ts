@@ -77,16 +77,20 @@ function parseFork(metadata: string | null): { stepIndex: number; attemptIndex?:
   }
 }
 
-/** Recompute a parent's fork-point count, attempt count and recovery rate from its attempts. */
+/**
+ * Recompute a parent's fork-point count, attempt count and recovery rate from its attempts. The rate counts attempts
+ * with a known outcome only (as every rate does, lib/domain/analytics/metrics.ts); null when none is known.
+ */
 export async function refreshForkCounts(db: Db, parentId: string): Promise<void> {
-  const [forkPointCount, attempts, passed] = await Promise.all([
+  const [forkPointCount, attempts, known, passed] = await Promise.all([
     db.forkPoint.count({ where: { trajectoryId: parentId } }),
     db.trajectory.count({ where: { parentId } }),
+    db.trajectory.count({ where: { parentId, outcome: { in: ["passed", "failed"] } } }),
     db.trajectory.count({ where: { parentId, outcome: "passed" } }),
   ]);
   await db.trajectory.update({
     where: { id: parentId },
-    data: { forkPointCount, attemptCount: attempts, recoveryRate: attempts ? passed / attempts : null },
+    data: { forkPointCount, attemptCount: attempts, recoveryRate: known ? passed / known : null },
   });
 }
 
