@@ -105,6 +105,7 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "action", path: "lib/actions/annotation.ts#recordGoldAction", need: "annotation:adjudicate" },
   { kind: "action", path: "lib/actions/label-schemas.ts#saveSchemaAction", need: "schema:write" },
   { kind: "action", path: "lib/actions/label-schemas.ts#importSchemasAction", need: "schema:write" },
+  { kind: "action", path: "lib/actions/failure-modes.ts#suggestModeCategoryAction", need: "trajectory:import" },
   { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromFilterAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#editDatasetItemsAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromSelectionAction", need: "dataset:write" },
