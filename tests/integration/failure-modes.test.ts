@@ -69,6 +69,29 @@ describe.each(PROVIDERS)("failure modes on $title", ({ provider, skip }) => {
     await t?.drop();
   });
 
+  /** The stored rollup, as comparable rows. */
+  const rollup = async () =>
+    (await t.db.failureModeRollup.findMany({ orderBy: [{ templateHash: "asc" }, { runId: "asc" }, { taskId: "asc" }, { day: "asc" }] })).map((r) => ({
+      key: [r.templateHash, r.runId, r.taskId, r.day.toISOString()].join(" "),
+      counts: [r.trajectories, r.failedTrajectories, r.steps],
+      seen: [r.firstSeen.toISOString(), r.lastSeen.toISOString()],
+    }));
+  /** The same, counted here from the signatures themselves. */
+  const recount = async () => {
+    const groups = new Map<string, { ts: Set<string>; failed: Set<string>; steps: number; seen: string[] }>();
+    for (const s of await t.db.failureSignature.findMany()) {
+      const at = s.importedAt.toISOString();
+      const key = [s.templateHash, s.runId, s.taskId, `${at.slice(0, 10)}T00:00:00.000Z`].join(" ");
+      const g = groups.get(key) ?? { ts: new Set(), failed: new Set(), steps: 0, seen: [] };
+      g.ts.add(s.trajectoryId);
+      if (s.outcome === "failed") g.failed.add(s.trajectoryId);
+      g.steps += 1;
+      g.seen.push(at);
+      groups.set(key, g);
+    }
+    return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, g]) => ({ key, counts: [g.ts.size, g.failed.size, g.steps], seen: [g.seen.sort()[0], g.seen.sort().at(-1)] }));
+  };
+
   it.skipIf(skip)("groups the planted failures into one mode each, ranked by trajectories, with values, runs and shares", async () => {
     const list = await listFailureModes(t.ctx, F());
     expect(list.failedTrajectories).toBe(15);
@@ -174,14 +197,34 @@ describe.each(PROVIDERS)("failure modes on $title", ({ provider, skip }) => {
     expect(byCheckpoint.onlyInCompared.map((m) => m.id)).toEqual(c.onlyInCompared.map((m) => m.id));
   });
 
-  it.skipIf(skip)("reindex recomputes the same signatures for a database from before them", async () => {
+  it.skipIf(skip)("keeps the rollup equal to a recount of the signatures, through imports and a strict import's rollback", async () => {
+    expect(await rollup()).toEqual(await recount());
+    expect((await rollup()).length).toBeGreaterThan(0);
+    // A second import the same day adds to the same rollup rows.
+    const more = [trajectory("a-mod-late", A, "failed", [missingModule(3)]), trajectory("b-seg-late", B, "failed", [segfault(7), segfault(8)])];
+    expect(await importTrajectories(t.ctx, records(more), { origin: "cli" })).toMatchObject({ imported: 2 });
+    expect(await rollup()).toEqual(await recount());
+    const list = await listFailureModes(t.ctx, F());
+    expect(list.modes.map((m) => [m.trajectories, m.steps])).toEqual([[7, 7], [6, 7], [3, 4]]);
+    // Strict: one record conflicts with a stored one (same id, other content), so everything it wrote is removed again.
+    const bad = [trajectory("a-file-strict", A, "failed", [missingFile(5)]), trajectory("a-mod-late", A, "failed", [missingModule(4), missingModule(5)])];
+    const r = await importTrajectories(t.ctx, records(bad), { origin: "cli", strict: true });
+    expect(r.rolledBack).toBe(true);
+    expect(await rollup()).toEqual(await recount());
+    expect((await listFailureModes(t.ctx, F())).modes.map((m) => [m.trajectories, m.steps])).toEqual([[7, 7], [6, 7], [3, 4]]);
+  });
+
+  it.skipIf(skip)("reindex recomputes the same signatures and rollup for a database from before them", async () => {
     const before = await t.db.failureSignature.findMany({ orderBy: [{ trajectoryId: "asc" }, { stepIndex: "asc" }] });
+    const rolledUp = await rollup();
     await t.db.failureSignature.deleteMany({});
+    await t.db.failureModeRollup.deleteMany({});
     expect((await listFailureModes(t.ctx, F())).needsReindex).toBe(true);
     const r = await reindexFailureModes(t.ctx);
-    expect(r).toEqual({ trajectories: 18, signatures: before.length });
+    expect(r).toEqual({ trajectories: 20, signatures: before.length });
     const after = await t.db.failureSignature.findMany({ orderBy: [{ trajectoryId: "asc" }, { stepIndex: "asc" }] });
     expect(after.map((s) => ({ ...s, importedAt: s.importedAt.toISOString() }))).toEqual(before.map((s) => ({ ...s, importedAt: s.importedAt.toISOString() })));
+    expect(await rollup()).toEqual(rolledUp);
   });
 
   it.skipIf(skip)("checks the role first", async () => {

@@ -1,12 +1,23 @@
 import { sortableId } from "./ids.ts";
 import pg from "pg";
 import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_AT, TRAJECTORY_COLUMNS, type Cell, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import { rollupRows, upsertRollupSql, ROLLUP_COLUMNS } from "./mode-rollup.ts";
 import { copyRows } from "./pg-copy.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
 import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma maps DateTime to timestamp(3) without time zone holding UTC.
 export const pgCodec: CellCodec = { bool: (b) => b, date: (d) => d.toISOString().replace("T", " ").replace("Z", "") };
+
+/** The batch's signatures added to the failure-mode rollup, in key order (so concurrent imports lock rows in one order). */
+async function upsertRollup(client: pg.PoolClient, signatureRows: Cell[][]): Promise<void> {
+  const rows = rollupRows(signatureRows, (isoDay) => `${isoDay} 00:00:00`);
+  const per = Math.floor(30_000 / ROLLUP_COLUMNS.length);
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    await client.query(upsertRollupSql("postgresql", chunk.length), chunk.flat());
+  }
+}
 
 /**
  * Settings of the bulk connections only (the app's own connections keep the server defaults):
@@ -166,6 +177,7 @@ export class PgBulkWriter implements BulkWriter {
       await copyRows(client, "Trajectory", TRAJECTORY_COLUMNS, trajRows);
       if (attemptRows.length) await this.copyLinkedAttempts(client, attemptRows);
       for (const [table, cols, rows] of inserts) await copyRows(client, table, cols, rows);
+      await upsertRollup(client, signatureRows);
       await client.query("COMMIT");
       for (const [k, v] of refs.tasks) this.tasks.set(k, v);
       for (const [k, v] of refs.runs) this.runs.set(k, v);

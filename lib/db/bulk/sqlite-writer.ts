@@ -1,12 +1,14 @@
 import { sortableId } from "./ids.ts";
 import Database from "better-sqlite3";
 import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_COLUMNS, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import { rollupRows, upsertRollupSql } from "./mode-rollup.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
 import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma's SQLite adapter stores DateTime as ISO-8601 text with an explicit offset and booleans as 0/1.
 export const sqliteCodec: CellCodec = { bool: (b) => (b ? 1 : 0), date: (d) => d.toISOString().replace("Z", "+00:00") };
 const codec = sqliteCodec;
+const sqliteDay = (isoDay: string) => `${isoDay}T00:00:00.000+00:00`;
 
 const insertSql = (table: string, cols: readonly string[]) => `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
 
@@ -64,6 +66,7 @@ export class SqliteBulkWriter implements BulkWriter {
       step: d.prepare(insertSql("Step", STEP_COLUMNS)),
       error: d.prepare(insertSql("DetectedError", ERROR_COLUMNS)),
       signature: d.prepare(insertSql("FailureSignature", SIGNATURE_COLUMNS)),
+      rollup: d.prepare(upsertRollupSql("sqlite", 1)),
       rec: d.prepare(insertSql("Recording", RECORDING_COLUMNS)),
       chunk: d.prepare(insertSql("RecordingChunk", CHUNK_COLUMNS)),
     };
@@ -100,12 +103,14 @@ export class SqliteBulkWriter implements BulkWriter {
     this.stmt.traj.run(row);
     for (const s of p.steps) this.stmt.step.run(s);
     for (const e of p.errors) this.stmt.error.run(e);
-    for (const sig of p.signatures) {
+    const signatures = p.signatures.map((sig) => {
       const r = sig.slice();
       r[SIGNATURE_RUN_AT] = row[RUN_ID_AT]!;
       r[SIGNATURE_TASK_AT] = row[TASK_ID_AT]!;
       this.stmt.signature.run(r);
-    }
+      return r;
+    });
+    for (const r of rollupRows(signatures, sqliteDay)) this.stmt.rollup.run(r);
     if (p.recording) {
       this.stmt.rec.run(p.recording.row);
       for (const c of p.recording.chunks) this.stmt.chunk.run(c);

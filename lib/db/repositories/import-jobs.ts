@@ -1,4 +1,5 @@
 import type { Db } from "../client.ts";
+import { rebuildFailureModeRollup } from "./failure-modes/rollup.ts";
 
 export type ImportOrigin = "cli" | "upload" | "api" | "seed";
 
@@ -20,7 +21,10 @@ export async function finishImportJob(
 
 /** Strict-mode rollback: remove everything an import wrote (steps, errors and recordings cascade). */
 export async function deleteImportedTrajectories(db: Db, jobId: string): Promise<number> {
+  const runs = await db.trajectory.findMany({ where: { importJobId: jobId }, distinct: ["runId"], select: { runId: true } });
   const r = await db.trajectory.deleteMany({ where: { importJobId: jobId } });
+  // Their signatures went with them (cascade); the failure-mode rollup is recounted for the runs they were in.
+  await rebuildFailureModeRollup(db, runs.map((t) => t.runId));
   return r.count;
 }
 

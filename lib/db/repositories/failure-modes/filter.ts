@@ -13,13 +13,17 @@ function dateSql(dialect: Dialect, d: Date): Prisma.Sql {
   return dialect === "sqlite" ? sql`${d.toISOString().replace("Z", "+00:00")}` : sql`CAST(${d.toISOString()} AS TIMESTAMP(3))`;
 }
 
-/** Predicates on alias `alias`: a FailureSignature, or a Trajectory (same column names), for the filter. */
-export function signatureConditions(f: FailureModeFilter, alias: string, dialect: Dialect): Prisma.Sql[] {
+/**
+ * Predicates on alias `alias`: a FailureSignature, or a Trajectory (same column names), for the filter; on a
+ * FailureModeRollup the import date is its `day` (a day's start, and the bounds are days' starts, so it is exact).
+ */
+export function signatureConditions(f: FailureModeFilter, alias: string, dialect: Dialect, dateColumn: "importedAt" | "day" = "importedAt"): Prisma.Sql[] {
   const a = Prisma.raw(`"${alias}"`);
   const out = scopeConditions(f, alias);
   if (f.taskId.length) out.push(sql`${a}."taskId" IN (${Prisma.join(f.taskId.map((v) => sql`${v}`))})`);
-  if (f.from) out.push(sql`${a}."importedAt" >= ${dateSql(dialect, f.from)}`);
-  if (f.to) out.push(sql`${a}."importedAt" < ${dateSql(dialect, f.to)}`);
+  const date = Prisma.raw(`"${dateColumn}"`);
+  if (f.from) out.push(sql`${a}.${date} >= ${dateSql(dialect, f.from)}`);
+  if (f.to) out.push(sql`${a}.${date} < ${dateSql(dialect, f.to)}`);
   return out;
 }
 

@@ -26,22 +26,24 @@ export interface ModeRow {
 
 const modeRows = z.array(z.object({ templateHash: z.string(), template: z.string(), kind: z.string(), category: z.string(), trajectories: num, failed: num, steps: num, firstSeen: when, lastSeen: when }));
 
-function scope(db: Queryable, f: FailureModeFilter, alias: string, modes?: readonly string[]): Prisma.Sql {
-  const parts = signatureConditions(f, alias, dialectOf(db));
+function scope(db: Queryable, f: FailureModeFilter, alias: string, modes?: readonly string[], dateColumn: "importedAt" | "day" = "importedAt"): Prisma.Sql {
+  const parts = signatureConditions(f, alias, dialectOf(db), dateColumn);
   if (modes) parts.push(modes.length ? sql`${Prisma.raw(`"${alias}"`)}."templateHash" IN (${Prisma.join(modes.map((m) => sql`${m}`))})` : sql`1 = 0`);
   return conditionSql(parts);
 }
 
-/** Every mode in scope with its counts, most trajectories first (then most failed, then hash for a stable order). */
+/**
+ * Every mode in scope with its counts, most trajectories first (then most failed, then hash for a stable order), summed
+ * from the rollup: a trajectory lies in one (run, task, day), so its rows' distinct counts add up exactly.
+ */
 export async function findModes(db: Db, f: FailureModeFilter, limit: number, modes?: readonly string[]): Promise<{ modes: ModeRow[]; total: number }> {
   return withPlainPlan(db, async (q) => {
     const rows = await q.$queryRaw<unknown[]>`
-      SELECT fs."templateHash" AS "templateHash", MIN(fs."template") AS "template", MIN(fs."kind") AS "kind", MIN(fs."category") AS "category",
-        COUNT(DISTINCT fs."trajectoryId") AS "trajectories",
-        COUNT(DISTINCT CASE WHEN fs."outcome" = 'failed' THEN fs."trajectoryId" END) AS "failed",
-        COUNT(*) AS "steps", MIN(fs."importedAt") AS "firstSeen", MAX(fs."importedAt") AS "lastSeen"
-      FROM "FailureSignature" fs WHERE ${scope(q, f, "fs", modes)}
-      GROUP BY fs."templateHash"`;
+      SELECT r."templateHash" AS "templateHash", MIN(r."template") AS "template", MIN(r."kind") AS "kind", MIN(r."category") AS "category",
+        SUM(r."trajectories") AS "trajectories", SUM(r."failedTrajectories") AS "failed", SUM(r."steps") AS "steps",
+        MIN(r."firstSeen") AS "firstSeen", MAX(r."lastSeen") AS "lastSeen"
+      FROM "FailureModeRollup" r WHERE ${scope(q, f, "r", modes, "day")}
+      GROUP BY r."templateHash"`;
     const all = modeRows.parse(rows).map((r) => ({ templateHash: r.templateHash, template: r.template, kind: r.kind, category: r.category, trajectories: r.trajectories, failedTrajectories: r.failed, steps: r.steps, firstSeen: r.firstSeen, lastSeen: r.lastSeen }));
     all.sort((a, b) => b.trajectories - a.trajectories || b.failedTrajectories - a.failedTrajectories || (a.templateHash < b.templateHash ? -1 : 1));
     return { modes: all.slice(0, limit), total: all.length };
@@ -59,8 +61,8 @@ export async function countFailedTrajectories(db: Db, f: FailureModeFilter): Pro
 export async function findModeRuns(db: Db, f: FailureModeFilter, modes: readonly string[]): Promise<{ templateHash: string; runId: string; trajectories: number }[]> {
   if (!modes.length) return [];
   const rows = await db.$queryRaw<unknown[]>`
-    SELECT fs."templateHash" AS "templateHash", fs."runId" AS "runId", COUNT(DISTINCT fs."trajectoryId") AS "n"
-    FROM "FailureSignature" fs WHERE ${scope(db, f, "fs", modes)} GROUP BY fs."templateHash", fs."runId"`;
+    SELECT r."templateHash" AS "templateHash", r."runId" AS "runId", SUM(r."trajectories") AS "n"
+    FROM "FailureModeRollup" r WHERE ${scope(db, f, "r", modes, "day")} GROUP BY r."templateHash", r."runId"`;
   return z.array(z.object({ templateHash: z.string(), runId: z.string(), n: num })).parse(rows).map((r) => ({ templateHash: r.templateHash, runId: r.runId, trajectories: r.n }));
 }
 

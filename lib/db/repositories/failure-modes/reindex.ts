@@ -3,6 +3,7 @@
 // each batch replaced in one transaction: a killed reindex leaves every trajectory with its old or its new
 // signatures, never half, and a re-run simply starts over.
 import type { Db } from "../../client.ts";
+import { rebuildFailureModeRollup } from "./rollup.ts";
 import { stepSignature } from "../../../domain/failure-modes/index.ts";
 
 const BATCH = 500;
@@ -29,6 +30,8 @@ export async function reindexFailureSignatures(db: Db, opts: { onProgress?: (tra
     after = ids.at(-1)!;
     opts.onProgress?.(trajectories, signatures);
   }
+  // The rollup is recounted once, at the end (a killed reindex leaves it counting the old signatures until a re-run).
+  await rebuildFailureModeRollup(db);
   return { trajectories, signatures };
 }
 
