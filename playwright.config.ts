@@ -7,6 +7,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 // A second server in team mode (sign-in required, one account per role) for e2e/accounts.spec.ts.
 export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? PORT + 500);
 export const TEAM_USERS_FILE = `${process.env.TMPDIR ?? "/tmp"}/reterm-e2e-users-${TEAM_PORT}.json`;
+// A third, local-mode server for specs that add trajectories and then count across the corpus (failure modes): what
+// they add never changes the totals other specs check on the main server, whatever order the specs run in.
+export const SCRATCH_PORT = Number(process.env.E2E_SCRATCH_PORT ?? PORT + 600);
 const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 export default defineConfig({
@@ -51,6 +54,14 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "pipe",
       env: { E2E_PORT: String(TEAM_PORT), E2E_AUTH: "team", E2E_USERS_FILE: TEAM_USERS_FILE, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+    {
+      command: "tsx e2e/serve.ts",
+      url: `http://127.0.0.1:${SCRATCH_PORT}/api/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_PORT: String(SCRATCH_PORT), E2E_SCRATCH: "1", NEXT_TELEMETRY_DISABLED: "1" },
     },
   ],
 });

@@ -1,8 +1,12 @@
-// The failure-modes page on data the spec pushes itself (a run of its own): planted failures whose modules and paths
+// The failure-modes page on data the spec pushes itself (a run of its own, on the scratch server): planted failures whose modules and paths
 // vary group into one mode each, and "Suggest category on its steps" offers the mode's category as suggestions on
 // every step of it (never labels), within the page's run filter.
 import { expect as baseExpect, test } from "@playwright/test";
 import { z } from "zod";
+import { SCRATCH_PORT } from "../playwright.config";
+
+// On the scratch server: the trajectories this spec adds must not change the totals other specs count.
+test.use({ baseURL: `http://127.0.0.1:${SCRATCH_PORT}` });
 
 // The machine running e2e may be shared and slow to hydrate: wait longer than the default 5 s (no timing is asserted).
 const expect = baseExpect.configure({ timeout: 30_000 });

@@ -15,6 +15,8 @@ import { seedAnnotationE2E } from "./helpers/annotation-seed.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const team = process.env.E2E_AUTH === "team";
+// The scratch server (playwright.config.ts SCRATCH_PORT): local mode, a small seed, for specs that add trajectories.
+const scratch = process.env.E2E_SCRATCH === "1";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-e2e-"));
 const usersFile = process.env.E2E_USERS_FILE ?? path.join(os.tmpdir(), `reterm-e2e-users-${port}.json`);
 const file = path.join(dir, "e2e.db");
@@ -25,7 +27,7 @@ Object.assign(process.env, { DATABASE_URL: config.url, ...authEnv });
 await setupDatabase(config);
 const db = createDb(config);
 const actor = await ensureUser(db, "local-admin", "admin");
-await seedDemo({ db, actor }, { count: team ? 12 : E2E_SEED.count, seed: E2E_SEED.seed });
+await seedDemo({ db, actor }, { count: team || scratch ? 12 : E2E_SEED.count, seed: E2E_SEED.seed });
 if (team) {
   const { createUser } = await import("../lib/services/accounts/manage-users.ts");
   const users: Record<string, { name: string; password: string }> = {};
@@ -33,7 +35,7 @@ if (team) {
   fs.writeFileSync(usersFile, JSON.stringify(users), { mode: 0o600 });
 }
 // The annotation specs run against the local-mode server (its larger seed has the failed trajectories they label).
-if (!team) await seedAnnotationE2E(db, actor);
+if (!team && !scratch) await seedAnnotationE2E(db, actor);
 await db.$disconnect();
 
 const root = path.resolve(import.meta.dirname, "..");
