@@ -15,6 +15,8 @@ import { seedDemo } from "../lib/services/seed-demo.ts";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
+import { openBulkWriter } from "../lib/db/bulk/writer.ts";
+import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../lib/db/repositories/failure-modes/modes.ts";
 import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";
 import { signatureOf } from "../lib/domain/failure-modes/index.ts";
 import { compareFailureModes, listFailureModes } from "../lib/services/failure-modes/index.ts";
@@ -62,6 +64,49 @@ function signatureShare(count: number): void {
   console.log(`signatures: ${sigs} over ${count} generated trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`);
 }
 
+/**
+ * What writing signatures (their rows and the rollup upserts) costs the database side of an import: the same prepared
+ * trajectories written by the provider's bulk writer into two fresh databases, with their signatures and with none.
+ * Returns ms per trajectory of the difference, and of the write without signatures.
+ */
+async function signatureWriteCost(provider: DatabaseConfig["provider"], count: number): Promise<{ extra: number; base: number }> {
+  const times: Record<string, number> = {};
+  for (const withSignatures of [true, false, true, false]) {
+    const name = `${tag}_sigwrite_${withSignatures ? "with" : "without"}`;
+    let cfg: DatabaseConfig;
+    if (provider === "sqlite") {
+      const file = path.join(OUT, `${name}.db`);
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+      cfg = { provider, file, url: `file:${file}` };
+    } else {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "reterm_${name}"`);
+      await admin.query(`CREATE DATABASE "reterm_${name}"`);
+      await admin.end();
+      const url = new URL(PG_ADMIN_URL);
+      url.pathname = `/reterm_${name}`;
+      cfg = { provider, url: url.toString() };
+    }
+    await setupDatabase(cfg);
+    const writer = await openBulkWriter(cfg, { threaded: false });
+    const prepared = [...generateTrajectories({ count, seed: 12 })].map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, writer.codec, null));
+    for (const p of prepared) {
+      addDetectedErrors(p, writer.codec);
+      if (!withSignatures) p.signatures = [];
+    }
+    const t0 = performance.now();
+    for (let i = 0; i < prepared.length; i += 200) await writer.write(prepared.slice(i, i + 200));
+    const ms = performance.now() - t0;
+    await writer.close();
+    // Two rounds each, the faster kept: the first pays the cold start.
+    times[String(withSignatures)] = Math.min(times[String(withSignatures)] ?? Infinity, ms);
+  }
+  const extra = (times.true! - times.false!) / count;
+  console.log(`[write] ${provider}: ${count} trajectories written with signatures ${times.true!.toFixed(0)} ms, without ${times.false!.toFixed(0)} ms: +${extra.toFixed(3)} ms per trajectory; load ${load()}`);
+  return { extra, base: times.false! / count };
+}
+
 async function bench(provider: DatabaseConfig["provider"]) {
   let cfg: DatabaseConfig;
   if (provider === "sqlite") {
@@ -80,12 +125,14 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const db = createDb(cfg);
   const actor = await ensureUser(db, "bench", "admin");
   const ctx = { db, actor };
+  const write = await signatureWriteCost(provider, Math.min(n, 5000));
   if ((await db.trajectory.count()) === 0) {
     const t0 = performance.now();
     await seedDemo(ctx, { count: n, seed: 11, checkpoints: [100, 200, 400] });
     const ms = performance.now() - t0;
-    const sig = sigPerTrajectory * n;
-    console.log(`[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; their CPU ≈ ${(sig / 1000).toFixed(1)} s = +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without it; load ${load()}`);
+    // What signatures add: computing them (CPU, measured alone) plus writing their rows and the rollup (measured above).
+    const sig = (sigPerTrajectory + write.extra) * n;
+    console.log(`[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; computing them ≈ ${((sigPerTrajectory * n) / 1000).toFixed(1)} s, writing them ≈ ${((write.extra * n) / 1000).toFixed(1)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without them; load ${load()}`);
     await db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   }
   const allRuns = await db.run.findMany({ orderBy: { name: "asc" } });
@@ -98,6 +145,16 @@ async function bench(provider: DatabaseConfig["provider"]) {
     ["compare two runs", () => compareFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER, { by: "run", baseline: a.id, compared: b.id })],
     ["table drill-down to the top mode (page 1)", () => listTrajectories(ctx, trajectoryListQuerySchema.parse({ mode: [first.id] }))],
   ];
+  // The unfiltered page's queries one by one, for the top 50 modes (what to look at when the total is over).
+  const ids = (await findModes(db, EMPTY_FAILURE_MODE_FILTER, 50)).modes.map((m) => m.templateHash);
+  cases.push(
+    ["  part: ranking (rollup)", () => findModes(db, EMPTY_FAILURE_MODE_FILTER, 50)],
+    ["  part: runs per mode (rollup)", () => findModeRuns(db, EMPTY_FAILURE_MODE_FILTER, ids)],
+    ["  part: top values", () => findModeValues(db, EMPTY_FAILURE_MODE_FILTER, ids, 5)],
+    ["  part: examples", () => findModeExamples(db, EMPTY_FAILURE_MODE_FILTER, ids, 3)],
+    ["  part: fork-point recovery", () => findModeForkCells(db, EMPTY_FAILURE_MODE_FILTER, ids)],
+    ["  part: failed trajectories", () => countFailedTrajectories(db, EMPTY_FAILURE_MODE_FILTER)],
+  );
   console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${await db.failureSignature.count()} signatures, ${runs} runs each; load ${load()}`);
   let base = 0;
   for (const [name, fn] of cases) {

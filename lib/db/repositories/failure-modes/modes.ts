@@ -1,5 +1,6 @@
-// Failure modes ranked by trajectories affected, read from FailureSignature's indexes: one grouped pass for the
-// ranking, then per-mode details (runs, values, examples, fork points) only for the modes shown.
+// Failure modes ranked by trajectories affected: the ranking and runs summed from FailureModeRollup (a few rows per
+// mode, run, task and day), then per-mode details (values, examples, fork points) only for the modes shown, read
+// from FailureSignature's indexes.
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
@@ -78,16 +79,22 @@ export async function findModeValues(db: Db, f: FailureModeFilter, modes: readon
   return z.array(z.object({ templateHash: z.string(), value: z.string(), n: num })).parse(rows).map((r) => ({ templateHash: r.templateHash, value: r.value, count: r.n }));
 }
 
-/** Example steps per mode shown: the most recently imported, `perMode` each. */
+/**
+ * Example steps per mode shown: the most recently imported, `perMode` each. One LIMITed read per mode down the
+ * (mode, import time) index, so the cost is the examples shown, not the mode's size.
+ */
 export async function findModeExamples(db: Db, f: FailureModeFilter, modes: readonly string[], perMode: number): Promise<{ templateHash: string; trajectoryId: string; stepIndex: number }[]> {
   if (!modes.length) return [];
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT "templateHash", "trajectoryId", "stepIndex" FROM (
-      SELECT fs."templateHash" AS "templateHash", fs."trajectoryId" AS "trajectoryId", fs."stepIndex" AS "stepIndex",
-        ROW_NUMBER() OVER (PARTITION BY fs."templateHash" ORDER BY fs."importedAt" DESC, fs."trajectoryId" DESC, fs."stepIndex") AS "rank"
-      FROM "FailureSignature" fs WHERE ${scope(db, f, "fs", modes)}
-    ) r WHERE r."rank" <= ${perMode} ORDER BY "templateHash", "rank"`;
-  return z.array(z.object({ templateHash: z.string(), trajectoryId: z.string(), stepIndex: num })).parse(rows);
+  const parts = modes.map((m, i) => sql`SELECT * FROM (
+      SELECT fs."templateHash" AS "templateHash", fs."trajectoryId" AS "trajectoryId", fs."stepIndex" AS "stepIndex", fs."importedAt" AS "importedAt"
+      FROM "FailureSignature" fs WHERE fs."templateHash" = ${m} AND ${scope(db, f, "fs")}
+      ORDER BY fs."importedAt" DESC, fs."trajectoryId" DESC, fs."stepIndex" DESC LIMIT ${perMode}) ${Prisma.raw(`"e${i}"`)}`);
+  const rows = await db.$queryRaw<unknown[]>`${Prisma.join(parts, " UNION ALL ")}`;
+  // UNION ALL keeps no order: latest first again, per mode.
+  const latestFirst = (a: { importedAt: string; trajectoryId: string; stepIndex: number }, b: typeof a) =>
+    a.importedAt !== b.importedAt ? (a.importedAt < b.importedAt ? 1 : -1) : a.trajectoryId !== b.trajectoryId ? (a.trajectoryId < b.trajectoryId ? 1 : -1) : b.stepIndex - a.stepIndex;
+  return z.array(z.object({ templateHash: z.string(), trajectoryId: z.string(), stepIndex: num, importedAt: when })).parse(rows).sort(latestFirst)
+    .map(({ templateHash, trajectoryId, stepIndex }) => ({ templateHash, trajectoryId, stepIndex }));
 }
 
 /**

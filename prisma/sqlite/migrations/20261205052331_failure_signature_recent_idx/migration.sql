@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "FailureSignature_recent_idx" ON "FailureSignature"("templateHash", "importedAt", "trajectoryId", "stepIndex");
