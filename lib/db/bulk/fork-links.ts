@@ -17,3 +17,16 @@ export const REFRESH_COUNTS_SQL = `UPDATE "Trajectory" SET
   "attemptCount" = (SELECT COUNT(*) FROM "Trajectory" a WHERE a."parentId" = "Trajectory"."id"),
   "recoveryRate" = (SELECT CASE WHEN COUNT(*) = 0 THEN NULL ELSE SUM(CASE WHEN a."outcome" = 'passed' THEN 1.0 ELSE 0.0 END) / COUNT(*) END FROM "Trajectory" a WHERE a."parentId" = "Trajectory"."id" AND a."outcome" IN ('passed', 'failed'))
   WHERE "id" = ?`;
+
+/**
+ * A parent's fork points' own figures, kept beside them so failure modes read recovery per mode without joining the
+ * attempts: attempts, those of known outcome, those passed, the first passing attempt's index, and the failure mode
+ * the fork point recovers from (the parent's last signature at or before the fork step). Same placeholders.
+ */
+export const REFRESH_FORK_POINTS_SQL = `UPDATE "ForkPoint" SET
+  "attemptCount" = (SELECT COUNT(*) FROM "Trajectory" a WHERE a."forkPointId" = "ForkPoint"."id"),
+  "knownAttempts" = (SELECT COUNT(*) FROM "Trajectory" a WHERE a."forkPointId" = "ForkPoint"."id" AND a."outcome" IN ('passed', 'failed')),
+  "passedAttempts" = (SELECT COUNT(*) FROM "Trajectory" a WHERE a."forkPointId" = "ForkPoint"."id" AND a."outcome" = 'passed'),
+  "firstPass" = (SELECT MIN(a."attemptIndex") FROM "Trajectory" a WHERE a."forkPointId" = "ForkPoint"."id" AND a."outcome" = 'passed'),
+  "failureMode" = (SELECT fs."templateHash" FROM "FailureSignature" fs WHERE fs."trajectoryId" = "ForkPoint"."trajectoryId" AND fs."stepIndex" <= "ForkPoint"."stepIndex" ORDER BY fs."stepIndex" DESC LIMIT 1)
+  WHERE "trajectoryId" = ?`;

@@ -1,21 +1,27 @@
 import { sortableId } from "./ids.ts";
 import pg from "pg";
 import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_AT, TRAJECTORY_COLUMNS, type Cell, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
-import { rollupRows, upsertRollupSql, ROLLUP_COLUMNS } from "./mode-rollup.ts";
+import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows, ROLLUP_COLUMNS, VALUE_ROLLUP_COLUMNS } from "./mode-rollup.ts";
 import { copyRows } from "./pg-copy.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
-import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
+import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma maps DateTime to timestamp(3) without time zone holding UTC.
 export const pgCodec: CellCodec = { bool: (b) => b, date: (d) => d.toISOString().replace("T", " ").replace("Z", "") };
 
-/** The batch's signatures added to the failure-mode rollup, in key order (so concurrent imports lock rows in one order). */
+/** The batch's signatures added to the failure-mode rollups, in key order (so concurrent imports lock rows in one order). */
 async function upsertRollup(client: pg.PoolClient, signatureRows: Cell[][]): Promise<void> {
-  const rows = rollupRows(signatureRows, (isoDay) => `${isoDay} 00:00:00`);
-  const per = Math.floor(30_000 / ROLLUP_COLUMNS.length);
-  for (let i = 0; i < rows.length; i += per) {
-    const chunk = rows.slice(i, i + per);
-    await client.query(upsertRollupSql("postgresql", chunk.length), chunk.flat());
+  const day = (isoDay: string) => `${isoDay} 00:00:00`;
+  const tables: [Cell[][], number, (n: number) => string][] = [
+    [rollupRows(signatureRows, day), ROLLUP_COLUMNS.length, (n) => upsertRollupSql("postgresql", n)],
+    [valueRollupRows(signatureRows, day), VALUE_ROLLUP_COLUMNS.length, (n) => upsertValueRollupSql("postgresql", n)],
+  ];
+  for (const [rows, width, statement] of tables) {
+    const per = Math.floor(30_000 / width);
+    for (let i = 0; i < rows.length; i += per) {
+      const chunk = rows.slice(i, i + per);
+      await client.query(statement(chunk.length), chunk.flat());
+    }
   }
 }
 
@@ -54,9 +60,11 @@ async function upsertForkPoints(client: pg.PoolClient, wanted: { parentId: strin
   return new Map(forks.rows.map((f) => [forkKey(f.trajectoryId, f.stepIndex), f]));
 }
 
-/** The parents' fork-point and attempt counts and recovery rate, recomputed. */
+/** The parents' fork-point and attempt counts and recovery rate, and their fork points' figures, recomputed. */
 async function refreshParentCounts(client: pg.PoolClient, parentIds: Iterable<string>): Promise<void> {
-  await client.query(REFRESH_COUNTS_SQL.replace(`WHERE "id" = ?`, `WHERE "id" = ANY($1::text[])`), [[...new Set(parentIds)]]);
+  const ids = [...new Set(parentIds)];
+  await client.query(REFRESH_COUNTS_SQL.replace(`WHERE "id" = ?`, `WHERE "id" = ANY($1::text[])`), [ids]);
+  await client.query(REFRESH_FORK_POINTS_SQL.replace(`WHERE "trajectoryId" = ?`, `WHERE "trajectoryId" = ANY($1::text[])`), [ids]);
 }
 
 function isUniqueViolation(e: unknown): boolean {
@@ -178,6 +186,8 @@ export class PgBulkWriter implements BulkWriter {
       if (attemptRows.length) await this.copyLinkedAttempts(client, attemptRows);
       for (const [table, cols, rows] of inserts) await copyRows(client, table, cols, rows);
       await upsertRollup(client, signatureRows);
+      // After the signatures: a parent written in this batch has its fork points' failure mode from them.
+      if (attemptRows.length) await refreshParentCounts(client, attemptRows.map((a) => a.parentId));
       await client.query("COMMIT");
       for (const [k, v] of refs.tasks) this.tasks.set(k, v);
       for (const [k, v] of refs.runs) this.runs.set(k, v);
@@ -203,7 +213,6 @@ export class PgBulkWriter implements BulkWriter {
       return [...linked, parentId, forkOf.get(forkKey(parentId, fork.stepIndex))!.id, fork.stepIndex, fork.attemptIndex, false];
     });
     await copyRows(client, "Trajectory", LINKED_COLUMNS, rows);
-    await refreshParentCounts(client, attempts.map((a) => a.parentId));
   }
 
   /** Batches are written one after another, in order, even when the caller sends the next before one finishes. */

@@ -1,9 +1,9 @@
 import { sortableId } from "./ids.ts";
 import Database from "better-sqlite3";
 import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_COLUMNS, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
-import { rollupRows, upsertRollupSql } from "./mode-rollup.ts";
+import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows } from "./mode-rollup.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
-import { REFRESH_COUNTS_SQL, type LinkRequest } from "./fork-links.ts";
+import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma's SQLite adapter stores DateTime as ISO-8601 text with an explicit offset and booleans as 0/1.
 export const sqliteCodec: CellCodec = { bool: (b) => (b ? 1 : 0), date: (d) => d.toISOString().replace("Z", "+00:00") };
@@ -67,6 +67,7 @@ export class SqliteBulkWriter implements BulkWriter {
       error: d.prepare(insertSql("DetectedError", ERROR_COLUMNS)),
       signature: d.prepare(insertSql("FailureSignature", SIGNATURE_COLUMNS)),
       rollup: d.prepare(upsertRollupSql("sqlite", 1)),
+      valueRollup: d.prepare(upsertValueRollupSql("sqlite", 1)),
       rec: d.prepare(insertSql("Recording", RECORDING_COLUMNS)),
       chunk: d.prepare(insertSql("RecordingChunk", CHUNK_COLUMNS)),
     };
@@ -111,6 +112,7 @@ export class SqliteBulkWriter implements BulkWriter {
       return r;
     });
     for (const r of rollupRows(signatures, sqliteDay)) this.stmt.rollup.run(r);
+    for (const r of valueRollupRows(signatures, sqliteDay)) this.stmt.valueRollup.run(r);
     if (p.recording) {
       this.stmt.rec.run(p.recording.row);
       for (const c of p.recording.chunks) this.stmt.chunk.run(c);
@@ -164,6 +166,7 @@ export class SqliteBulkWriter implements BulkWriter {
     const nextIndex = d.prepare(`SELECT COALESCE(MAX("attemptIndex") + 1, 0) AS n FROM "Trajectory" WHERE "forkPointId" = ?`);
     const update = d.prepare(`UPDATE "Trajectory" SET "parentId" = ?, "forkPointId" = ?, "forkStepIndex" = ?, "attemptIndex" = ?, "forkInferred" = ?, "pendingParentRef" = NULL WHERE "id" = ? AND "id" <> ?`);
     const refresh = d.prepare(REFRESH_COUNTS_SQL);
+    const refreshForks = d.prepare(REFRESH_FORK_POINTS_SQL);
     const unresolved: LinkRequest[] = [];
     await withWriteLock(() => {
       unresolved.length = 0;
@@ -184,7 +187,10 @@ export class SqliteBulkWriter implements BulkWriter {
           update.run(parentId, fork.id, l.stepIndex, index, codec.bool(l.inferred), l.attemptId, parentId);
           parents.add(parentId);
         }
-        for (const p of parents) refresh.run(p);
+        for (const p of parents) {
+          refresh.run(p);
+          refreshForks.run(p);
+        }
       }).immediate();
     });
     return unresolved;

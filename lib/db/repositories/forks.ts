@@ -2,6 +2,8 @@
 // the parents' denormalized fork counts.
 import type { Db } from "../client.ts";
 import type { ForkCandidate } from "../../domain/fork-inference.ts";
+import { REFRESH_FORK_POINTS_SQL } from "../bulk/fork-links.ts";
+import { dialectOf } from "./search.ts";
 
 const ID_CHUNK = 500;
 
@@ -92,6 +94,7 @@ export async function refreshForkCounts(db: Db, parentId: string): Promise<void>
     where: { id: parentId },
     data: { forkPointCount, attemptCount: attempts, recoveryRate: known ? passed / known : null },
   });
+  await db.$executeRawUnsafe(dialectOf(db) === "sqlite" ? REFRESH_FORK_POINTS_SQL : REFRESH_FORK_POINTS_SQL.replace("?", "$1"), parentId);
 }
 
 /**

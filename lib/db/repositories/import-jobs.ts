@@ -1,5 +1,5 @@
 import type { Db } from "../client.ts";
-import { rebuildFailureModeRollup } from "./failure-modes/rollup.ts";
+import { rebuildFailureModeRollups } from "./failure-modes/rollup.ts";
 
 export type ImportOrigin = "cli" | "upload" | "api" | "seed";
 
@@ -24,7 +24,7 @@ export async function deleteImportedTrajectories(db: Db, jobId: string): Promise
   const runs = await db.trajectory.findMany({ where: { importJobId: jobId }, distinct: ["runId"], select: { runId: true } });
   const r = await db.trajectory.deleteMany({ where: { importJobId: jobId } });
   // Their signatures went with them (cascade); the failure-mode rollup is recounted for the runs they were in.
-  await rebuildFailureModeRollup(db, runs.map((t) => t.runId));
+  await rebuildFailureModeRollups(db, runs.map((t) => t.runId));
   return r.count;
 }
 

@@ -1,6 +1,6 @@
-// Failure modes ranked by trajectories affected: the ranking and runs summed from FailureModeRollup (a few rows per
-// mode, run, task and day), then per-mode details (values, examples, fork points) only for the modes shown, read
-// from FailureSignature's indexes.
+// Failure modes ranked by trajectories affected, from what imports keep precomputed: the ranking and runs summed from
+// FailureModeRollup (rows per mode, run, task and day), top values from FailureValueRollup, recovery from the fork
+// points' stored figures, and examples by a LIMITed index walk per mode shown. None reads every signature.
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
@@ -67,15 +67,15 @@ export async function findModeRuns(db: Db, f: FailureModeFilter, modes: readonly
   return z.array(z.object({ templateHash: z.string(), runId: z.string(), n: num })).parse(rows).map((r) => ({ templateHash: r.templateHash, runId: r.runId, trajectories: r.n }));
 }
 
-/** The most frequent concrete values (first value of each signature) per mode shown, `perMode` each. */
+/** The most frequent concrete values (first value of each signature) per mode shown, `perMode` each, from the value rollup. */
 export async function findModeValues(db: Db, f: FailureModeFilter, modes: readonly string[], perMode: number): Promise<{ templateHash: string; value: string; count: number }[]> {
   if (!modes.length) return [];
   const rows = await db.$queryRaw<unknown[]>`
     SELECT "templateHash", "value", "n" FROM (
       SELECT v."templateHash", v."value", v."n", ROW_NUMBER() OVER (PARTITION BY v."templateHash" ORDER BY v."n" DESC, v."value") AS "rank"
-      FROM (SELECT fs."templateHash" AS "templateHash", fs."value" AS "value", COUNT(*) AS "n" FROM "FailureSignature" fs
-        WHERE fs."value" IS NOT NULL AND ${scope(db, f, "fs", modes)} GROUP BY fs."templateHash", fs."value") v
-    ) r WHERE r."rank" <= ${perMode}`;
+      FROM (SELECT r."templateHash" AS "templateHash", r."value" AS "value", SUM(r."steps") AS "n" FROM "FailureValueRollup" r
+        WHERE ${scope(db, f, "r", modes, "day")} GROUP BY r."templateHash", r."value") v
+    ) x WHERE x."rank" <= ${perMode}`;
   return z.array(z.object({ templateHash: z.string(), value: z.string(), n: num })).parse(rows).map((r) => ({ templateHash: r.templateHash, value: r.value, count: r.n }));
 }
 
@@ -99,25 +99,20 @@ export async function findModeExamples(db: Db, f: FailureModeFilter, modes: read
 
 /**
  * Fork points at the modes shown, grouped by (mode, n, c) as the recovery figures need them: a fork point is at the
- * mode of its parent's last signature at or before the fork step (the failure the attempts recover from).
+ * mode of its parent's last signature at or before the fork step (the failure the attempts recover from). Both that
+ * mode and the attempt counts are stored on the fork point, so this reads the shown modes' fork points and nothing
+ * else; the filter applies to the parent.
  */
 export async function findModeForkCells(db: Db, f: FailureModeFilter, modes: readonly string[]): Promise<{ templateHash: string; n: number; c: number; forkPoints: number; attempts: number; firstSum: number; firstCount: number }[]> {
   if (!modes.length) return [];
-  const rows = await withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`
-    WITH at AS (
-      SELECT fp."id" AS "id", (SELECT fs."templateHash" FROM "FailureSignature" fs WHERE fs."trajectoryId" = fp."trajectoryId" AND fs."stepIndex" <= fp."stepIndex" AND ${scope(q, f, "fs")} ORDER BY fs."stepIndex" DESC LIMIT 1) AS "mode"
-      FROM "ForkPoint" fp WHERE fp."trajectoryId" IN (SELECT fs."trajectoryId" FROM "FailureSignature" fs WHERE ${scope(q, f, "fs", modes)})
-    ), agg AS (
-      SELECT t."forkPointId" AS "id", COUNT(*) AS "attempts",
-        SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
-        SUM(CASE WHEN t."outcome" = 'passed' THEN 1 ELSE 0 END) AS "c",
-        MIN(CASE WHEN t."outcome" = 'passed' THEN t."attemptIndex" END) AS "first"
-      FROM "Trajectory" t WHERE t."forkPointId" IN (SELECT "id" FROM at) GROUP BY t."forkPointId"
-    )
-    SELECT at."mode" AS "mode", CAST(COALESCE(agg."n", 0) AS INTEGER) AS "n", CAST(COALESCE(agg."c", 0) AS INTEGER) AS "c", COUNT(*) AS "fps",
-      CAST(SUM(COALESCE(agg."attempts", 0)) AS INTEGER) AS "attempts", CAST(SUM(agg."first" + 1) AS INTEGER) AS "firstSum", COUNT(agg."first") AS "firstCount"
-    FROM at LEFT JOIN agg ON agg."id" = at."id" WHERE at."mode" IN (${Prisma.join(modes.map((m) => sql`${m}`))})
-    GROUP BY at."mode", COALESCE(agg."n", 0), COALESCE(agg."c", 0)`);
+  const parts = signatureConditions(f, "t", dialectOf(db));
+  const parent = parts.length ? sql`JOIN "Trajectory" t ON t."id" = fp."trajectoryId" AND ${conditionSql(parts)}` : Prisma.empty;
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT fp."failureMode" AS "mode", fp."knownAttempts" AS "n", fp."passedAttempts" AS "c", COUNT(*) AS "fps",
+      SUM(fp."attemptCount") AS "attempts", SUM(fp."firstPass" + 1) AS "firstSum", COUNT(fp."firstPass") AS "firstCount"
+    FROM "ForkPoint" fp ${parent}
+    WHERE fp."failureMode" IN (${Prisma.join(modes.map((m) => sql`${m}`))})
+    GROUP BY fp."failureMode", fp."knownAttempts", fp."passedAttempts"`;
   return z.array(z.object({ mode: z.string(), n: num, c: num, fps: num, attempts: num, firstSum: num.nullable(), firstCount: num })).parse(rows)
     .map((r) => ({ templateHash: r.mode, n: r.n, c: r.c, forkPoints: r.fps, attempts: r.attempts, firstSum: r.firstSum ?? 0, firstCount: r.firstCount }));
 }

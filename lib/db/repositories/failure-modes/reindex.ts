@@ -3,7 +3,7 @@
 // each batch replaced in one transaction: a killed reindex leaves every trajectory with its old or its new
 // signatures, never half, and a re-run simply starts over.
 import type { Db } from "../../client.ts";
-import { rebuildFailureModeRollup } from "./rollup.ts";
+import { rebuildFailureModeRollups, refreshAllForkPoints } from "./rollup.ts";
 import { stepSignature } from "../../../domain/failure-modes/index.ts";
 
 const BATCH = 500;
@@ -30,8 +30,10 @@ export async function reindexFailureSignatures(db: Db, opts: { onProgress?: (tra
     after = ids.at(-1)!;
     opts.onProgress?.(trajectories, signatures);
   }
-  // The rollup is recounted once, at the end (a killed reindex leaves it counting the old signatures until a re-run).
-  await rebuildFailureModeRollup(db);
+  // The rollup and the fork points' modes follow once, at the end (a killed reindex leaves them on the old signatures
+  // until a re-run).
+  await rebuildFailureModeRollups(db);
+  await refreshAllForkPoints(db);
   return { trajectories, signatures };
 }
 
