@@ -3,6 +3,7 @@
 // failure-modes ranking, a filtered ranking, a run comparison and the mode drill-down at N trajectories (median /
 // p95 ms, ratio to a COUNT(*) baseline). Usage: BENCH_TAG=x BENCH_OUT=/tmp/dir tsx bench/failure-modes.ts [N=100000]
 // [--skip-pg] [--runs=15]. Generated data (lib/generator) via seed-demo, the same data as bench/analytics.ts.
+// --fixtures[=K]: only the import cost, on the real shared fixtures × K (default 10).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,9 @@ import { generateTrajectories } from "../lib/generator/generate.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import { openBulkWriter } from "../lib/db/bulk/writer.ts";
+import { walkInputs } from "../lib/importers/walk.ts";
+import { importTrajectories } from "../lib/services/import-trajectories.ts";
+import type { TrajectoryInput } from "../lib/domain/trajectory.ts";
 import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../lib/db/repositories/failure-modes/modes.ts";
 import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";
 import { signatureOf } from "../lib/domain/failure-modes/index.ts";
@@ -43,8 +47,9 @@ function stats(ms: number[]) {
 let sigPerTrajectory = 0;
 
 /** The signature work of an import, alone: over the detector's findings, as addDetectedErrors does it. */
-function signatureShare(count: number): void {
-  const prepared = [...generateTrajectories({ count, seed: 11 })].map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, sqliteCodec, null));
+function signatureShare(trajectories: readonly TrajectoryInput[]): void {
+  const count = trajectories.length;
+  const prepared = trajectories.map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, sqliteCodec, null));
   const t0 = performance.now();
   for (const p of prepared) addDetectedErrors(p, sqliteCodec);
   const all = performance.now() - t0;
@@ -61,7 +66,7 @@ function signatureShare(count: number): void {
     sigMs += performance.now() - s0;
   }
   sigPerTrajectory = sigMs / count;
-  console.log(`signatures: ${sigs} over ${count} generated trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`);
+  console.log(`signatures: ${sigs} over ${count} trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`);
 }
 
 /**
@@ -69,7 +74,8 @@ function signatureShare(count: number): void {
  * trajectories written by the provider's bulk writer into two fresh databases, with their signatures and with none.
  * Returns ms per trajectory of the difference, and of the write without signatures.
  */
-async function signatureWriteCost(provider: DatabaseConfig["provider"], count: number): Promise<{ extra: number; base: number }> {
+async function signatureWriteCost(provider: DatabaseConfig["provider"], trajectories: readonly TrajectoryInput[]): Promise<{ extra: number; base: number }> {
+  const count = trajectories.length;
   const times: Record<string, number> = {};
   for (const withSignatures of [true, false, true, false]) {
     const name = `${tag}_sigwrite_${withSignatures ? "with" : "without"}`;
@@ -90,7 +96,7 @@ async function signatureWriteCost(provider: DatabaseConfig["provider"], count: n
     }
     await setupDatabase(cfg);
     const writer = await openBulkWriter(cfg, { threaded: false });
-    const prepared = [...generateTrajectories({ count, seed: 12 })].map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, writer.codec, null));
+    const prepared = trajectories.map((t) => prepareTrajectory({ trajectory: t, sourceFormat: "native" }, writer.codec, null));
     for (const p of prepared) {
       addDetectedErrors(p, writer.codec);
       if (!withSignatures) p.signatures = [];
@@ -125,7 +131,7 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const db = createDb(cfg);
   const actor = await ensureUser(db, "bench", "admin");
   const ctx = { db, actor };
-  const write = await signatureWriteCost(provider, Math.min(n, 5000));
+  const write = await signatureWriteCost(provider, [...generateTrajectories({ count: Math.min(n, 5000), seed: 12 })]);
   if ((await db.trajectory.count()) === 0) {
     const t0 = performance.now();
     await seedDemo(ctx, { count: n, seed: 11, checkpoints: [100, 200, 400] });
@@ -135,8 +141,9 @@ async function bench(provider: DatabaseConfig["provider"]) {
     console.log(`[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; computing them ≈ ${((sigPerTrajectory * n) / 1000).toFixed(1)} s, writing them ≈ ${((write.extra * n) / 1000).toFixed(1)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without them; load ${load()}`);
     await db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   }
-  const allRuns = await db.run.findMany({ orderBy: { name: "asc" } });
-  const [a, b] = [allRuns[0]!, allRuns.at(-1)!];
+  // The two runs with the most failing steps: a comparison with something to compare.
+  const busiest = await db.failureModeRollup.groupBy({ by: ["runId"], _sum: { steps: true }, orderBy: { _sum: { steps: "desc" } }, take: 2 });
+  const [a, b] = [{ id: busiest[0]!.runId }, { id: busiest[1]!.runId }];
   const first = (await listFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER)).modes[0]!;
   const cases: [string, () => Promise<unknown>][] = [
     ["baseline: COUNT(*) trajectories", () => db.trajectory.count()],
@@ -172,6 +179,53 @@ async function bench(provider: DatabaseConfig["provider"]) {
   await db.$disconnect();
 }
 
-signatureShare(Math.min(n, 5000));
+/**
+ * --fixtures: the same two costs on the real shared fixtures (every format, each trajectory under its own id), as a
+ * share of importing them (importTrajectories, the whole path) into a fresh database. Skips when ../shared is absent.
+ */
+async function fixtureShare(provider: DatabaseConfig["provider"], copies: number): Promise<void> {
+  const dir = path.resolve(import.meta.dirname, "../../shared/fixtures");
+  if (!fs.existsSync(dir)) return console.log(`--fixtures: ${dir} is absent; nothing to measure`);
+  const base: TrajectoryInput[] = [];
+  for await (const unit of walkInputs([dir])) {
+    if (unit.kind !== "source") continue;
+    for await (const r of unit.importer.read(unit.source, {})) if (r.ok) base.push(r.value.trajectory);
+  }
+  const all = Array.from({ length: copies }, (_, k) => base.map((t, i) => ({ ...t, id: `${t.id ?? "fx"}#${i}~${k}`, fork: undefined }))).flat();
+  signatureShare(all);
+  const write = await signatureWriteCost(provider, all);
+  const file = path.join(OUT, `fixtures-import.db`);
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+  let cfg: DatabaseConfig = { provider: "sqlite", file, url: `file:${file}` };
+  if (provider === "postgresql") {
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "reterm_${tag}_fx"`);
+    await admin.query(`CREATE DATABASE "reterm_${tag}_fx"`);
+    await admin.end();
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/reterm_${tag}_fx`;
+    cfg = { provider, url: url.toString() };
+  }
+  await setupDatabase(cfg);
+  const db = createDb(cfg);
+  const actor = await ensureUser(db, "bench", "admin");
+  const t0 = performance.now();
+  const r = await importTrajectories({ db, actor }, all.map((trajectory, i) => ({ ok: true as const, value: { trajectory, sourceFormat: "native" as const }, file: "fixtures", line: i + 1 })), { origin: "cli" });
+  const ms = performance.now() - t0;
+  await db.$disconnect();
+  const sig = (sigPerTrajectory + write.extra) * all.length;
+  console.log(`[fixtures] ${provider}: ${base.length} real trajectories × ${copies} (${r.imported} imported) in ${(ms / 1000).toFixed(1)} s; signatures: computing ≈ ${((sigPerTrajectory * all.length) / 1000).toFixed(2)} s, writing ≈ ${((write.extra * all.length) / 1000).toFixed(2)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} %; load ${load()}`);
+}
+
+const fixtures = process.argv.find((a) => a.startsWith("--fixtures"));
+if (fixtures) {
+  const copies = Number(fixtures.split("=")[1] ?? 10);
+  await fixtureShare("sqlite", copies);
+  if (!skipPg) await fixtureShare("postgresql", copies);
+  process.exit(0);
+}
+
+signatureShare([...generateTrajectories({ count: Math.min(n, 5000), seed: 11 })]);
 await bench("sqlite");
 if (!skipPg) await bench("postgresql");

@@ -14,9 +14,9 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
     <Table data-testid="failure-modes-table">
       <TableHeader>
         <TableRow>
-          <TableHead className="min-w-[22rem]">Failure mode</TableHead>
+          <TableHead className="min-w-[16rem]">Failure mode</TableHead>
           <TableHead className="text-right">Trajectories</TableHead>
-          <TableHead className="text-right">Share of failures</TableHead>
+          <TableHead className="text-right" title="Share of the failed trajectories in scope that fail at this mode">Share</TableHead>
           <TableHead className="text-right">Steps</TableHead>
           <TableHead>Category</TableHead>
           <TableHead>Runs · checkpoints</TableHead>
@@ -28,7 +28,7 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
       <TableBody>
         {modes.map((m) => (
           <TableRow key={m.id} data-testid="failure-mode-row">
-            <TableCell className="max-w-[32rem] whitespace-normal">
+            <TableCell className="max-w-[28rem] whitespace-normal">
               <Link href={modeTableHref(m.id, filter)} className="font-mono text-xs break-words hover:underline" title="Open these trajectories in the table">
                 {m.signature}
               </Link>
@@ -62,7 +62,7 @@ export function FailureModesTable({ modes, filter }: { modes: FailureMode[]; fil
             <TableCell className="text-right tabular-nums" title={`${m.recovery.recoveredForkPoints} of ${m.recovery.evaluatedForkPoints} fork points recovered (${m.recovery.successfulAttempts} of ${m.recovery.attempts} attempts passed)`}>
               {m.recovery.evaluatedForkPoints ? <>{pct(m.recovery.recoveryRate, 0)} <span className="text-xs text-muted-foreground">of {m.recovery.evaluatedForkPoints}</span></> : <span className="text-muted-foreground">—</span>}
             </TableCell>
-            <TableCell className="text-xs">
+            <TableCell className="text-xs whitespace-nowrap">
               <div className="flex flex-col">
                 {m.examples.map((e, i) => (
                   <Link key={`${e.trajectoryId}:${e.stepIndex}`} href={stepHref(e.trajectoryId, e.stepIndex)} className="text-primary hover:underline" aria-label={`Example ${i + 1}: step ${e.stepIndex + 1} of trajectory ${e.trajectoryId}`}>
