@@ -8,6 +8,8 @@ import nextTs from "eslint-config-next/typescript";
 // services, never lib/db. In flat config the last block that matches a file sets its rule, so order matters below.
 const prismaPatterns = [
   { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
+  // Carried by every block that bans Prisma: object storage is reached through lib/storage only.
+  { group: ["@aws-sdk/*", "s3rver"], message: "Object storage SDKs are only used in lib/storage (its drivers; tests start s3rver)." },
 ];
 const xtermPatterns = [{ group: ["@xterm/*"], message: "xterm is only imported in components/terminal." }];
 const authLibPatterns = [{ group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/auth instead." }];
@@ -148,5 +150,10 @@ export default defineConfig([
         { patterns: [{ group: ["@prisma/schema-engine-wasm", "@prisma/schema-engine-wasm/*", "**/schema-engine", "**/schema-engine.ts"], message: "Only scripts/new-migration.ts loads the schema engine; start-up applies migrations with lib/db/migrations." }] },
       ],
     },
+  },
+  {
+    // The storage drivers (the AWS SDK) and the tests that start a local S3-compatible server.
+    files: ["lib/storage/**", "tests/integration/export-storage.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...prismaPatterns.slice(0, 1), ...xtermPatterns, ...dbLayerPatterns] }] },
   },
 ]);

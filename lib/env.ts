@@ -92,8 +92,11 @@ export const envSchema = z.object({
   RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public URL of the dashboard, e.g. https://reterm.lab.example; https makes session cookies Secure. */
   RETERM_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Folder for finished background exports; default: reterm-exports in the OS temp folder. */
+  /** Folder for finished background exports; default: reterm-exports in the OS temp folder. RETERM_STORAGE wins. */
   RETERM_EXPORT_DIR: z.string().trim().min(1).optional(),
+  /** Where files written for later download are kept: `s3://bucket/prefix` (S3-compatible object storage, with the
+   * AWS SDK's variables for credentials, region and AWS_ENDPOINT_URL_S3) or a directory; unset: RETERM_EXPORT_DIR. */
+  RETERM_STORAGE: z.string().trim().min(1).optional(),
   /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
    * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
   RETERM_EXPORT_RETENTION_DAYS: z.coerce.number({ message: "must be a number of days" }).positive("must be more than 0").max(3650).default(7),

@@ -23,6 +23,13 @@ import type { ServiceContext } from "../../lib/services/context.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import type { ZodType } from "zod";
 
+/** A stream's whole content as UTF-8. */
+async function text(body: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(Buffer.from(c));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-curation-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -350,9 +357,10 @@ for (const p of PROVIDERS) {
       }
       expect(now).toMatchObject({ status: "succeeded", ready: true, rowsWritten: job.rowsTotal });
       const file = await openExportFile(t.ctx, job.id, "data");
-      expect(fs.readFileSync(file.path, "utf8")).toBe((await exportText(t.ctx, { name: "passed", format: "sharegpt" })).text);
-      expect(fs.readFileSync((await openExportFile(t.ctx, job.id, "card")).path, "utf8")).toContain("ShareGPT");
-      fs.rmSync(path.dirname(file.path), { recursive: true, force: true });
+      const data = await text(file.body);
+      expect(data).toBe((await exportText(t.ctx, { name: "passed", format: "sharegpt" })).text);
+      expect(file.size).toBe(Buffer.byteLength(data));
+      expect(await text((await openExportFile(t.ctx, job.id, "card")).body)).toContain("ShareGPT");
       const viewer = await t.as("viewer-1", "viewer");
       await expect(startExportJob(viewer, { name: "passed", format: "openai" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     });

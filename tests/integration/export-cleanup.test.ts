@@ -1,7 +1,5 @@
 // Exported files are cleaned up on both databases: past the retention period, when a newer export of the same version
 // and format exists, and when the dataset is deleted; the job then says why its file expired.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
@@ -13,6 +11,7 @@ import { getExportJob, listDatasetExports, openExportFile, startExportJob, sweep
 import { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
+import { fileStorage } from "../../lib/storage/index.ts";
 
 async function finished(ctx: ServiceContext, job: ExportJob): Promise<ExportJob> {
   let now = job;
@@ -23,7 +22,17 @@ async function finished(ctx: ServiceContext, job: ExportJob): Promise<ExportJob>
   expect(now.status).toBe("succeeded");
   return now;
 }
-const folderOf = async (ctx: ServiceContext, id: string) => path.dirname((await openExportFile(ctx, id, "data")).path);
+/** A finished job's id, once its data file opens (its files live under "<id>/" in the app's storage). */
+const folderOf = async (ctx: ServiceContext, id: string) => {
+  (await openExportFile(ctx, id, "data")).body.destroy();
+  return id;
+};
+/** Whether the storage still holds the job's files (its card, written with every export). */
+const stored = async (id: string) => {
+  const f = await fileStorage().open(`${id}/README.md`);
+  f?.body.destroy();
+  return f !== null;
+};
 
 for (const p of PROVIDERS) {
   describe.skipIf(p.skip)(`export file cleanup (${p.title})`, () => {
@@ -41,7 +50,7 @@ for (const p of PROVIDERS) {
       const first = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "openai" }));
       const folder = await folderOf(t.ctx, first.id);
       const other = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "native" }));
-      expect(fs.existsSync(folder)).toBe(true); // another format does not replace it
+      expect(await stored(folder)).toBe(true); // another format does not replace it
       const second = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "openai" }));
       // The finishing job sweeps right after it is marked succeeded; give that a moment.
       let old = await getExportJob(t.ctx, first.id);
@@ -49,7 +58,7 @@ for (const p of PROVIDERS) {
         await new Promise((r) => setTimeout(r, 50));
         old = await getExportJob(t.ctx, first.id);
       }
-      expect(fs.existsSync(folder)).toBe(false);
+      expect(await stored(folder)).toBe(false);
       expect(old).toMatchObject({ status: "expired", ready: false, filename: null, error: expect.stringMatching(/newer export/) });
       await expect(openExportFile(t.ctx, first.id, "data")).rejects.toThrow(/expired: replaced by a newer export/);
       expect((await getExportJob(t.ctx, second.id)).ready).toBe(true);
@@ -61,9 +70,9 @@ for (const p of PROVIDERS) {
       const folder = await folderOf(t.ctx, latest!.id);
       await t.db.exportJob.update({ where: { id: latest!.id }, data: { finishedAt: new Date(Date.now() - 6.9 * 86_400_000) } });
       expect(await sweepExports(t.db)).toBe(0);
-      expect(fs.existsSync(folder)).toBe(true);
+      expect(await stored(folder)).toBe(true);
       expect(await sweepExports(t.db, new Date(Date.now() + 0.2 * 86_400_000))).toBe(1);
-      expect(fs.existsSync(folder)).toBe(false);
+      expect(await stored(folder)).toBe(false);
       const listed = (await listDatasetExports(t.ctx, "keep")).find((j) => j.id === latest!.id);
       expect(listed).toMatchObject({ status: "expired", error: expect.stringMatching(/after 7 days/) });
     });
@@ -73,11 +82,11 @@ for (const p of PROVIDERS) {
       const folder = await folderOf(t.ctx, job.id);
       const d = (await getDatasetDetail(t.ctx, "doomed")).dataset;
       await expect(deleteDataset(t.ctx, { name: "doomed", expectedRevision: d.revision + 1 })).rejects.toMatchObject({ code: "CONFLICT" });
-      expect(fs.existsSync(folder)).toBe(true);
+      expect(await stored(folder)).toBe(true);
       const viewer = await t.as("viewer-1", "viewer");
       await expect(deleteDataset(viewer, { name: "doomed", expectedRevision: d.revision })).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await deleteDataset(t.ctx, { name: "doomed", expectedRevision: d.revision })).toEqual({ filesRemoved: 1 });
-      expect(fs.existsSync(folder)).toBe(false);
+      expect(await stored(folder)).toBe(false);
       expect(await t.db.dataset.count({ where: { name: "doomed" } })).toBe(0);
       expect(await t.db.datasetVersion.count({ where: { datasetId: d.id } })).toBe(0);
       expect(await t.db.exportJob.count({ where: { datasetId: d.id } })).toBe(0);

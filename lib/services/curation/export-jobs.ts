@@ -1,5 +1,7 @@
-// Background exports for the UI: the job row records progress while the server writes the file into the export
-// folder; the browser polls the job and downloads the file (and its card) when ready.
+// Background exports for the UI: the job row records progress while the server writes the files into a scratch
+// folder on its own disk, then moves them to the app's file storage (lib/storage: a directory or S3-compatible object
+// storage) under "<job id>/"; the browser polls the job and downloads the file (and its card) when ready, from
+// whichever replica answers.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +10,7 @@ import { findExpirableExportJobs, findExportJob, insertExportJob, listExportJobs
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { getEnv } from "../../env.ts";
+import { fileStorage, type StoredFile } from "../../storage/index.ts";
 import { openExport, writeExportFiles, type ExportInput } from "./export-dataset.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_INFO_FILE, provenanceFile, SIDECARS } from "../../exporters/registry.ts";
@@ -15,24 +18,20 @@ import type { ExportFormat } from "../../domain/curation/types.ts";
 
 export type ExportJob = Omit<ExportJobView, "filePath"> & { ready: boolean; filename: string | null; sidecars: string[] };
 
-/** Where finished exports are kept: RETERM_EXPORT_DIR, else a folder in the OS temp dir. */
-export function exportDir(): string {
-  const dir = getEnv().RETERM_EXPORT_DIR ?? path.join(os.tmpdir(), "reterm-exports");
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
-}
+/** Where a job's files are written before they go to storage (this machine's temp folder). */
+const scratchFolder = (id: string) => path.join(os.tmpdir(), "reterm-export-work", id);
 
 /** Jobs this server process is writing. A job "running" in the database but not here died with an earlier process. */
 const active = new Set<string>();
 const PROGRESS_EVERY = 2_000;
 const DAY_MS = 86_400_000;
 
-/** A job's folder. Always derived from the job id (never from the stored path), so cleanup cannot reach outside. */
-const jobFolder = (id: string) => path.join(exportDir(), id);
+/** A job's storage prefix. Always derived from the job id (never from the stored path), so cleanup cannot reach outside. */
+const jobPrefix = (id: string) => `${id}/`;
 
 /** Delete the files of a job and mark it expired with the reason shown in the UI. */
 async function expire(db: Db, id: string, why: string): Promise<void> {
-  if (await markExportExpired(db, id, why)) fs.rmSync(jobFolder(id), { recursive: true, force: true });
+  if (await markExportExpired(db, id, why)) await fileStorage().removePrefix(jobPrefix(id));
 }
 
 /**
@@ -56,9 +55,9 @@ export async function cleanExports(ctx: ServiceContext): Promise<number> {
 /** Whether an export of this dataset is being written by this process (deleting the dataset waits for it). */
 export const exportRunningFor = (jobs: { id: string }[]) => jobs.some((j) => active.has(j.id));
 
-/** Remove the export folders of a deleted dataset's jobs. */
-export function removeExportFolders(jobs: { id: string }[]): void {
-  for (const j of jobs) fs.rmSync(jobFolder(j.id), { recursive: true, force: true });
+/** Remove the stored files of a deleted dataset's jobs. */
+export async function removeExportFolders(jobs: { id: string }[]): Promise<void> {
+  for (const j of jobs) await fileStorage().removePrefix(jobPrefix(j.id));
 }
 const toPublic = (j: ExportJobView): ExportJob => {
   const { filePath, ...rest } = j;
@@ -73,7 +72,7 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
   try {
     await sweepExports(ctx.db);
     job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
-    folder = jobFolder(job.id);
+    folder = scratchFolder(job.id);
     fs.mkdirSync(folder, { recursive: true });
   } catch (e) {
     await opened.close(); // the stored export's reader, opened for a write that never starts
@@ -89,12 +88,15 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
         last = done;
         void updateExportJob(ctx.db, job.id, { rowsWritten: done }).catch(() => undefined);
       });
-      await updateExportJob(ctx.db, job.id, { status: "succeeded", rowsWritten: opened.total, bytesWritten: bytes, filePath: out, finished: true });
+      // Every file (data, card, sidecars) is stored before the job says succeeded: a download never finds half.
+      for (const name of await fs.promises.readdir(folder)) await fileStorage().putFile(`${jobPrefix(job.id)}${name}`, path.join(folder, name));
+      await updateExportJob(ctx.db, job.id, { status: "succeeded", rowsWritten: opened.total, bytesWritten: bytes, filePath: `${jobPrefix(job.id)}${opened.filename}`, finished: true });
       await sweepExports(ctx.db); // this export replaces older ones of the same version and format
     } catch (e) {
-      fs.rmSync(folder, { recursive: true, force: true });
+      await fileStorage().removePrefix(jobPrefix(job.id)).catch(() => undefined);
       await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
     } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
       active.delete(job.id);
     }
   })();
@@ -124,8 +126,8 @@ export async function listDatasetExports(ctx: ServiceContext, name: string): Pro
 export const EXPORT_FILES = ["data", "card", "provenance", "dataset-info"] as const;
 export type ExportFile = (typeof EXPORT_FILES)[number];
 
-/** The finished file of a job (data, its card, or a sidecar its format writes) for download. */
-export async function openExportFile(ctx: ServiceContext, id: string, which: ExportFile): Promise<{ path: string; filename: string; size: number }> {
+/** The finished file of a job (data, its card, or a sidecar its format writes) for download, streamed from storage. */
+export async function openExportFile(ctx: ServiceContext, id: string, which: ExportFile): Promise<StoredFile & { filename: string }> {
   authorize(ctx, "dataset:export");
   await sweepExports(ctx.db);
   const j = await findExportJob(ctx.db, id);
@@ -135,13 +137,13 @@ export async function openExportFile(ctx: ServiceContext, id: string, which: Exp
   if ((which === "provenance" || which === "dataset-info") && !(SIDECARS[j.format as ExportFormat] ?? []).includes(which)) {
     throw new AppError("NOT_FOUND", `a ${j.format} export has no ${which} file`);
   }
-  const dir = path.dirname(j.filePath);
   const data = path.basename(j.filePath);
-  const [file, filename] =
-    which === "data" ? [j.filePath, data]
-      : which === "card" ? [path.join(dir, "README.md"), `${data.replace(/\.[^.]+$/, "")}.README.md`]
-        : which === "provenance" ? [path.join(dir, provenanceFile(data)), provenanceFile(data)]
-          : [path.join(dir, DATASET_INFO_FILE), DATASET_INFO_FILE];
-  if (!fs.existsSync(file)) throw new AppError("NOT_FOUND", "the export file is gone (the export folder was cleaned); export again");
-  return { path: file, filename, size: fs.statSync(file).size };
+  const [stored, filename] =
+    which === "data" ? [data, data]
+      : which === "card" ? ["README.md", `${data.replace(/\.[^.]+$/, "")}.README.md`]
+        : which === "provenance" ? [provenanceFile(data), provenanceFile(data)]
+          : [DATASET_INFO_FILE, DATASET_INFO_FILE];
+  const file = await fileStorage().open(`${jobPrefix(j.id)}${stored}`);
+  if (!file) throw new AppError("NOT_FOUND", "the export file is gone (the export storage was cleaned); export again");
+  return { ...file, filename };
 }
