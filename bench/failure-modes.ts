@@ -18,7 +18,7 @@ import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import { openBulkWriter } from "../lib/db/bulk/writer.ts";
 import { walkInputs } from "../lib/importers/walk.ts";
-import { importTrajectories } from "../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import type { TrajectoryInput } from "../lib/domain/trajectory.ts";
 import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../lib/db/repositories/failure-modes/modes.ts";
 import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";

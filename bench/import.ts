@@ -19,7 +19,7 @@ import { fileSource } from "../lib/importers/source.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/users.ts";
-import { importTrajectories } from "../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import type { DatabaseConfig } from "../lib/env.ts";

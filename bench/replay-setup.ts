@@ -9,7 +9,7 @@ import { deleteReplayLayouts } from "../lib/db/repositories/replay-layouts.ts";
 import { deleteSynthesizedKeyframes } from "../lib/db/repositories/synthesized-keyframes.ts";
 import { mulberry32, type Rng } from "../lib/domain/random.ts";
 import { bulkyOutput } from "../lib/generator/scenarios.ts";
-import { importTrajectories } from "../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import type { RecordingEvent, StepInput, TrajectoryInput } from "../lib/domain/trajectory.ts";
 import type { DatabaseConfig } from "../lib/env.ts";

@@ -2,6 +2,7 @@
 // --json prints the same objects as GET /api/v1/analytics/…; without it, a plain table.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
+import { analyticsFilterArgs, ANALYTICS_FILTER_OPTIONS } from "../analytics-filter-args.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { getRecoveryAnalytics, type RecoveryFigures } from "../../lib/services/analytics/get-recovery-analytics.ts";
@@ -24,23 +25,14 @@ export const ANALYTICS_HELP = `analytics recovery|progress|task-health|distribut
                                pass rate, pass@k and recovery (the Runs / Tasks pages, GET /api/v1/runs|tasks)
   ${FAILURE_MODES_HELP}`;
 
-const name = z.string().trim().min(1, "must not be empty").max(200);
 const argsSchema = z.object({
-  run: z.array(name).default([]),
-  model: z.array(name).default([]),
-  checkpoint: z.array(name).default([]),
-  method: z.array(name).default([]),
-  category: z.array(name).default([]),
+  ...analyticsFilterArgs,
   k: z.coerce.number().int().min(1).max(64).default(1),
   period: periodSchema,
   json: z.boolean().default(false),
 });
 const OPTIONS = {
-  run: { type: "string", multiple: true },
-  model: { type: "string", multiple: true },
-  checkpoint: { type: "string", multiple: true },
-  method: { type: "string", multiple: true },
-  category: { type: "string", multiple: true },
+  ...ANALYTICS_FILTER_OPTIONS,
   k: { type: "string" },
   period: { type: "string" },
   json: { type: "boolean" },

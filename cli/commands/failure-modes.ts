@@ -2,6 +2,7 @@
 // --json prints the same objects as GET /api/v1/analytics/failure-modes; without it, a plain table.
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
+import { analyticsFilterArgs, ANALYTICS_FILTER_OPTIONS, filterName } from "../analytics-filter-args.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
 import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
 import { compareFailureModes, listFailureModes, type ModeChange } from "../../lib/services/failure-modes/index.ts";
@@ -11,26 +12,17 @@ export const FAILURE_MODES_HELP = `analytics failure-modes [--run NAME]… [--mo
                           [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N] [--run A --compare B | --checkpoint A --compare B] [--json]
                                failure modes (normalised error signatures) ranked by trajectories affected, or compared`;
 
-const name = z.string().trim().min(1, "must not be empty").max(200);
 const argsSchema = z.object({
-  run: z.array(name).default([]),
-  model: z.array(name).default([]),
-  checkpoint: z.array(name).default([]),
-  method: z.array(name).default([]),
-  category: z.array(name).default([]),
-  task: z.array(name).default([]),
+  ...analyticsFilterArgs,
+  task: z.array(filterName).default([]),
   from: z.string().optional(),
   to: z.string().optional(),
   limit: z.string().optional(),
-  compare: name.optional(),
+  compare: filterName.optional(),
   json: z.boolean().default(false),
 });
 const OPTIONS = {
-  run: { type: "string", multiple: true },
-  model: { type: "string", multiple: true },
-  checkpoint: { type: "string", multiple: true },
-  method: { type: "string", multiple: true },
-  category: { type: "string", multiple: true },
+  ...ANALYTICS_FILTER_OPTIONS,
   task: { type: "string", multiple: true },
   from: { type: "string" },
   to: { type: "string" },

@@ -4,8 +4,8 @@ import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
-import { importFiles, type ImportFilesResult } from "../../lib/services/import-files.ts";
-import { formatIssue } from "../../lib/services/import-trajectories.ts";
+import { importFiles, type ImportFilesResult } from "../../lib/services/import/import-files.ts";
+import { formatIssue } from "../../lib/services/import/import-trajectories.ts";
 import { FORMAT_IDS } from "../../lib/importers/registry.ts";
 import { ProgressLine } from "../progress.ts";
 

@@ -3,7 +3,7 @@ import { useRef, useState, type ReactNode } from "react";
 import { Download, Image as ImageIcon } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
-import { toCsv, type CsvCell } from "@/lib/domain/analytics/csv";
+import { toCsv, type CsvCell } from "@/lib/domain/csv";
 import { downloadCsv, downloadSvgAsPng } from "./export-chart";
 
 interface Props {

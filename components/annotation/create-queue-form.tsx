@@ -3,12 +3,12 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { createQueueAction, type ActionResult } from "@/lib/actions/annotation";
+import { createQueueAction } from "@/lib/actions/annotation";
 
 const input = "h-9 rounded-md border bg-background px-2 text-sm";
 
 export function CreateQueueForm({ schemas, defaultFilter }: { schemas: { key: string; name: string }[]; defaultFilter: string }) {
-  const [state, action, pending] = useActionState<ActionResult | null, FormData>(createQueueAction, null);
+  const [state, action, pending] = useActionState(createQueueAction, null);
   return (
     <Card>
       <CardHeader>

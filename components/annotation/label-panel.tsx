@@ -65,8 +65,8 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
     const q = view.queue;
     if (!q) return;
     startTransition(async () => {
-      const r = await completeItemAction(q.queueId, q.slotId);
-      if (r.ok) advance(r.href);
+      const r = await completeItemAction({ queueId: q.queueId, slotId: q.slotId });
+      if (r.ok) advance(r.data.href);
       else say(r.error, true);
     });
   };
@@ -113,9 +113,9 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
         let previous: { value: string; comment: string | null } | null = current ? { value: current.value, comment: current.comment } : null;
         let href: string | null = null;
         if (q) {
-          const r = await submitQueueLabelAction(q.queueId, q.slotId, { ...(current ? { id: current.id, version: current.version } : {}), trajectory: trajectoryId, schema: schema.key, value, target: targetInput, comment: note });
+          const r = await submitQueueLabelAction({ queueId: q.queueId, slotId: q.slotId, label: { ...(current ? { id: current.id, version: current.version } : {}), trajectory: trajectoryId, schema: schema.key, value, target: targetInput, comment: note } });
           if (!r.ok) throw new Error(r.error);
-          ({ label: saved, previous, href } = r);
+          ({ label: saved, previous, href } = r.data);
         } else if (current) {
           saved = await labelApi.update({ id: current.id, version: current.version, value, comment: note });
         } else {
@@ -158,11 +158,11 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
         const previous = last.kind === "updated" ? last.previous : null;
         if (last.slot?.finished) {
           // The submission finished its item: withdraw it and go back to that item.
-          const r = await withdrawSubmissionAction(last.slot.queueId, last.slot.slotId, { id: live.id, version: live.version, previous });
+          const r = await withdrawSubmissionAction({ queueId: last.slot.queueId, slotId: last.slot.slotId, label: { id: live.id, version: live.version, previous } });
           if (!r.ok) throw new Error(r.error);
           undoStore.pop(scope);
           setUndoCount(undoStore.size(scope));
-          return advance(r.href);
+          return advance(r.data.href);
         }
         if (previous) {
           const back = await labelApi.update({ id: live.id, version: live.version, value: previous.value, comment: previous.comment });

@@ -7,7 +7,8 @@ import { useCallback, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { PrefetchOptions } from "next/dist/shared/lib/app-router-context.shared-runtime";
 import { Button } from "@/components/ui/button";
-import { startQueueAction, type ActionResult } from "@/lib/actions/annotation";
+import { startQueueAction } from "@/lib/actions/annotation";
+import type { ActionResult } from "@/lib/http/action-result";
 
 // A full prefetch: the page's dynamic data too (by default a dynamic route prefetches only its layout).
 const FULL = { kind: "full" } as unknown as PrefetchOptions;
@@ -20,12 +21,12 @@ export function StartQueueButton({ queueId, label = "Start labelling", ahead = f
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, start] = useTransition();
-  const pending = useRef<{ at: number; answer: Promise<ActionResult> } | null>(null);
+  const pending = useRef<{ at: number; answer: Promise<ActionResult<{ href: string }>> } | null>(null);
   const reserve = useCallback(() => {
     if (!pending.current || Date.now() - pending.current.at > FRESH_MS) {
-      const answer = startQueueAction(queueId).then((r) => {
+      const answer = startQueueAction({ queueId }).then((r) => {
         // Only an item's page is fetched ahead: the queue page's copy would go stale ("finished" with nothing left).
-        if (r.ok && r.href.includes("/item?")) router.prefetch(r.href, FULL);
+        if (r.ok && r.data.href.includes("/item?")) router.prefetch(r.data.href, FULL);
         return r;
       });
       pending.current = { at: Date.now(), answer };
@@ -44,7 +45,7 @@ export function StartQueueButton({ queueId, label = "Start labelling", ahead = f
             const r = await reserve();
             // Asked again next time: the answer may change (an item freed, a reservation expired).
             pending.current = null;
-            if (r.ok) router.push(r.href);
+            if (r.ok) router.push(r.data.href);
             else setError(r.error);
           })
         }

@@ -2,7 +2,8 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { DatabaseZap } from "lucide-react";
-import { createDatasetFromFilterAction, createDatasetFromSelectionAction, type ActionResult } from "@/lib/actions/datasets";
+import { createDatasetFromFilterAction, createDatasetFromSelectionAction } from "@/lib/actions/datasets";
+import type { ActionResult } from "@/lib/http/action-result";
 import { formatCount, formatCountAtLeast } from "@/lib/format";
 import { Button } from "@/components/ui/button";
 import { FieldLabel, Input } from "@/components/ui/input";

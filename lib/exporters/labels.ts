@@ -2,6 +2,7 @@
 // item's provenance flattened beside it, so a label can be traced to the dataset version it was frozen into.
 import { z } from "zod";
 import type { ExportItem, RowWriter } from "./types.ts";
+import { csvLine } from "../domain/csv.ts";
 
 export const labelRowSchema = z.object({
   trajectoryId: z.string().min(1),
@@ -35,25 +36,12 @@ export function toLabelRows(e: ExportItem): LabelRow[] {
   }));
 }
 
-/** A cell a spreadsheet would run as a formula (OWASP CSV injection): starts with = + - @ TAB or CR. A plain number
- * ("-1", "+2.5") is left alone so numeric label values stay numeric. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
-
-/** RFC 4180: quote a field when it holds a comma, quote, CR or LF; double the quotes inside. Label values, comments
- * and names are untrusted, so a would-be formula gets a leading `'` (and is quoted) before it reaches Excel/Sheets. */
-export function csvField(v: string | number | null): string {
-  if (v === null) return "";
-  const s = typeof v === "string" && FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : String(v);
-  return s !== String(v) || /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 export const labelsCsvWriter: RowWriter = {
   format: "labels-csv",
   extension: "csv",
   contentType: "text/csv; charset=utf-8",
   header: LABEL_COLUMNS.join(",") + "\r\n",
-  lines: (e) => toLabelRows(e).map((r) => LABEL_COLUMNS.map((c) => csvField(r[c])).join(",") + "\r\n"),
+  lines: (e) => toLabelRows(e).map((r) => csvLine(LABEL_COLUMNS.map((c) => r[c]))),
 };
 
 export const labelsJsonlWriter: RowWriter = {

@@ -1,11 +1,11 @@
 // Reading entries of a ZIP archive held in memory, one at a time, for importers of ZIP-based formats (Inspect .eval).
-// fflate's unzipSync inflates everything it keeps in one go, cannot say which entry was corrupt, and does not expose
-// the entries' checksums, so the central directory is walked here and each entry is inflated with fflate on its own
-// when the caller asks for it, then checked against its CRC (node:zlib). Sizes come from the central directory;
+// A library unzip inflates everything it keeps in one go, cannot say which entry was corrupt, and does not expose the
+// entries' checksums, so the central directory is walked here and each entry is inflated on its own when the caller
+// asks for it (node:zlib, the one inflate path for in-memory and on-disk archives: unpackEntryData), then checked
+// against its CRC. Sizes come from the central directory;
 // entries are inflated into a buffer of exactly that size, so a lying size yields a short or failed entry (caught
 // by the length and CRC checks), never more memory than the caller agreed to.
-import { crc32 } from "node:zlib";
-import { inflateSync } from "fflate";
+import { crc32, inflateRawSync } from "node:zlib";
 
 export class ZipFormatError extends Error {}
 
@@ -181,16 +181,28 @@ export function readZipEntry(b: Uint8Array, e: ZipEntry, maxSize: number): Uint8
   if (e.localOffset + 30 > b.length) throw new ZipFormatError("its local header is missing: the archive is truncated or damaged");
   const start = localDataOffset(b.subarray(e.localOffset, e.localOffset + 30), e);
   if (start + e.compressedSize > b.length) throw new ZipFormatError("its data is cut off: the archive is truncated");
-  const raw = b.subarray(start, start + e.compressedSize);
-  let data: Uint8Array;
-  if (e.method === 0) data = raw;
-  else if (e.method === 8) {
+  return unpackEntryData(b.subarray(start, start + e.compressedSize), e);
+}
+
+/** An entry that inflates to more than it declares: a zip bomb lying about its size. */
+export class ZipEntryOverflowError extends ZipFormatError {}
+
+/**
+ * An entry's stored or deflated bytes, unpacked, checked against its declared size and CRC. Inflating stops the moment
+ * the output passes the declared size (ZipEntryOverflowError), so a lying entry never costs more memory than it says.
+ */
+export function unpackEntryData(raw: Uint8Array, e: ZipEntry): Uint8Array {
+  let data = raw;
+  if (e.method === 8) {
     try {
-      data = inflateSync(raw, { out: new Uint8Array(e.size) });
+      data = inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
     } catch (err) {
+      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipEntryOverflowError(`unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
       throw new ZipFormatError(`cannot inflate it (${err instanceof Error ? err.message : String(err)})`);
     }
-  } else throw new ZipFormatError(`compression method ${e.method} is not supported (only stored and deflate)`);
-  if (data.length !== e.size || crc32(data) !== e.crc) throw new ZipFormatError("its content does not match its size or checksum: the archive is damaged");
+  } else if (e.method !== 0) throw new ZipFormatError(`compression method ${e.method} is not supported (only stored and deflate)`);
+  if (data.length !== e.size || crc32(data) !== e.crc) throw new ZipFormatError(DAMAGED);
   return data;
 }
+
+export const DAMAGED = "its content does not match its size or checksum: the archive is damaged";

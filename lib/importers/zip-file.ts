@@ -13,6 +13,9 @@ import {
   parseCentralDirectory,
   unsafeEntryName,
   ZIP_TAIL_BYTES,
+  DAMAGED,
+  unpackEntryData,
+  ZipEntryOverflowError,
   ZipFormatError,
   zipBudgetProblem,
   type ZipBudget,
@@ -79,23 +82,20 @@ class Meter extends Transform {
 const SMALL_ENTRY_BYTES = 8 * 1024 * 1024;
 
 function damaged(e: ZipEntry): ZipFormatError {
-  return new ZipFormatError(`entry ${label(e.name)}: its content does not match its size or checksum: the archive is damaged`);
+  return new ZipFormatError(`entry ${label(e.name)}: ${DAMAGED}`);
 }
 
 function extractSmall(fd: number, e: ZipEntry, start: number, target: string): void {
   const raw = readAt(fd, start, e.compressedSize);
   if (raw.length !== e.compressedSize) throw new ZipFormatError(`entry ${label(e.name)}: its data is cut off: the archive is truncated`);
-  let data: Uint8Array = raw;
-  if (e.method === 8) {
-    try {
-      // maxOutputLength stops inflating the moment the output passes the declared size.
-      data = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
-    } catch (err) {
-      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipBudgetError(`entry ${label(e.name)} unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
-      throw new ZipFormatError(`entry ${label(e.name)}: cannot inflate it (${(err as Error).message})`);
-    }
+  let data: Uint8Array;
+  try {
+    data = unpackEntryData(raw, e);
+  } catch (err) {
+    if (err instanceof ZipEntryOverflowError) throw new ZipBudgetError(`entry ${label(e.name)} ${err.message}`);
+    if (err instanceof ZipFormatError) throw new ZipFormatError(`entry ${label(e.name)}: ${err.message}`);
+    throw err;
   }
-  if (data.length !== e.size || (e.size > 0 && zlib.crc32(data) !== e.crc)) throw damaged(e);
   fs.writeFileSync(target, data);
 }
 

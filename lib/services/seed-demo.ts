@@ -1,5 +1,5 @@
 import { authorize, type ServiceContext } from "./context.ts";
-import { importTrajectories, type ImportRecord, type ImportReport } from "./import-trajectories.ts";
+import { importTrajectories, type ImportRecord, type ImportReport } from "./import/import-trajectories.ts";
 import { generateTrajectories } from "../generator/generate.ts";
 import { countTrajectories } from "../db/repositories/stats.ts";
 

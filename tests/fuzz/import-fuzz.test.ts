@@ -8,7 +8,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { walkInputs } from "../../lib/importers/walk.ts";
-import { readSource } from "../../lib/services/import-files.ts";
+import { readSource } from "../../lib/services/import/import-files.ts";
 import { addDetectedErrors, prepareTrajectory } from "../../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../../lib/db/bulk/sqlite-writer.ts";
 import { hasSharedFixtures, SHARED_FIXTURES, sharedFixturesSkipReason } from "../helpers/shared-fixtures.ts";

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { importTrajectories, type ImportRecord } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories, type ImportRecord } from "../../lib/services/import/import-trajectories.ts";
 import { clearReplaySessions, getReplayManifest, getReplayRange } from "../../lib/services/replay/index.ts";
 import { mulberry32 } from "../../lib/domain/random.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
-import { issueApiToken } from "../../lib/services/manage-tokens.ts";
+import { createUser } from "../../lib/services/accounts/manage-users.ts";
+import { createApiTokenFor } from "../../lib/services/accounts/api-tokens.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;
@@ -17,11 +18,18 @@ async function send(body: string, headers: Record<string, string>) {
   return { status: res.status, body: await res.json() };
 }
 
+/** A user with the role and an API token of theirs, issued by the admin as the tokens page and CLI do. */
+async function tokenFor(name: string, role: "researcher" | "viewer"): Promise<string> {
+  await createUser(t.ctx, { name, role });
+  return (await createApiTokenFor(t.ctx, { tokenName: "ci", userName: name })).token;
+}
+
 beforeAll(async () => {
   t = await createTestDatabase("sqlite");
-  researcherToken = (await issueApiToken(t.ctx, { userName: "pipeline", role: "researcher", tokenName: "ci" })).token;
-  viewerToken = (await issueApiToken(t.ctx, { userName: "watcher", role: "viewer", tokenName: "ci" })).token;
+  // Before the users: account creation goes through the auth library, bound to the app's database client.
   process.env.DATABASE_URL = t.config.url;
+  researcherToken = await tokenFor("pipeline", "researcher");
+  viewerToken = await tokenFor("watcher", "viewer");
   post = (await import("../../app/api/v1/trajectories/route.ts")).POST;
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/seed-demo.ts";
-import { importTrajectories } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
 import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/search-trajectories.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db";
 import { generateTrajectories } from "@/lib/generator/generate";
-import { importTrajectories, type ImportRecord } from "@/lib/services/import-trajectories";
+import { importTrajectories, type ImportRecord } from "@/lib/services/import/import-trajectories";
 
 const TRICKY = ["tab\there", "back\\slash \\N \\t \\\\", "crlf\r\nnext\rcr", "\\N", "ünïcödé ✓ 🚀 \u001b[31mred\u001b[0m", "trailing\\", "\t\n\\"];
 

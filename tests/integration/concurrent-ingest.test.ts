@@ -2,7 +2,7 @@
 // every answer must be `imported` or `duplicate` — never `failed: duplicate key …` — on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { ingestTrajectories } from "../../lib/services/ingest-trajectories.ts";
+import { ingestTrajectories } from "../../lib/services/import/ingest-trajectories.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 
 describe.each(PROVIDERS)("concurrent identical ingests on $title", ({ provider, skip }) => {

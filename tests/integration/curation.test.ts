@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
-import { importTrajectories } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { createDataset, editDatasetItems, rebuildDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";

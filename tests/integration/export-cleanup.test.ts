@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
-import { importTrajectories } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 import { getExportJob, listDatasetExports, openExportFile, startExportJob, sweepExports, type ExportJob } from "../../lib/services/curation/export-jobs.ts";

@@ -2,7 +2,7 @@
 // earlier would read the environment before it is set).
 export { generateTrajectories } from "../../lib/generator/generate.ts";
 export { normalized } from "../../lib/importers/util.ts";
-export { importTrajectories } from "../../lib/services/import-trajectories.ts";
+export { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 export { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 export { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
 export { getExportJob, listDatasetExports, openExportFile, startExportJob } from "../../lib/services/curation/export-jobs.ts";

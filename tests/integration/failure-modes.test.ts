@@ -3,7 +3,7 @@
 // filtered like the analytics, and compared between two runs or checkpoints.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { importTrajectories, type ImportRecord } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories, type ImportRecord } from "../../lib/services/import/import-trajectories.ts";
 import { compareFailureModes, FAILURE_MODE_SOURCE, listFailureModes, reindexFailureModes, suggestModeCategory } from "../../lib/services/failure-modes/index.ts";
 import { EMPTY_FAILURE_MODE_FILTER, type FailureModeFilter } from "../../lib/validation/failure-modes-params.ts";
 import { isAppError } from "../../lib/errors.ts";

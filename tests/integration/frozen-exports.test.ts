@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
-import { importTrajectories } from "../../lib/services/import-trajectories.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { createDataset, editDatasetItems } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";

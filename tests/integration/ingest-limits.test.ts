@@ -2,7 +2,7 @@
 // (and line for NDJSON), and is never parsed; malformed documents are one clear 400.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { ingestTrajectories } from "../../lib/services/ingest-trajectories.ts";
+import { ingestTrajectories } from "../../lib/services/import/ingest-trajectories.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 
 const [a, b] = [...generateTrajectories({ count: 2, seed: 1617 })].map((x, i) => ({ ...x, fork: undefined, id: `limits-${i}` }));

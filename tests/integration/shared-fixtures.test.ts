@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db";
 import { hasSharedFixtures, sharedFixturesSkipReason, SHARED_FIXTURES } from "../helpers/shared-fixtures";
-import { importFiles } from "@/lib/services/import-files";
+import { importFiles } from "@/lib/services/import/import-files";
 
 describe.skipIf(!hasSharedFixtures).each(PROVIDERS)(`shared fixtures on $title${hasSharedFixtures ? "" : ` (${sharedFixturesSkipReason})`}`, ({ provider, skip }) => {
   let t: TestDatabase;

@@ -12,8 +12,8 @@ import { PROVIDERS, createTestDatabase, type TestDatabase } from "../helpers/tes
 import { fixture, hasSharedFixtures } from "../helpers/shared-fixtures.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
-import { importTrajectories } from "../../lib/services/import-trajectories.ts";
-import { importFiles } from "../../lib/services/import-files.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
+import { importFiles } from "../../lib/services/import/import-files.ts";
 import { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { storeFrozenExports } from "../../lib/services/curation/frozen-exports.ts";

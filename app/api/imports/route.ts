@@ -2,8 +2,8 @@
 // import it. Streams NDJSON: {"type":"progress",…} lines while importing, then one {"type":"result",…} line.
 import { z } from "zod";
 import { route, queryObject } from "@/lib/http/route";
-import { importReceived, receiveUpload } from "@/lib/services/import-upload";
-import { formatIssue } from "@/lib/services/import-trajectories";
+import { importReceived, receiveUpload } from "@/lib/services/import/import-upload";
+import { formatIssue } from "@/lib/services/import/import-trajectories";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { checkDeclaredLength, UPLOAD_TYPES, requireContentType } from "@/lib/http/body";

@@ -15,8 +15,8 @@ export function SkipButton({ queueId, slotId, onDone, onError }: { queueId: stri
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const r = await skipItemAction(queueId, slotId, reason);
-          if (r.ok) onDone(r.href);
+          const r = await skipItemAction({ queueId, slotId, reason });
+          if (r.ok) onDone(r.data.href);
           else onError(r.error);
         });
       }}

@@ -37,9 +37,9 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
   const router = useRouter();
   useEffect(() => {
     let live = true;
-    void reserveAheadAction(queueId, slotId).then((r) => {
-      if (!live || !r.ok || r.href === null) return;
-      router.prefetch(r.href, FULL);
+    void reserveAheadAction({ queueId, slotId }).then((r) => {
+      if (!live || !r.ok || r.data.href === null) return;
+      router.prefetch(r.data.href, FULL);
     });
     return () => {
       live = false;

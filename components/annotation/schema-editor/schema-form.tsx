@@ -5,7 +5,7 @@
 import { useActionState, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { labelSchemaInputSchema, SCHEMA_KINDS, TARGET_TYPES, type LabelSchemaView, type SchemaKind, type TargetType } from "@/lib/domain/annotation/label-schema";
-import { saveSchemaAction, type SchemaActionResult } from "@/lib/actions/label-schemas";
+import { saveSchemaAction } from "@/lib/actions/label-schemas";
 import { Button } from "@/components/ui/button";
 import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
 import { OptionRows, type OptionRow } from "./option-rows";
@@ -33,7 +33,7 @@ export function SchemaForm({ schema }: { schema: LabelSchemaView | null }) {
     active: schema?.active ?? true,
     options: (schema?.options ?? []).map((o, i) => ({ ...o, rowId: -(i + 1) })),
   }));
-  const [state, action, pending] = useActionState<SchemaActionResult | null, FormData>(saveSchemaAction, null);
+  const [state, action, pending] = useActionState(saveSchemaAction, null);
 
   const payload = useMemo(() => ({ ...draft, description: draft.description || null, options: draft.options.map(({ rowId: _r, ...o }) => o) }), [draft]);
   const check = labelSchemaInputSchema.safeParse(payload);
@@ -43,7 +43,7 @@ export function SchemaForm({ schema }: { schema: LabelSchemaView | null }) {
 
   useEffect(() => {
     if (state?.ok) {
-      router.replace(`/annotation/schemas/${encodeURIComponent(state.key)}?saved=1`);
+      router.replace(`/annotation/schemas/${encodeURIComponent(state.data.key)}?saved=1`);
       router.refresh();
     }
   }, [state, router]);

@@ -4,10 +4,9 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { getPageContext } from "../../services/page-context.ts";
+import { ActionError, defineAction } from "../../http/action.ts";
 import { changePassword, signIn, signOut } from "../../services/auth/sign-in.ts";
 import { passwordSchema } from "../../domain/accounts.ts";
-import { toActionError, type ActionResult } from "./result.ts";
 
 const signInSchema = z.object({
   username: z.string().trim().min(1, "enter your user name").max(64),
@@ -16,35 +15,26 @@ const signInSchema = z.object({
   next: z.string().regex(/^\/(?!\/)[^\s\\]*$/).catch("/trajectories"),
 });
 
-export async function signInAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
-  const parsed = signInSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return toActionError(parsed.error);
-  const outcome = await signIn(parsed.data, await headers());
+export const signInAction = defineAction("public", signInSchema, async (_ctx, input): Promise<never> => {
+  const outcome = await signIn(input, await headers());
   if (!outcome.ok) {
-    if (outcome.reason === "throttled") return { ok: false, error: `Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).` };
-    if (outcome.reason === "disabled") return { ok: false, error: "This account is disabled. Ask an admin to enable it." };
-    return { ok: false, error: "Wrong user name or password." };
+    if (outcome.reason === "throttled") throw new ActionError(`Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).`);
+    if (outcome.reason === "disabled") throw new ActionError("This account is disabled. Ask an admin to enable it.");
+    throw new ActionError("Wrong user name or password.");
   }
-  redirect(parsed.data.next === "/sign-in" ? "/trajectories" : parsed.data.next);
-}
+  redirect(input.next === "/sign-in" ? "/trajectories" : input.next);
+});
 
-export async function signOutAction(): Promise<void> {
-  const ctx = await getPageContext();
+export const signOutAction = defineAction("signed-in", z.unknown(), async (ctx): Promise<never> => {
   await signOut(ctx, await headers());
   redirect("/sign-in");
-}
+});
 
 const changePasswordSchema = z
   .object({ currentPassword: z.string().min(1, "enter your current password").max(256), newPassword: passwordSchema, confirm: z.string() })
   .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "does not match the new password" });
 
-export async function changePasswordAction(_prev: ActionResult, form: FormData): Promise<ActionResult> {
-  const ctx = await getPageContext();
-  try {
-    const input = changePasswordSchema.parse(Object.fromEntries(form));
-    const ok = await changePassword(ctx, input, await headers());
-    return ok ? { ok: true, message: "Password changed. Your other sessions were signed out." } : { ok: false, error: "The current password is wrong." };
-  } catch (e) {
-    return toActionError(e);
-  }
-}
+export const changePasswordAction = defineAction("signed-in", changePasswordSchema, async (ctx, input) => {
+  if (!(await changePassword(ctx, input, await headers()))) throw new ActionError("The current password is wrong.");
+  return { message: "Password changed. Your other sessions were signed out." };
+});

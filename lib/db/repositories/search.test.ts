@@ -6,7 +6,7 @@ import {
   tsQueryExpression, MAX_TOKEN_LENGTH,
 } from "./search.ts";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
-import { importTrajectories } from "../../services/import-trajectories.ts";
+import { importTrajectories } from "../../services/import/import-trajectories.ts";
 import type { TrajectoryInput } from "../../domain/trajectory.ts";
 
 const SAMPLE: TrajectoryInput = {

@@ -1,6 +1,5 @@
 export * from "./pass-at-k.ts";
 export * from "./intervals.ts";
 export * from "./bootstrap.ts";
-export * from "./csv.ts";
 export * from "./buckets.ts";
 export * from "./metrics.ts";

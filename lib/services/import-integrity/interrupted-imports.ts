@@ -1,5 +1,5 @@
 // Which import jobs were killed: a job marked running whose process on this host is gone. A re-run completes their
-// remaining phases (see settle-import.ts); until then they show as interrupted.
+// remaining phases (see ../import/settle-import.ts); until then they show as interrupted.
 import os from "node:os";
 import { authorize, type ServiceContext } from "../context.ts";
 import { findRunningJobs, type RunningJob } from "../../db/repositories/import-jobs.ts";

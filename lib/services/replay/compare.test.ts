@@ -5,7 +5,7 @@ import { compareAttempts, compareLinkSchema } from "./compare.ts";
 import { getTestReport } from "./test-report.ts";
 import { getForkTree, getSteps, getTrajectory } from "../view-trajectory.ts";
 import { generateTrajectories } from "../../generator/generate.ts";
-import { importTrajectories } from "../import-trajectories.ts";
+import { importTrajectories } from "../import/import-trajectories.ts";
 
 const SEED = { count: 40, seed: 5 };
 const generated = [...generateTrajectories(SEED)];

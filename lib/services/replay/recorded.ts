@@ -6,13 +6,12 @@ import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { findFirstKeyframe, findNearestKeyframe, listChunkInfo, readChunks, saveKeyframes, type RecordingMeta } from "../../db/repositories/recordings.ts";
 import type { StepHead } from "../../db/repositories/trajectory-detail.ts";
-import { KEYFRAME_VERSION } from "../../domain/replay/keyframes.ts";
-import { collectGaps, keyframeSchema, parseChunkEvents, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex } from "../../domain/replay/recording.ts";
+import { collectGaps, parseChunkEvents, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex } from "../../domain/replay/recording.ts";
 import { recordingStepTimings, stepOfMarker } from "../../domain/replay/step-timing.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
-import { AppError } from "../../errors.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
-import { clampChunkEvents, OnceTask, stopGuard, type ReplaySource, type SourceDeps } from "./source.ts";
+import { buildStoredKeyframes, parseStoredKeyframe } from "./stored-keyframes.ts";
+import { clampChunkEvents, OnceTask, type ReplaySource, type SourceDeps } from "./source.ts";
 
 const SCAN_BATCH = 32;
 const headerSchema = z.object({ idle_time_limit: z.number().positive().optional() }).loose();
@@ -64,32 +63,15 @@ export class RecordedSource implements ReplaySource {
     }
   }
 
-  private async hasCurrentKeyframes(): Promise<boolean> {
-    const first = await findFirstKeyframe(this.db, this.recordingId);
-    if (!first) return false;
-    try {
-      return keyframeSchema.safeParse(JSON.parse(first)).data?.version === KEYFRAME_VERSION;
-    } catch {
-      return false;
-    }
-  }
-
   private async build(): Promise<void> {
-    if (this.overBudget || (await this.hasCurrentKeyframes())) return;
-    const guard = stopGuard();
-    const built = await this.deps.buildKeyframes(this.allChunks(guard), { cols: this.index.cols, rows: this.index.rows });
-    guard();
-    if (built.overBudget) {
-      this.overBudget = built.overBudget;
-      console.warn(`[replay] recording ${this.recordingId}: keyframes given up (${built.overBudget}); it is replayed from the start`);
-      await this.deps.saveLayout(this);
-      return;
-    }
-    await saveKeyframes(
-      this.db,
-      this.recordingId,
-      built.keyframes.map((k) => ({ seq: this.dbSeq[k.seq]!, keyframe: JSON.stringify(k.keyframe) })),
-    );
+    if (this.overBudget) return;
+    this.overBudget = await buildStoredKeyframes(this.deps, this.index, {
+      name: `recording ${this.recordingId}`,
+      first: () => findFirstKeyframe(this.db, this.recordingId),
+      chunks: (guard) => this.allChunks(guard),
+      save: (keyframes) => saveKeyframes(this.db, this.recordingId, keyframes.map((k) => ({ seq: this.dbSeq[k.seq]!, keyframe: k.keyframe }))),
+    });
+    if (this.overBudget) await this.deps.saveLayout(this);
   }
 
   warmKeyframes(): void {
@@ -106,15 +88,8 @@ export class RecordedSource implements ReplaySource {
     if (this.overBudget) return null;
     const row = await findNearestKeyframe(this.db, this.recordingId, this.dbSeq[pos]!);
     if (!row) return null;
-    let json: unknown;
-    try {
-      json = JSON.parse(row.keyframe);
-    } catch {
-      json = null;
-    }
-    const parsed = keyframeSchema.safeParse(json);
-    if (!parsed.success) throw new AppError("UNPROCESSABLE", `${this.where(pos)}: stored keyframe is invalid (${parsed.error.issues[0]?.message ?? "not JSON"})`);
-    return { seq: this.dbSeq.indexOf(row.seq), keyframe: parsed.data };
+    const pos0 = this.dbSeq.indexOf(row.seq);
+    return { seq: pos0, keyframe: parseStoredKeyframe(row.keyframe, this.where(pos0)) };
   }
 }
 

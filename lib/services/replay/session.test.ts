@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
-import { importTrajectories, type ImportRecord } from "../import-trajectories.ts";
+import { importTrajectories, type ImportRecord } from "../import/import-trajectories.ts";
 import { clearReplaySessions, getReplayManifest, getReplayRange, replayKeyframesReady, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
 import { getOpeningPoster, getReplayScreen, MAX_POSTER_CHUNKS, POSTER_WAIT_BOUNDED_MS, POSTER_WAIT_MS, replayScreenQuerySchema } from "./poster.ts";
 import { Player } from "./headless/differential.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
-import { importTrajectories } from "../import-trajectories.ts";
+import { importTrajectories } from "../import/import-trajectories.ts";
 import type { StepInput, TrajectoryInput } from "../../domain/trajectory.ts";
 import { getStepSummaries, MAX_STEP_SUMMARIES, stepSummaryQuerySchema } from "./step-summaries.ts";
 

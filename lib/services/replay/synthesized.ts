@@ -10,13 +10,12 @@ import { createHash } from "node:crypto";
 import type { Db } from "../../db/client.ts";
 import { findFirstSynthesizedKeyframe, findNearestSynthesizedKeyframe, saveSynthesizedKeyframes } from "../../db/repositories/synthesized-keyframes.ts";
 import { findStepsForReplay } from "../../db/repositories/trajectory-detail.ts";
-import { KEYFRAME_VERSION } from "../../domain/replay/keyframes.ts";
-import { collectGaps, keyframeSchema, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
+import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
 import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../../domain/replay/synthesize.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
-import { AppError } from "../../errors.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
-import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, stopGuard, type ReplaySource, type SourceDeps } from "./source.ts";
+import { buildStoredKeyframes, parseStoredKeyframe } from "./stored-keyframes.ts";
+import { CHUNK_CHARS, CHUNK_EVENTS, clampChunkEvents, OnceTask, type ReplaySource, type SourceDeps } from "./source.ts";
 
 const STEP_BATCH = 200;
 /** Bump when synthesizing output changes while the layout stays the same (the stored keyframes are then stale). */
@@ -105,33 +104,15 @@ export class SynthesizedSource implements ReplaySource {
     }
   }
 
-  private async hasCurrentKeyframes(): Promise<boolean> {
-    const first = await findFirstSynthesizedKeyframe(this.deps.db, this.trajectoryId, this.layoutKey);
-    if (!first) return false;
-    try {
-      return keyframeSchema.safeParse(JSON.parse(first)).data?.version === KEYFRAME_VERSION;
-    } catch {
-      return false;
-    }
-  }
-
   private async build(): Promise<void> {
-    if (this.overBudget || (await this.hasCurrentKeyframes())) return;
-    const guard = stopGuard();
-    const built = await this.deps.buildKeyframes(this.allChunks(guard), { cols: this.index.cols, rows: this.index.rows });
-    guard();
-    if (built.overBudget) {
-      this.overBudget = built.overBudget;
-      console.warn(`[replay] synthesized ${this.trajectoryId}: keyframes given up (${built.overBudget}); it is replayed from the start`);
-      await this.deps.saveLayout(this);
-      return;
-    }
-    await saveSynthesizedKeyframes(
-      this.deps.db,
-      this.trajectoryId,
-      this.layoutKey,
-      built.keyframes.map((k) => ({ seq: k.seq, keyframe: JSON.stringify(k.keyframe) })),
-    );
+    if (this.overBudget) return;
+    this.overBudget = await buildStoredKeyframes(this.deps, this.index, {
+      name: `synthesized ${this.trajectoryId}`,
+      first: () => findFirstSynthesizedKeyframe(this.deps.db, this.trajectoryId, this.layoutKey),
+      chunks: (guard) => this.allChunks(guard),
+      save: (keyframes) => saveSynthesizedKeyframes(this.deps.db, this.trajectoryId, this.layoutKey, keyframes),
+    });
+    if (this.overBudget) await this.deps.saveLayout(this);
   }
 
   warmKeyframes(): void {
@@ -148,15 +129,7 @@ export class SynthesizedSource implements ReplaySource {
     if (this.overBudget) return null;
     const row = await findNearestSynthesizedKeyframe(this.deps.db, this.trajectoryId, this.layoutKey, pos);
     if (!row) return null;
-    let json: unknown;
-    try {
-      json = JSON.parse(row.keyframe);
-    } catch {
-      json = null;
-    }
-    const parsed = keyframeSchema.safeParse(json);
-    if (!parsed.success) throw new AppError("UNPROCESSABLE", `synthesized replay of ${this.trajectoryId} chunk ${row.seq}: stored keyframe is invalid (${parsed.error.issues[0]?.message ?? "not JSON"})`);
-    return { seq: row.seq, keyframe: parsed.data };
+    return { seq: row.seq, keyframe: parseStoredKeyframe(row.keyframe, `synthesized replay of ${this.trajectoryId} chunk ${row.seq}`) };
   }
 }
 

@@ -114,4 +114,5 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "action", path: "lib/actions/datasets.ts#freezeDatasetAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#deleteDatasetAction", need: "dataset:write" },
   { kind: "action", path: "lib/actions/datasets.ts#createDatasetFromLabelsAction", need: "dataset:write" },
+  { kind: "action", path: "lib/actions/failure-modes.ts#suggestModeCategoryAction", need: "trajectory:import" },
 ];

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../test-db.ts";
 import { ACCESS_TABLE } from "./access-table.ts";
-import { findActions, findPages, findRoutes } from "./enumerate.ts";
+import path from "node:path";
+import { findActions, findPages, findRoutes, ROOT } from "./enumerate.ts";
 import { expected, orderForRun, PRINCIPALS, runEntry, setPageFiles, type Principal } from "./run-matrix.ts";
 import { IDENTITIES, IDENTITY_ENTRIES, makeIdentities, runIdentityMatrix } from "./identity-matrix.ts";
 
@@ -25,6 +26,18 @@ export function defineMatrixSuite(provider: Provider): void {
       const inTable = ACCESS_TABLE.map((e) => (e.kind === "route" ? `route ${e.method} ${e.path}` : `${e.kind} ${e.path}`)).sort();
       expect(onDisk.filter((x) => !inTable.includes(x)), "add a line to tests/helpers/access/access-table.ts").toEqual([]);
       expect(inTable.filter((x) => !onDisk.includes(x)), "table lines without a file").toEqual([]);
+    });
+
+    it("every server action is made by defineAction and declares what the table requires", async () => {
+      const wrong: string[] = [];
+      for (const entry of ACCESS_TABLE) {
+        if (entry.kind !== "action") continue;
+        const [rel, name] = entry.path.split("#") as [string, string];
+        const fn = ((await import(path.join(ROOT, rel))) as Record<string, unknown>)[name];
+        const need = typeof fn === "function" && "need" in fn ? fn.need : undefined;
+        if (need !== entry.need) wrong.push(`${entry.path}: declares ${String(need)}, table says ${entry.need}`);
+      }
+      expect(wrong).toEqual([]);
     });
   });
 

@@ -5,8 +5,8 @@
 import type { Db } from "../../../lib/db/client.ts";
 import type { ServiceContext } from "../../../lib/services/context.ts";
 import { seedDemo } from "../../../lib/services/seed-demo.ts";
-import { importTrajectories } from "../../../lib/services/import-trajectories.ts";
-import { importFiles } from "../../../lib/services/import-files.ts";
+import { importTrajectories } from "../../../lib/services/import/import-trajectories.ts";
+import { importFiles } from "../../../lib/services/import/import-files.ts";
 import type { TrajectoryDraft } from "../../../lib/domain/trajectory.ts";
 import { trajectorySchema } from "../../../lib/domain/trajectory.ts";
 import { fixture, hasSharedFixtures, sharedFixturesSkipReason } from "../../helpers/shared-fixtures.ts";

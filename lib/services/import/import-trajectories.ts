@@ -1,19 +1,19 @@
 // Use case: write a stream of parsed trajectories (or per-record parse errors) into the database and report what
 // happened. Trajectories are written in batches (one transaction each; a failing trajectory is retried and rolled
 // back alone), so nothing half-imported is ever visible and a killed import can simply be re-run.
-import { authorize, type ServiceContext } from "./context.ts";
-import { configOf } from "../db/client.ts";
-import { openBulkWriter, type WriteOutcome } from "../db/bulk/writer.ts";
-import { prepareTrajectory, type PreparedTrajectory } from "../db/bulk/rows.ts";
-import { createImportJob, deleteImportedTrajectories, finishImportJob, markJobsResumed } from "../db/repositories/import-jobs.ts";
-import { currentOwner, findInterruptedImports } from "./import-integrity/interrupted-imports.ts";
-import { settleImport } from "./import-integrity/settle-import.ts";
-import { ANALYZE_AFTER_TRAJECTORIES, refreshStatisticsAfterBulkLoad } from "../db/bulk/statistics.ts";
-import type { ImportWarning, NormalizedTrajectory } from "../domain/trajectory.ts";
-import type { ImportIssue, ImportRecord } from "../importers/types.ts";
-import type { InferredLink } from "../domain/fork-inference.ts";
-import { recordAudit } from "./audit/record-audit.ts";
-import { attachImportedLabels, type ImportedLabels } from "../db/repositories/datasets/imported-labels.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { configOf } from "../../db/client.ts";
+import { openBulkWriter, type WriteOutcome } from "../../db/bulk/writer.ts";
+import { prepareTrajectory, type PreparedTrajectory } from "../../db/bulk/rows.ts";
+import { createImportJob, deleteImportedTrajectories, finishImportJob, markJobsResumed } from "../../db/repositories/import-jobs.ts";
+import { currentOwner, findInterruptedImports } from "../import-integrity/interrupted-imports.ts";
+import { settleImport } from "./settle-import.ts";
+import { ANALYZE_AFTER_TRAJECTORIES, refreshStatisticsAfterBulkLoad } from "../../db/bulk/statistics.ts";
+import type { ImportWarning, NormalizedTrajectory } from "../../domain/trajectory.ts";
+import type { ImportIssue, ImportRecord } from "../../importers/types.ts";
+import type { InferredLink } from "../../domain/fork-inference.ts";
+import { recordAudit } from "../audit/record-audit.ts";
+import { attachImportedLabels, type ImportedLabels } from "../../db/repositories/datasets/imported-labels.ts";
 
 export type { ImportIssue, ImportRecord };
 export type { ImportWarning };

@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
-import { unpackZipFile, ZipBudgetError, ZipFormatError } from "../importers/zip-file.ts";
+import { unpackZipFile, ZipBudgetError, ZipFormatError } from "../../importers/zip-file.ts";
 import { z } from "zod";
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { importFiles, type ImportFilesOptions, type ImportFilesResult } from "./import-files.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../errors.ts";
 
 export const uploadNameSchema = z
   .string()

@@ -2,7 +2,7 @@
 // Inspect importer. (Dry runs: this is about what is read, not how it is written.)
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../tests/helpers/test-db.ts";
+import { createTestDatabase, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importUpload } from "./import-upload.ts";
 
 const limits = { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 40 * 1024 * 1024, maxZipEntries: 100 };

@@ -1,10 +1,10 @@
 // Use case behind POST /api/v1/trajectories: training pipelines push native-format trajectories (a JSON object, a
 // JSON array, or NDJSON), idempotent on the client-supplied id or the content hash. Each record is validated alone.
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { importTrajectories, type ImportRecord } from "./import-trajectories.ts";
-import { issue, normalized, jsonSyntaxIssue } from "../importers/util.ts";
-import { nestingDepth, topLevelArraySpans, utf8Length } from "../domain/json-spans.ts";
-import { AppError } from "../errors.ts";
+import { issue, normalized, jsonSyntaxIssue } from "../../importers/util.ts";
+import { nestingDepth, topLevelArraySpans, utf8Length } from "../../domain/json-spans.ts";
+import { AppError } from "../../errors.ts";
 
 export const MAX_API_RECORDS = 10_000;
 

@@ -11,7 +11,7 @@ import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay-la
 import { inferForks } from "../infer-forks.ts";
 import { warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
-import type { ImportIssue } from "../import-trajectories.ts";
+import type { ImportIssue } from "../../importers/types.ts";
 
 export interface SettleOptions {
   /** The import being finished. */

@@ -2,13 +2,13 @@
 // read with that importer → write (import-trajectories) → infer fork links. Reports per file.
 import fs from "node:fs";
 import path from "node:path";
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { importTrajectories, type ImportIssue, type ImportRecord, type ImportReport } from "./import-trajectories.ts";
-import type { InferredForksReport } from "./infer-forks.ts";
-import { findImporter, FORMAT_IDS } from "../importers/registry.ts";
-import { walkInputs } from "../importers/walk.ts";
-import type { Importer, ImportSource, ReadOptions } from "../importers/types.ts";
-import { AppError } from "../errors.ts";
+import type { InferredForksReport } from "../infer-forks.ts";
+import { findImporter, FORMAT_IDS } from "../../importers/registry.ts";
+import { walkInputs } from "../../importers/walk.ts";
+import type { Importer, ImportSource, ReadOptions } from "../../importers/types.ts";
+import { AppError } from "../../errors.ts";
 
 export interface FileSummary {
   file: string;
