@@ -27,11 +27,16 @@ const folderOf = async (ctx: ServiceContext, id: string) => {
   (await openExportFile(ctx, id, "data")).body.destroy();
   return id;
 };
-/** Whether the storage still holds the job's files (its card, written with every export). */
+/** Whether the storage still holds the job's files (its card, written with every export). A job is marked expired
+ * first and its files deleted right after, so a check for "gone" waits a little for the deletion. */
 const stored = async (id: string) => {
   const f = await fileStorage().open(`${id}/README.md`);
   f?.body.destroy();
   return f !== null;
+};
+const gone = async (id: string) => {
+  for (let i = 0; i < 100 && (await stored(id)); i++) await new Promise((r) => setTimeout(r, 50));
+  return !(await stored(id));
 };
 
 for (const p of PROVIDERS) {
@@ -58,7 +63,7 @@ for (const p of PROVIDERS) {
         await new Promise((r) => setTimeout(r, 50));
         old = await getExportJob(t.ctx, first.id);
       }
-      expect(await stored(folder)).toBe(false);
+      expect(await gone(folder)).toBe(true);
       expect(old).toMatchObject({ status: "expired", ready: false, filename: null, error: expect.stringMatching(/newer export/) });
       await expect(openExportFile(t.ctx, first.id, "data")).rejects.toThrow(/expired: replaced by a newer export/);
       expect((await getExportJob(t.ctx, second.id)).ready).toBe(true);
@@ -72,7 +77,7 @@ for (const p of PROVIDERS) {
       expect(await sweepExports(t.db)).toBe(0);
       expect(await stored(folder)).toBe(true);
       expect(await sweepExports(t.db, new Date(Date.now() + 0.2 * 86_400_000))).toBe(1);
-      expect(await stored(folder)).toBe(false);
+      expect(await gone(folder)).toBe(true);
       const listed = (await listDatasetExports(t.ctx, "keep")).find((j) => j.id === latest!.id);
       expect(listed).toMatchObject({ status: "expired", error: expect.stringMatching(/after 7 days/) });
     });
@@ -86,7 +91,7 @@ for (const p of PROVIDERS) {
       const viewer = await t.as("viewer-1", "viewer");
       await expect(deleteDataset(viewer, { name: "doomed", expectedRevision: d.revision })).rejects.toMatchObject({ code: "FORBIDDEN" });
       expect(await deleteDataset(t.ctx, { name: "doomed", expectedRevision: d.revision })).toEqual({ filesRemoved: 1 });
-      expect(await stored(folder)).toBe(false);
+      expect(await gone(folder)).toBe(true);
       expect(await t.db.dataset.count({ where: { name: "doomed" } })).toBe(0);
       expect(await t.db.datasetVersion.count({ where: { datasetId: d.id } })).toBe(0);
       expect(await t.db.exportJob.count({ where: { datasetId: d.id } })).toBe(0);
