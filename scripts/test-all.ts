@@ -1,10 +1,11 @@
-// `npm test`: type-check, lint, unit + integration tests (SQLite and PostgreSQL), production build, e2e in Chromium.
+// `npm test`: type-check, lint, formatting, unit + integration tests (SQLite and PostgreSQL), production build, e2e in Chromium.
 // Runs every stage even after a failure so one run shows everything that is wrong; exits non-zero if any failed.
 import { spawnSync } from "node:child_process";
 
 const stages: { name: string; cmd: string[] }[] = [
   { name: "typecheck", cmd: ["npx", "tsc", "--noEmit"] },
   { name: "lint", cmd: ["npx", "eslint", "--max-warnings=0", "."] },
+  { name: "format (prettier --check)", cmd: ["npx", "prettier", "--check", "--log-level=warn", "."] },
   { name: "unit + integration (vitest)", cmd: ["npx", "vitest", "run"] },
   { name: "build", cmd: ["npx", "next", "build"] },
   { name: "hostile input (real server)", cmd: ["npx", "vitest", "run", "--config", "vitest.hostile.config.ts"] },
