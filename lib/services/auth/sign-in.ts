@@ -4,7 +4,8 @@ import { changeOwnPassword, signInWithPassword, signOutSession, verifyPassword }
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 import { AppError } from "../../errors.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { clientAddress, currentAuthMode } from "../authenticate.ts";
+import { currentAuthMode } from "../authenticate.ts";
+import { clientAddress } from "../client-address.ts";
 import type { ServiceContext } from "../context.ts";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
 
@@ -25,7 +26,7 @@ export async function signIn(input: { username: string; password: string }, requ
     await recordAudit({ db, actor: { id: user.id, name: user.name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user.id, ipAddress: address, details: { reason: "disabled" } });
     return { ok: false, reason: "disabled" };
   }
-  const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders);
+  const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders, address);
   if (!result.ok) {
     await recordFailedSignIn(name, address);
     await recordAudit({ db, actor: { id: user?.id ?? "", name: user?.name ?? name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user?.id, ipAddress: address });
