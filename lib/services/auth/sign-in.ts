@@ -17,7 +17,7 @@ export async function signIn(input: { username: string; password: string }, requ
   if (currentAuthMode() !== "team") throw new AppError("CONFLICT", "Local mode: no sign-in needed (set RETERM_AUTH=on for accounts)");
   const name = input.username.trim().toLowerCase();
   const address = clientAddress(requestHeaders);
-  const wait = await signInRetryAfter(name, address);
+  const wait = await signInRetryAfter(name, address, db);
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
   const user = await findUserRow(db, name);
   // A disabled account opens no session. Only someone who knows its password learns that it is disabled (anyone else
@@ -28,11 +28,11 @@ export async function signIn(input: { username: string; password: string }, requ
   }
   const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders, address);
   if (!result.ok) {
-    await recordFailedSignIn(name, address);
+    await recordFailedSignIn(name, address, db);
     await recordAudit({ db, actor: { id: user?.id ?? "", name: user?.name ?? name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user?.id, ipAddress: address });
     return { ok: false, reason: "invalid" };
   }
-  await recordSuccessfulSignIn(name);
+  await recordSuccessfulSignIn(name, address, db);
   await recordAudit({ db, actor: { id: result.userId, name, role: "viewer" } }, { action: "auth.sign-in", targetType: "user", targetId: result.userId, ipAddress: address });
   return { ok: true, cookies: result.headers.getSetCookie() };
 }
