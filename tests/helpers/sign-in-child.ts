@@ -1,6 +1,7 @@
 // Another server process (a replica) trying wrong passwords on a shared database, for the throttle tests: as
 // cli/next-server.mjs would, it marks the process and hands the peer over in its header. Prints the outcomes as JSON.
 //   node --import tsx tests/helpers/sign-in-child.ts '<DatabaseConfig JSON>' <username> <peer> <attempts>
+export {};
 process.env.RETERM_AUTH = "on";
 process.env.RETERM_AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 const { createDb } = await import("../../lib/db/client.ts");
