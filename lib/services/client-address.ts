@@ -7,10 +7,14 @@ import { getEnv } from "../env.ts";
 /** Same key as cli/peer-header.mjs (PEER_MARK). */
 export const PEER_MARK = Symbol.for("reterm.peer-header");
 
+/** Whether this process was started by cli/next-server.mjs, which sets the peer header on every request. */
+export function peerHeaderVouched(): boolean {
+  return (globalThis as Record<symbol, unknown>)[PEER_MARK] === true;
+}
+
 /** The direct peer's address when the serving process vouches for it, else null. */
 export function peerAddress(headers: Headers): string | null {
-  const vouched = (globalThis as Record<symbol, unknown>)[PEER_MARK] === true;
-  return vouched ? headers.get(PEER_HEADER) : null;
+  return peerHeaderVouched() ? headers.get(PEER_HEADER) : null;
 }
 
 /** The client's address: the peer, or what a proxy in RETERM_TRUSTED_PROXIES reports; "unknown" when no peer is known. */
