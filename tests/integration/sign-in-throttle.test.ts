@@ -88,6 +88,16 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
     expect((await signIn({ username: other.name, password: other.password }, fromPeer("192.0.2.1"), replicaA)).ok).toBe(true);
   });
 
+  it.skipIf(skip)("attempts sent all at once to two servers are counted before any password is checked", async () => {
+    const { name } = await createUser(t.ctx, { name: `burst-${provider}`, role: "viewer" });
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn({ username: name, password: `burst-${i}` }, fromPeer("203.0.113.50"), i % 2 ? replicaA : replicaB)),
+    );
+    const reasons = outcomes.map((o) => (o.ok ? "ok" : o.reason));
+    expect(reasons.filter((r) => r === "invalid")).toHaveLength(SIGN_IN_LIMITS.perAccountAndAddress);
+    expect(reasons.filter((r) => r === "throttled")).toHaveLength(12 - SIGN_IN_LIMITS.perAccountAndAddress);
+  });
+
   it.skipIf(skip)("a success clears the account's counts for every server", async () => {
     const { name, password } = await createUser(t.ctx, { name: `owner-${provider}`, role: "viewer" });
     for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress - 1; i++) await signIn({ username: name, password: `wrong-${i}` }, fromPeer("203.0.113.40"), replicaA);

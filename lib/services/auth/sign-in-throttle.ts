@@ -1,5 +1,6 @@
 // Brute-force brake for sign-in. Failures are counted per account name (from every address) and per account name
-// and address together; once either runs out, that account is refused from there until the window passes, whether
+// and address together — each attempt is counted as it starts and a success clears the counts, so what remains are
+// the failures; once either runs out, that account is refused from there until the window passes, whether
 // or not the password would have been right. Nothing is counted per address alone: many people may share one NAT or
 // proxy, and one guesser there must not lock everyone else out of their own accounts.
 // Counts live in the database (lib/db/repositories/rate-limits.ts), so every server on it sees the same ones.
@@ -34,12 +35,23 @@ export async function signInRetryAfter(account: string, address: string, db: Db 
   return Math.max(wait(a, SIGN_IN_LIMITS.perAccount), wait(p, SIGN_IN_LIMITS.perAccountAndAddress));
 }
 
-export async function recordFailedSignIn(account: string, address: string, db: Db = getDb()): Promise<void> {
+/**
+ * Count this attempt before the password is checked — as a failure until a success clears it — so that attempts
+ * sent all at once cannot each pass the check above before any of them is counted. Returns the seconds to wait when
+ * this attempt is over a limit (refuse it unchecked), else 0.
+ */
+export async function takeSignInAttempt(account: string, address: string, db: Db = getDb()): Promise<number> {
   const l = limiters(db);
   const results = await Promise.allSettled([l.account.consume(account), l.pair.consume(pairKey(account, address))]);
-  // consume() rejects with a RateLimiterRes once the points are spent — the signal signInRetryAfter reads, not an
-  // error. A rejection with an Error is the database failing, and must not pass for a counted attempt.
-  for (const r of results) if (r.status === "rejected" && r.reason instanceof Error) throw r.reason;
+  let wait = 0;
+  for (const r of results) {
+    if (r.status === "fulfilled") continue;
+    // consume() rejects with a RateLimiterRes once the points are spent; a rejection with an Error is the database
+    // failing, and must not pass for a counted attempt.
+    if (r.reason instanceof Error) throw r.reason;
+    wait = Math.max(wait, Math.ceil((r.reason as RateLimiterRes).msBeforeNext / 1000));
+  }
+  return wait;
 }
 
 /**

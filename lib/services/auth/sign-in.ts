@@ -7,7 +7,7 @@ import { recordAudit } from "../audit/record-audit.ts";
 import { currentAuthMode } from "../authenticate.ts";
 import { clientAddress } from "../client-address.ts";
 import type { ServiceContext } from "../context.ts";
-import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
+import { recordSuccessfulSignIn, signInRetryAfter, takeSignInAttempt } from "./sign-in-throttle.ts";
 
 /** On success, `cookies` are the Set-Cookie values (server actions set them through nextCookies; other callers send them). */
 export type SignInOutcome = { ok: true; cookies: string[] } | { ok: false; reason: "invalid" | "disabled" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
@@ -17,7 +17,7 @@ export async function signIn(input: { username: string; password: string }, requ
   if (currentAuthMode() !== "team") throw new AppError("CONFLICT", "Local mode: no sign-in needed (set RETERM_AUTH=on for accounts)");
   const name = input.username.trim().toLowerCase();
   const address = clientAddress(requestHeaders);
-  const wait = await signInRetryAfter(name, address, db);
+  const wait = (await signInRetryAfter(name, address, db)) || (await takeSignInAttempt(name, address, db));
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
   const user = await findUserRow(db, name);
   // A disabled account opens no session. Only someone who knows its password learns that it is disabled (anyone else
@@ -28,7 +28,6 @@ export async function signIn(input: { username: string; password: string }, requ
   }
   const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders, address);
   if (!result.ok) {
-    await recordFailedSignIn(name, address, db);
     await recordAudit({ db, actor: { id: user?.id ?? "", name: user?.name ?? name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user?.id, ipAddress: address });
     return { ok: false, reason: "invalid" };
   }
