@@ -25,7 +25,7 @@ for (const provider of providers) {
   const t = await createTestDatabase(provider);
   const { name, password } = await createUser(t.ctx, { name: "bench-user", role: "researcher" });
   const { token } = await createApiTokenFor(t.ctx, { tokenName: "bench" });
-  const signed = await signInWithPassword(t.db, name, password, new Headers());
+  const signed = await signInWithPassword(t.db, name, password, new Headers(), "127.0.0.1");
   if (!signed.ok) throw new Error("sign-in failed");
   const cookie = new Headers({ cookie: signed.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") });
   // Local mode resolves its user once per process; the honest per-request baseline is that user lookup.
@@ -33,7 +33,7 @@ for (const provider of providers) {
   const tokenMs = await perCall(() => findActorByTokenHash(t.db, sha256(token)));
   const sessionMs = await perCall(() => findSessionActor(t.db, cookie));
   const t0 = performance.now();
-  for (let i = 0; i < 5; i++) await signInWithPassword(t.db, name, password, new Headers());
+  for (let i = 0; i < 5; i++) await signInWithPassword(t.db, name, password, new Headers(), "127.0.0.1");
   const signInMs = (performance.now() - t0) / 5;
   console.log(
     `${provider.padEnd(10)} user lookup (baseline) ${local.toFixed(2)} ms | API token ${tokenMs.toFixed(2)} ms (${(tokenMs / local).toFixed(2)}×) | ` +

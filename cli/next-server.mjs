@@ -1,11 +1,14 @@
 // `next start` with a thin gate in front for what Next itself fails on before proxy.ts or any route runs: methods a
 // fetch Request cannot represent (TRACE, TRACK, CONNECT: Next answers 500 with a stack in the log) get 405, and paths
 // that are not valid percent-encoded UTF-8 (/trajectories/%ff) get 400. Everything else goes to Next untouched; the
-// real checks (Host, Origin) are lib/http/request-guard.ts, run by proxy.ts and the route() wrapper.
+// real checks (Host, Origin) are lib/http/request-guard.ts, run by proxy.ts and the route() wrapper. It also hands
+// the socket's remote address to the app in a header of its own (cli/peer-header.mjs): Next.js gives route handlers
+// and server actions no other way to know the peer, and without it forwarded headers could never be trusted.
 // Usage: node cli/next-server.mjs -p <port> [-H <host>]
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { markPeerHeaderSet, stampPeer } from "./peer-header.mjs";
 
 const args = process.argv.slice(2);
 const arg = (flag, fallback) => {
@@ -20,6 +23,7 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
 const hostname = arg("-H", undefined);
 const UNFETCHABLE = new Set(["TRACE", "TRACK", "CONNECT"]);
 
+markPeerHeaderSet();
 const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -47,6 +51,7 @@ const server = http.createServer((req, res) => {
     refuse(res, 400, "INVALID_INPUT", "the URL path is not valid percent-encoded UTF-8");
     return;
   }
+  stampPeer(req);
   handle(req, res);
 });
 server.listen(port, hostname, () => console.log(`✓ Ready on http://${hostname ?? "localhost"}:${port}`));

@@ -98,6 +98,29 @@ test("wrong passwords are refused, then the account is locked for a while", asyn
   await expect(page.locator("form").getByRole("alert")).toContainText("Too many failed attempts", { timeout: 30_000 });
 });
 
+test("a forged X-Forwarded-For neither dodges the throttle nor names the address; a clean account still signs in from there", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("User name").fill("e2e-spoofed");
+  for (let i = 0; i < 5; i++) {
+    // No proxy is trusted: each attempt claims another address, and the server counts the socket's.
+    await page.setExtraHTTPHeaders({ "x-forwarded-for": `10.66.0.${i}`, "x-real-ip": `10.67.0.${i}`, "x-reterm-peer": `10.68.0.${i}` });
+    await page.getByLabel("Password").fill(`guess-${i}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong user name or password.", { timeout: 30_000 });
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled({ timeout: 30_000 });
+  }
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": "10.66.1.1" });
+  await page.getByLabel("Password").fill("guess-6");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("form").getByRole("alert")).toContainText("Too many failed attempts", { timeout: 30_000 });
+  // The admin's account is clean: the same address, which just failed on another account, signs in.
+  await signIn(page, "admin");
+  const audit = await page.request.get("/api/v1/audit?action=auth.sign-in-failed&actor=e2e-spoofed");
+  expect(audit.headers()["cache-control"]).toBe("no-store");
+  const addresses = (await audit.text()).trim().split("\n").map((l) => JSON.parse(l).ipAddress);
+  expect(addresses).toEqual(Array(5).fill("127.0.0.1"));
+});
+
 test("admin: creates a user, issues and revokes an API token, and reads the audit log", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/admin/users");

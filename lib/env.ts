@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustedProxies, type TrustedRange } from "./domain/network/client-address.ts";
 
 /** Where the data lives: the embedded SQLite file (default) or a PostgreSQL server. */
 export type DatabaseConfig =
@@ -61,6 +62,18 @@ const hostList = z
   .transform((v) => (v ?? "").split(",").map((h) => h.trim()).filter(Boolean))
   .pipe(z.array(hostEntry).max(100));
 
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((v, ctx): TrustedRange[] => {
+    try {
+      return parseTrustedProxies(v);
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
+
 export const envSchema = z.object({
   DATABASE_URL: databaseUrlSchema,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -81,6 +94,11 @@ export const envSchema = z.object({
    * Any other Host header is refused (DNS rebinding). "*" turns the check off (only behind a proxy that checks Host).
    */
   RETERM_ALLOWED_HOSTS: hostList,
+  /**
+   * Proxies whose X-Forwarded-For / Forwarded / X-Real-IP are believed: comma-separated IPs or CIDR ranges of the
+   * direct peer (10.0.0.5, 10.0.0.0/8, fd00::/8). None by default: the socket's address is the client's.
+   */
+  RETERM_TRUSTED_PROXIES: trustedProxies,
   /** Name of the acting user in local mode (no sign-in). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
   /** Address `npm start` binds to. Loopback (the default) allows local mode; anything else means team mode. */

@@ -1,6 +1,8 @@
 // One wrapper for every route handler: refuses foreign hosts and cross-site writes (request-guard.ts, the same rules
 // proxy.ts applies to pages and server actions), resolves the acting user, runs the handler, and maps errors to JSON
 // responses ({ error: { code, message, details } }). AppError codes map through lib/errors.ts; zod errors are 400.
+// Every answer is per caller, so none may be stored by a browser or a shared cache (Cache-Control: no-store), and
+// when the dashboard is served over HTTPS every answer says so (Strict-Transport-Security).
 import { NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors.ts";
@@ -9,6 +11,7 @@ import { authorize, type ServiceContext } from "../services/context.ts";
 import type { Permission } from "../domain/authz.ts";
 import { getEnv } from "../env.ts";
 import { checkRequest, guardHeaders } from "./request-guard.ts";
+import { servedOverHttps, STRICT_TRANSPORT_SECURITY } from "./security-headers.ts";
 
 export type RouteContext<P> = { params: Promise<P> };
 
@@ -44,14 +47,30 @@ export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx
   return async (req: NextRequest, routeCtx: RouteContext<P>): Promise<Response> => {
     const refused = guardRequest(req);
     if (refused) return refused;
+    let res: Response;
     try {
       const ctx = await resolveRequestContext(req.headers);
       if (opts.permission) authorize(ctx, opts.permission);
-      return await handler(req, ctx, await routeCtx.params);
+      res = await handler(req, ctx, await routeCtx.params);
     } catch (e) {
-      return errorResponse(e);
+      res = errorResponse(e);
     }
+    return withAnswerHeaders(res, servedOverHttps(getEnv().RETERM_BASE_URL, req.nextUrl.protocol));
   };
+}
+
+function withAnswerHeaders(res: Response, https: boolean): Response {
+  const set = (r: Response) => {
+    r.headers.set("cache-control", "no-store");
+    if (https) r.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    return r;
+  };
+  try {
+    return set(res);
+  } catch {
+    // Some responses (Response.redirect, a proxied fetch) have immutable headers: answer with a copy.
+    return set(new Response(res.body, { status: res.status, statusText: res.statusText, headers: new Headers(res.headers) }));
+  }
 }
 
 /** Search params of a request as a plain object (first value wins). */

@@ -22,4 +22,16 @@ describe("security headers", () => {
     expect(a.headers.get("x-middleware-request-x-nonce")).toBe(nonceOf(a.headers.get("content-security-policy")));
     expect(a.headers.get("x-middleware-request-x-reterm-path")).toBe("/trajectories?page=2");
   });
+
+  it("HSTS and upgrade-insecure-requests when RETERM_BASE_URL is https, even if the request arrived as plain http", () => {
+    const behindTls = withSecurityHeaders(new NextRequest("http://10.0.0.7:3000/trajectories"), "https://reterm.lab.example");
+    expect(behindTls.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect(behindTls.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+    const plain = withSecurityHeaders(new NextRequest("http://127.0.0.1:3000/trajectories"), "http://127.0.0.1:3000");
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+    expect(plain.headers.get("content-security-policy")).not.toContain("upgrade-insecure-requests");
+    const unset = withSecurityHeaders(new NextRequest("http://127.0.0.1:3000/"), undefined);
+    expect(unset.headers.get("strict-transport-security")).toBeNull();
+    expect(withSecurityHeaders(new NextRequest("https://reterm.lab.example/"), undefined).headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
 });

@@ -34,8 +34,3 @@ export async function resolveRequestContext(headers: Headers, db: Db = getDb()):
   if (!ctx) throw new AppError("UNAUTHENTICATED", "Sign in or send an API token (Authorization: Bearer rt_…)");
   return ctx;
 }
-
-/** Client address as the server saw it (first X-Forwarded-For hop when behind a proxy), for throttling and audit. */
-export function clientAddress(headers: Headers): string {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || "unknown";
-}

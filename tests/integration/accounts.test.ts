@@ -10,9 +10,12 @@ import { signIn } from "../../lib/services/auth/sign-in.ts";
 import { findRequestContext, resolveRequestContext } from "../../lib/services/authenticate.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import { SIGN_IN_LIMITS } from "../../lib/services/auth/sign-in-throttle.ts";
+import { markPeerHeaderSet, PEER_HEADER } from "../../cli/peer-header.mjs";
 
+// As cli/next-server.mjs does: the process vouches for the peer header it sets.
+markPeerHeaderSet();
 const cookieHeader = (cookies: string[]) => cookies.map((c) => c.split(";")[0]).join("; ");
-const from = (address: string) => new Headers({ "x-forwarded-for": address });
+const from = (address: string) => new Headers({ [PEER_HEADER]: address });
 
 describe.each(PROVIDERS)("accounts ($title)", ({ provider, skip }) => {
   let t: TestDatabase;
@@ -39,7 +42,7 @@ describe.each(PROVIDERS)("accounts ($title)", ({ provider, skip }) => {
     await expect(resolveRequestContext(new Headers({ cookie: "reterm.session_token=forged.value" }), t.db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
   });
 
-  it.skipIf(skip)("slows brute force: after the per-account limit even the right password is refused", async () => {
+  it.skipIf(skip)("slows brute force: after the per-account limit even the right password is refused, from any address", async () => {
     const { name, password } = await createUser(t.ctx, { name: `bruce-${provider}`, role: "viewer" });
     for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
       expect(await signIn({ username: name, password: `wrong-${i}` }, from(`10.1.0.${i}`), t.db)).toEqual({ ok: false, reason: "invalid" });

@@ -10,6 +10,9 @@ import { authMode, getEnv, MISSING_AUTH_SECRET, persistentAuthSecret, type Env }
 import { AppError } from "../../errors.ts";
 import { USERNAME_PATTERN } from "../../domain/accounts.ts";
 
+/** The one header better-auth reads a client address from; credentials.ts fills it with the resolved address. */
+export const CLIENT_ADDRESS_HEADER = "x-reterm-client-address";
+
 /** Sessions last a week and slide forward once a day while used. */
 const SESSION_SECONDS = 7 * 24 * 3600;
 
@@ -39,8 +42,9 @@ function createAuth(db: Db) {
       useSecureCookies: (env.RETERM_BASE_URL ?? "").startsWith("https:"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
       database: { generateId: false },
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    // Sign-in is throttled per account and per address by lib/services/auth/sign-in-throttle.ts (server-side calls
+    // Sign-in is throttled per account and per (account, address) by lib/services/auth/sign-in-throttle.ts (server-side calls
     // bypass better-auth's own limiter, which guards only its HTTP endpoints, which we do not mount).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

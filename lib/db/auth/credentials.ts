@@ -1,7 +1,7 @@
 // Passwords and sessions through better-auth's own internals: the library hashes (scrypt) and verifies; we never
 // see or store a password in any other form.
 import type { Db } from "../client.ts";
-import { getAuthFor } from "./better-auth.ts";
+import { CLIENT_ADDRESS_HEADER, getAuthFor } from "./better-auth.ts";
 import type { Actor } from "../../domain/authz.ts";
 import { toActor } from "../repositories/users.ts";
 
@@ -34,26 +34,31 @@ export async function findSessionActor(db: Db, headers: Headers): Promise<Actor 
 }
 
 /**
- * What better-auth gets to see of a request: the session cookie and what it records with a session. Not Origin:
- * server actions are already checked by Next.js (Origin vs Host) and route handlers by lib/http/request-guard.ts, and
- * better-auth's own origin check would compare against one configured base URL, which a shared server reached under
- * several names cannot give.
+ * What better-auth gets to see of a request: the session cookie and what it records with a session — the user agent
+ * and the client address the caller resolved (lib/services/client-address.ts), never the request's own forwarding
+ * headers, which a client can write. Not Origin: server actions are already checked by Next.js (Origin vs Host) and
+ * route handlers by lib/http/request-guard.ts, and better-auth's own origin check would compare against one
+ * configured base URL, which a shared server reached under several names cannot give.
  */
-function forAuth(h: Headers): Headers {
+function forAuth(h: Headers, clientAddress?: string): Headers {
   const out = new Headers();
-  for (const k of ["cookie", "user-agent", "x-forwarded-for", "x-real-ip"]) {
+  for (const k of ["cookie", "user-agent"]) {
     const v = h.get(k);
     if (v !== null) out.set(k, v);
   }
+  if (clientAddress) out.set(CLIENT_ADDRESS_HEADER, clientAddress);
   return out;
 }
 
 export type SignInResult = { ok: true; userId: string; headers: Headers } | { ok: false };
 
-/** Check a name + password and open a session; `headers` carries the Set-Cookie (nextCookies also sets it in actions). */
-export async function signInWithPassword(db: Db, username: string, password: string, requestHeaders: Headers): Promise<SignInResult> {
+/**
+ * Check a name + password and open a session, recording `clientAddress` with it; `headers` carries the Set-Cookie
+ * (nextCookies also sets it in actions).
+ */
+export async function signInWithPassword(db: Db, username: string, password: string, requestHeaders: Headers, clientAddress: string): Promise<SignInResult> {
   try {
-    const { headers, response } = await getAuthFor(db).api.signInUsername({ body: { username, password }, headers: forAuth(requestHeaders), returnHeaders: true });
+    const { headers, response } = await getAuthFor(db).api.signInUsername({ body: { username, password }, headers: forAuth(requestHeaders, clientAddress), returnHeaders: true });
     if (!response) return { ok: false };
     return { ok: true, userId: response.user.id, headers };
   } catch (e) {

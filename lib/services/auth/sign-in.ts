@@ -4,9 +4,10 @@ import { changeOwnPassword, signInWithPassword, signOutSession, verifyPassword }
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 import { AppError } from "../../errors.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { clientAddress, currentAuthMode } from "../authenticate.ts";
+import { currentAuthMode } from "../authenticate.ts";
+import { clientAddress } from "../client-address.ts";
 import type { ServiceContext } from "../context.ts";
-import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
+import { recordSuccessfulSignIn, signInRetryAfter, takeSignInAttempt } from "./sign-in-throttle.ts";
 
 /** On success, `cookies` are the Set-Cookie values (server actions set them through nextCookies; other callers send them). */
 export type SignInOutcome = { ok: true; cookies: string[] } | { ok: false; reason: "invalid" | "disabled" } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
@@ -16,7 +17,7 @@ export async function signIn(input: { username: string; password: string }, requ
   if (currentAuthMode() !== "team") throw new AppError("CONFLICT", "Local mode: no sign-in needed (set RETERM_AUTH=on for accounts)");
   const name = input.username.trim().toLowerCase();
   const address = clientAddress(requestHeaders);
-  const wait = await signInRetryAfter(name, address);
+  const wait = (await signInRetryAfter(name, address, db)) || (await takeSignInAttempt(name, address, db));
   if (wait > 0) return { ok: false, reason: "throttled", retryAfterSeconds: wait };
   const user = await findUserRow(db, name);
   // A disabled account opens no session. Only someone who knows its password learns that it is disabled (anyone else
@@ -25,13 +26,12 @@ export async function signIn(input: { username: string; password: string }, requ
     await recordAudit({ db, actor: { id: user.id, name: user.name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user.id, ipAddress: address, details: { reason: "disabled" } });
     return { ok: false, reason: "disabled" };
   }
-  const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders);
+  const result = user?.disabledAt ? ({ ok: false } as const) : await signInWithPassword(db, name, input.password, requestHeaders, address);
   if (!result.ok) {
-    await recordFailedSignIn(name, address);
     await recordAudit({ db, actor: { id: user?.id ?? "", name: user?.name ?? name, role: "viewer" } }, { action: "auth.sign-in-failed", targetType: "user", targetId: user?.id, ipAddress: address });
     return { ok: false, reason: "invalid" };
   }
-  await recordSuccessfulSignIn(name);
+  await recordSuccessfulSignIn(name, address, db);
   await recordAudit({ db, actor: { id: result.userId, name, role: "viewer" } }, { action: "auth.sign-in", targetType: "user", targetId: result.userId, ipAddress: address });
   return { ok: true, cookies: result.headers.getSetCookie() };
 }
