@@ -12,7 +12,7 @@ const prismaPatterns = [
   { group: ["@aws-sdk/*", "s3rver"], message: "Object storage SDKs are only used in lib/storage (its drivers; tests start s3rver)." },
 ];
 const xtermPatterns = [{ group: ["@xterm/*"], message: "xterm is only imported in components/terminal." }];
-const authLibPatterns = [{ group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/auth instead." }];
+const authLibPatterns = [{ group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/accounts instead." }];
 const headlessEmulatorPatterns = [{ group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"], message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts)." }];
 const dbLayerPatterns = [{ group: ["@/lib/db/*", "**/lib/db/*", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Pages and components call lib/services, never lib/db." }];
 

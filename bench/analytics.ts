@@ -16,7 +16,7 @@ import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb, type Db } from "../lib/db/client.ts";
 import { createLoggedDb, explain, readStatements } from "../lib/db/diagnostics/query-plans.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { getStats } from "../lib/services/get-stats.ts";
 import type { ServiceContext } from "../lib/services/context.ts";

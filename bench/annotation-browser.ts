@@ -13,7 +13,7 @@ import { chromium } from "@playwright/test";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb } from "../lib/db/client.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
 

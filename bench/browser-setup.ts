@@ -8,7 +8,7 @@ import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb, type Db } from "../lib/db/client.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search.ts";
 

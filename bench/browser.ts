@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../lib/db/diagnostics/query-plans.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse-trajectories.ts";
 import { searchSteps } from "../lib/services/search-trajectories.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";

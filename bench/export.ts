@@ -19,7 +19,7 @@ import { generateTrajectories } from "../lib/generator/generate.ts";
 import { normalized } from "../lib/importers/util.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import { importFiles } from "../lib/services/import/import-files.ts";
 import { createDataset } from "../lib/services/curation/manage-datasets.ts";

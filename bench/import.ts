@@ -18,7 +18,7 @@ import { nativeImporter } from "../lib/importers/native.ts";
 import { fileSource } from "../lib/importers/source.ts";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";

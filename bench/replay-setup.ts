@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createDb } from "../lib/db/client.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { deleteReplayLayouts } from "../lib/db/repositories/replay-layouts.ts";
 import { deleteSynthesizedKeyframes } from "../lib/db/repositories/synthesized-keyframes.ts";
 import { mulberry32, type Rng } from "../lib/domain/random.ts";

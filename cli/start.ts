@@ -10,7 +10,7 @@ import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts"
 import { getLocalContext } from "../lib/services/context.ts";
 import { getCliContext } from "../lib/services/cli-context.ts";
 import { DEMO_CHECKPOINTS, seedDemo } from "../lib/services/seed-demo.ts";
-import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
+import { assertTeamModeReady, loadAuthSecret } from "../lib/services/accounts/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "public"];

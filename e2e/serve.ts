@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { setupDatabase } from "../lib/services/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/seed-demo.ts";
 import { E2E_SEED } from "./helpers/seed.ts";
 import { ROLES } from "../lib/domain/authz.ts";

@@ -5,7 +5,7 @@ delete process.env.HOST;
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
-import { findRequestContext, currentAuthMode } from "../../lib/services/authenticate.ts";
+import { findRequestContext, currentAuthMode } from "../../lib/services/accounts/authenticate.ts";
 
 let t: TestDatabase;
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;

@@ -3,7 +3,7 @@
 import type { Db } from "../client.ts";
 import { getAuthFor } from "./better-auth.ts";
 import type { Actor } from "../../domain/authz.ts";
-import { toActor } from "../repositories/users.ts";
+import { toActor } from "../repositories/accounts/users.ts";
 
 /** Set (or replace) a user's password and end all of their sessions. */
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {

@@ -8,7 +8,7 @@ import { can } from "../../domain/authz.ts";
 import { selectMatchingTrajectories } from "../browse-trajectories.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
-import { findUserByName } from "../../db/repositories/users.ts";
+import { findUserByName } from "../../db/repositories/accounts/users.ts";
 import { findQueue, insertQueue, isAssignee, listQueues as listQueueRows, listSkips, queueProgress, type QueueProgress, type QueueView } from "../../db/repositories/annotation/queues.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { listStepZeroQueueLabels, type StepZeroLabel } from "../../db/repositories/annotation/queue-review.ts";

@@ -4,7 +4,7 @@ import { changeOwnPassword, signInWithPassword, signOutSession, verifyPassword }
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 import { AppError } from "../../errors.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { clientAddress, currentAuthMode } from "../authenticate.ts";
+import { clientAddress, currentAuthMode } from "./authenticate.ts";
 import type { ServiceContext } from "../context.ts";
 import { recordFailedSignIn, recordSuccessfulSignIn, signInRetryAfter } from "./sign-in-throttle.ts";
 

@@ -1,14 +1,14 @@
 // Who is calling — the one place a request's user is resolved (route() for handlers, getPageContext for pages and
 // server actions both land here): an API token (Authorization: Bearer rt_…) names its user; otherwise the session
 // cookie; otherwise, in local mode only, the local admin (RETERM_USER). Team mode without either is UNAUTHENTICATED.
-import { getDb, type Db } from "../db/client.ts";
-import { findActorByTokenHash } from "../db/repositories/api-tokens.ts";
-import { findSessionActor } from "../db/auth/credentials.ts";
-import { ensureUser } from "../db/repositories/users.ts";
-import { sha256 } from "../domain/hash.ts";
-import { authMode, getEnv } from "../env.ts";
-import { AppError } from "../errors.ts";
-import { getLocalContext, type ServiceContext } from "./context.ts";
+import { getDb, type Db } from "../../db/client.ts";
+import { findActorByTokenHash } from "../../db/repositories/accounts/tokens.ts";
+import { findSessionActor } from "../../db/auth/credentials.ts";
+import { ensureUser } from "../../db/repositories/accounts/users.ts";
+import { sha256 } from "../../domain/hash.ts";
+import { authMode, getEnv } from "../../env.ts";
+import { AppError } from "../../errors.ts";
+import { getLocalContext, type ServiceContext } from "../context.ts";
 
 export function currentAuthMode(): "local" | "team" {
   return authMode(getEnv());
