@@ -15,8 +15,8 @@ import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedSta
 import type { DatabaseConfig } from "../lib/env.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse-trajectories.ts";
-import { searchSteps } from "../lib/services/search-trajectories.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse/browse-trajectories.ts";
+import { searchSteps } from "../lib/services/browse/search-trajectories.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
 import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
 import { dialectOf, parseSearchQuery, searchFilterSql } from "../lib/db/repositories/search.ts";

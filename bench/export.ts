@@ -17,7 +17,7 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { normalized } from "../lib/importers/util.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";

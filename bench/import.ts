@@ -16,7 +16,7 @@ import pg from "pg";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { nativeImporter } from "../lib/importers/native.ts";
 import { fileSource } from "../lib/importers/source.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";

@@ -10,7 +10,7 @@ import { deleteSynthesizedKeyframes } from "../lib/db/repositories/synthesized-k
 import { mulberry32, type Rng } from "../lib/domain/random.ts";
 import { bulkyOutput } from "../lib/generator/scenarios.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import type { RecordingEvent, StepInput, TrajectoryInput } from "../lib/domain/trajectory.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { LinkPending } from "@/components/ui/link-pending";
 import type { ColumnDef } from "@tanstack/react-table";
 import { GitFork, MessageSquareText } from "lucide-react";
-import type { TrajectoryRow } from "@/lib/services/browse-trajectories";
+import type { TrajectoryRow } from "@/lib/services/browse/browse-trajectories";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatDateTime, formatDuration, formatPercent, formatReward } from "@/lib/format";
 import { TRAJECTORY_COLUMN_IDS, TRAJECTORY_COLUMNS, type TrajectoryColumnId } from "@/lib/validation/search-params";

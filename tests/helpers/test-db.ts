@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../../lib/env.ts";
 import { createDb, type Db } from "../../lib/db/client.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { ensureUser } from "../../lib/db/repositories/accounts/users.ts";
 import { stopReplayWork } from "../../lib/services/replay/index.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";

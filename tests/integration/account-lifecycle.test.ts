@@ -10,7 +10,7 @@ import { createApiTokenFor, listApiTokens } from "../../lib/services/accounts/ap
 import { signIn } from "../../lib/services/accounts/sign-in.ts";
 import { findRequestContext, resolveRequestContext } from "../../lib/services/accounts/authenticate.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
 import { listLabels } from "../../lib/services/annotation/list-labels.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";

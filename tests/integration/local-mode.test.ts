@@ -17,7 +17,7 @@ beforeAll(async () => {
   post = (await import("../../app/api/v1/trajectories/route.ts")).POST;
 });
 afterAll(async () => {
-  const { closeDatabase } = await import("../../lib/services/setup-database.ts");
+  const { closeDatabase } = await import("../../lib/services/system/setup-database.ts");
   await closeDatabase();
   await t?.drop();
 });

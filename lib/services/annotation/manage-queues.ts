@@ -5,7 +5,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { can } from "../../domain/authz.ts";
-import { selectMatchingTrajectories } from "../browse-trajectories.ts";
+import { selectMatchingTrajectories } from "../browse/browse-trajectories.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/accounts/users.ts";

@@ -1,7 +1,7 @@
 // Turn a dataset's rules into its items: match trajectories (table filter, selection or labels), expand to recovery
 // segments when asked, then apply the quality filters (these read the items' steps, a batch at a time).
 import type { ServiceContext } from "../context.ts";
-import { selectMatchingTrajectories } from "../browse-trajectories.ts";
+import { selectMatchingTrajectories } from "../browse/browse-trajectories.ts";
 import { findExistingTrajectoryIds, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
 import { matchLabelRule } from "./label-source.ts";
 import { openExportReader } from "../../db/repositories/datasets/stored-trajectories.ts";

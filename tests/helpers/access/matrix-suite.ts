@@ -62,7 +62,7 @@ export function defineMatrixSuite(provider: Provider): void {
     });
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });
@@ -106,7 +106,7 @@ export function defineLocalIdentitySuite(provider: Provider): void {
     });
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });

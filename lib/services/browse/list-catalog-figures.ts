@@ -1,9 +1,9 @@
 // GET /api/v1/runs, GET /api/v1/tasks and `reterm analytics runs|tasks --json`: the run and task pages' numbers as
 // plain JSON for scripts — the same service calls as the pages, so the figures cannot drift apart.
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { listRuns, listTasks, type GroupSummary } from "./browse-catalog.ts";
-import type { KKey, RecoveryFigures } from "../domain/analytics/metrics.ts";
-import type { Interval } from "../domain/analytics/intervals.ts";
+import type { KKey, RecoveryFigures } from "../../domain/analytics/metrics.ts";
+import type { Interval } from "../../domain/analytics/intervals.ts";
 
 export interface CatalogFigures {
   counts: { rollouts: number; passed: number; failed: number; unknown: number };

@@ -1,7 +1,7 @@
-import { authorize, type ServiceContext } from "./context.ts";
-import { importTrajectories, type ImportRecord, type ImportReport } from "./import/import-trajectories.ts";
-import { generateTrajectories } from "../generator/generate.ts";
-import { countTrajectories } from "../db/repositories/stats.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { importTrajectories, type ImportRecord, type ImportReport } from "../import/import-trajectories.ts";
+import { generateTrajectories } from "../../generator/generate.ts";
+import { countTrajectories } from "../../db/repositories/stats.ts";
 
 /**
  * Training steps `npm start`'s demo evaluates the trained runs at, so the training-progress chart shows lines (three

@@ -1,9 +1,9 @@
 // Use case: infer fork links for an import's trajectories (see lib/domain/fork-inference.ts), and undo them.
-import { authorize, type ServiceContext } from "./context.ts";
-import { inferForkLinks, type InferredLink } from "../domain/fork-inference.ts";
-import { deleteInferredLinks, findUnlinkedOfImports, loadForkCandidates } from "../db/repositories/forks.ts";
-import { configOf } from "../db/client.ts";
-import { openBulkWriter } from "../db/bulk/writer.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { inferForkLinks, type InferredLink } from "../../domain/fork-inference.ts";
+import { deleteInferredLinks, findUnlinkedOfImports, loadForkCandidates } from "../../db/repositories/forks.ts";
+import { configOf } from "../../db/client.ts";
+import { openBulkWriter } from "../../db/bulk/writer.ts";
 
 /** Shared prefixes longer than this are still found, but the fork point is placed at this step at the latest. */
 export const MAX_PREFIX_STEPS = 256;

@@ -1,11 +1,11 @@
 // Use cases behind the task and run pages and GET /api/v1/runs, /tasks: lists with pass rates, a task's pass@k per
 // run, a run's error mix. Every figure comes from lib/domain/analytics/metrics.ts — the definitions the analytics
 // pages, CLI and API share — so unknown outcomes are left out of each rate and counted on their own.
-import { authorize, type ServiceContext } from "./context.ts";
-import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../db/repositories/catalog.ts";
-import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../db/repositories/catalog-cells.ts";
-import { recoveryFigures, rolloutFigures, METRIC_KS, type RecoveryFigures, type RolloutFigures } from "../domain/analytics/metrics.ts";
-import { AppError } from "../errors.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../../db/repositories/catalog.ts";
+import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../../db/repositories/catalog-cells.ts";
+import { recoveryFigures, rolloutFigures, METRIC_KS, type RecoveryFigures, type RolloutFigures } from "../../domain/analytics/metrics.ts";
+import { AppError } from "../../errors.ts";
 
 export type { RunInfo, TaskInfo, RecoveryFigures, RolloutFigures };
 

@@ -1,6 +1,6 @@
 // Use case: full-text search over steps (commands, outputs, reasoning; ANSI escapes ignored), and the highlighted
 // snippets shown for a match. The index itself lives in lib/db/repositories/search.ts.
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import {
   findStepHits,
   findStepTexts,
@@ -13,11 +13,11 @@ import {
   SEARCH_FIELDS,
   type ParsedSearch,
   type StepText,
-} from "../db/repositories/search.ts";
-import { findTrajectoryLabels } from "../db/repositories/trajectories.ts";
-import type { Db } from "../db/client.ts";
-import { stepHref, type SearchQueryParams } from "../validation/search-params.ts";
-import { stripAnsi } from "../domain/ansi.ts";
+} from "../../db/repositories/search.ts";
+import { findTrajectoryLabels } from "../../db/repositories/trajectories.ts";
+import type { Db } from "../../db/client.ts";
+import { stepHref, type SearchQueryParams } from "../../validation/search-params.ts";
+import { stripAnsi } from "../../domain/ansi.ts";
 
 export { parseSearchQuery, type ParsedSearch };
 

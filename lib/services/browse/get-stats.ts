@@ -1,5 +1,5 @@
-import { authorize, type ServiceContext } from "./context.ts";
-import { getDatabaseStats, type DatabaseStats } from "../db/repositories/stats.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { getDatabaseStats, type DatabaseStats } from "../../db/repositories/stats.ts";
 
 export async function getStats(ctx: ServiceContext): Promise<DatabaseStats> {
   authorize(ctx, "trajectory:read");

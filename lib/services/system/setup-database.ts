@@ -1,9 +1,9 @@
 // Bring a database to the current schema and baseline content. Used by `npm start`, the CLI, tests and benchmarks.
-import type { DatabaseConfig } from "../env.ts";
-import { createDb } from "../db/client.ts";
-import { migrateDeploy, migrateStatus, type StatusResult } from "../db/migrations/index.ts";
-import { ensureLabelSchemas } from "../db/repositories/label-schemas.ts";
-import { DEFAULT_LABEL_SCHEMAS } from "../domain/taxonomy.ts";
+import type { DatabaseConfig } from "../../env.ts";
+import { createDb } from "../../db/client.ts";
+import { migrateDeploy, migrateStatus, type StatusResult } from "../../db/migrations/index.ts";
+import { ensureLabelSchemas } from "../../db/repositories/label-schemas.ts";
+import { DEFAULT_LABEL_SCHEMAS } from "../../domain/taxonomy.ts";
 
 /**
  * Apply pending migrations (the committed SQL, one transaction each; refused with a message naming the migration
@@ -27,7 +27,7 @@ export async function getMigrationStatus(config: DatabaseConfig): Promise<Status
 
 /** Close the process-wide database client, if one was opened (CLI entry points, before exit). */
 export async function closeDatabase(): Promise<void> {
-  const { getDb } = await import("../db/client.ts");
+  const { getDb } = await import("../../db/client.ts");
   try {
     await getDb().$disconnect();
   } catch {

@@ -1,11 +1,11 @@
 // Use cases of the trajectory browser: one page of the table, facet counts, and "select all matching".
-import { authorize, type ServiceContext } from "./context.ts";
+import { authorize, type ServiceContext } from "../context.ts";
 import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from "./search-trajectories.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, type Viewer } from "../db/repositories/trajectories.ts";
-import { visibleAnnotators } from "./annotation/list-labels.ts";
-import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../db/repositories/facets.ts";
-import type { ParsedSearch } from "../db/repositories/search.ts";
-import { encodeCursor, type TrajectoryListQuery } from "../validation/search-params.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, type Viewer } from "../../db/repositories/trajectories.ts";
+import { visibleAnnotators } from "../annotation/list-labels.ts";
+import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/facets.ts";
+import type { ParsedSearch } from "../../db/repositories/search.ts";
+import { encodeCursor, type TrajectoryListQuery } from "../../validation/search-params.ts";
 
 export type { FacetOption, RangeBounds, StepMatch, TrajectoryFacets };
 /** A table row; `match` is the first step matching the search, when there is one. */

@@ -1,6 +1,6 @@
-import { authorize, type ServiceContext } from "./context.ts";
-import { findForkFamily, findSteps, findTrajectoryHead, getTrajectoryDetail, type ForkTreeNode, type StepView, type TrajectoryDetail } from "../db/repositories/trajectory-detail.ts";
-import { AppError } from "../errors.ts";
+import { authorize, type ServiceContext } from "../context.ts";
+import { findForkFamily, findSteps, findTrajectoryHead, getTrajectoryDetail, type ForkTreeNode, type StepView, type TrajectoryDetail } from "../../db/repositories/trajectory-detail.ts";
+import { AppError } from "../../errors.ts";
 
 export type { ForkTreeNode, StepView, TrajectoryDetail };
 

@@ -1,5 +1,5 @@
-import { getDb, getDbConfig } from "../db/client.ts";
-import { pingDatabase } from "../db/repositories/stats.ts";
+import { getDb, getDbConfig } from "../../db/client.ts";
+import { pingDatabase } from "../../db/repositories/stats.ts";
 
 export async function checkDatabase(): Promise<{ ok: boolean; provider: string; error?: string }> {
   const provider = getDbConfig().provider;
