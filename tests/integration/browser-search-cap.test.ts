@@ -10,7 +10,7 @@ import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { dialectOf, isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";

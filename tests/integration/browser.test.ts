@@ -6,7 +6,7 @@ import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse/browse-trajectories.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 
 const SEED = { count: 90, seed: 11 };

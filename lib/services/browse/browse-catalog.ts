@@ -2,8 +2,8 @@
 // run, a run's error mix. Every figure comes from lib/domain/analytics/metrics.ts — the definitions the analytics
 // pages, CLI and API share — so unknown outcomes are left out of each rate and counted on their own.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../../db/repositories/catalog.ts";
-import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../../db/repositories/catalog-cells.ts";
+import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../../db/repositories/browse/catalog.ts";
+import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../../db/repositories/browse/catalog-cells.ts";
 import { recoveryFigures, rolloutFigures, METRIC_KS, type RecoveryFigures, type RolloutFigures } from "../../domain/analytics/metrics.ts";
 import { AppError } from "../../errors.ts";
 

@@ -1,8 +1,8 @@
 // Cheap existence checks for detail pages: a layout answers 404 (status, not just a not-found page) before the page
 // starts streaming, which it can only do if it knows early and quickly.
 import { authorize, type ServiceContext } from "../context.ts";
-import { resolveTrajectoryId } from "../../db/repositories/trajectory-detail.ts";
-import { findRun, findTask } from "../../db/repositories/catalog.ts";
+import { resolveTrajectoryId } from "../../db/repositories/browse/trajectory-detail.ts";
+import { findRun, findTask } from "../../db/repositories/browse/catalog.ts";
 
 export async function trajectoryExists(ctx: ServiceContext, idOrExternal: string): Promise<boolean> {
   authorize(ctx, "trajectory:read");

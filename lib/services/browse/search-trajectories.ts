@@ -14,7 +14,7 @@ import {
   type ParsedSearch,
   type StepText,
 } from "../../db/repositories/search.ts";
-import { findTrajectoryLabels } from "../../db/repositories/trajectories.ts";
+import { findTrajectoryLabels } from "../../db/repositories/browse/trajectories.ts";
 import type { Db } from "../../db/client.ts";
 import { stepHref, type SearchQueryParams } from "../../validation/search-params.ts";
 import { stripAnsi } from "../../domain/ansi.ts";

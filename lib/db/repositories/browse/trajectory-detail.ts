@@ -1,6 +1,6 @@
 // Read side of one trajectory: its detail (task, run, forks, detected errors) and its steps in ranges.
 import { z } from "zod";
-import type { Db } from "../client.ts";
+import type { Db } from "../../client.ts";
 
 export interface StepView {
   index: number;

@@ -2,8 +2,8 @@
 // split into passed / failed / unknown, and fork points per (run, task, n, c). The metrics themselves are computed
 // from these cells by lib/domain/analytics/metrics.ts, the same functions the analytics pages use.
 import { z } from "zod";
-import { Prisma } from "../generated/sqlite/client.ts";
-import type { Db } from "../client.ts";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
 
 const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);

@@ -9,13 +9,13 @@
 // grouping on the index's prefix streams them in index order without a sort (at 10^5 on SQLite, 162 ms
 // with the three state columns in the GROUP BY, which sorted, against 40 ms for the prefix).
 import { z } from "zod";
-import { Prisma } from "../generated/sqlite/client.ts";
-import type { Db } from "../client.ts";
-import { dialectOf, type ParsedSearch, type Queryable } from "./search.ts";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
+import { dialectOf, type ParsedSearch, type Queryable } from "../search.ts";
 import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
-import { forkCategorySql } from "./analytics/fork-category.ts";
-import { OUTCOMES } from "../../domain/trajectory.ts";
-import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../validation/search-params.ts";
+import { forkCategorySql } from "../analytics/fork-category.ts";
+import { OUTCOMES } from "../../../domain/trajectory.ts";
+import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params.ts";
 
 export interface FacetOption {
   value: string;

@@ -4,11 +4,11 @@
 // where/orderBy objects, because the full-text predicate (FTS5 / tsvector) cannot be expressed in Prisma's where,
 // and an id list from the index does not fit either (Prisma caps SQLite queries at 999 parameters).
 import { z } from "zod";
-import { Prisma } from "../generated/sqlite/client.ts";
-import type { Db } from "../client.ts";
-import { dialectOf, isCommonSearch, searchFilterSql, type Dialect, type ParsedSearch, type SearchForm } from "./search.ts";
-import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "./analytics/fork-category.ts";
-import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../validation/search-params.ts";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
+import { dialectOf, isCommonSearch, searchFilterSql, type Dialect, type ParsedSearch, type SearchForm } from "../search.ts";
+import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "../analytics/fork-category.ts";
+import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../../validation/search-params.ts";
 
 export interface TrajectoryRow {
   id: string;

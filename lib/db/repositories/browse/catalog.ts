@@ -1,7 +1,7 @@
 // Tasks and runs for the catalog pages: the lists, one task or run, a run's error mix. Their outcome counts come from
 // catalog-cells.ts; pass rates are computed on original rollouts only, because recovery attempts start from a
 // failure state and are not independent samples of the task.
-import type { Db } from "../client.ts";
+import type { Db } from "../../client.ts";
 
 export interface RunListItem {
   id: string;
