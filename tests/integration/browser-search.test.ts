@@ -7,7 +7,7 @@ import { importTrajectories } from "../../lib/services/import/import-trajectorie
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/browse/search-trajectories.ts";
-import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search.ts";
+import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search/index.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput, TrajectoryInput } from "../../lib/domain/trajectory.ts";

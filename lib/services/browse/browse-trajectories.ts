@@ -4,7 +4,7 @@ import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from
 import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, type Viewer } from "../../db/repositories/browse/trajectories.ts";
 import { visibleAnnotators } from "../annotation/list-labels.ts";
 import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/browse/facets.ts";
-import type { ParsedSearch } from "../../db/repositories/search.ts";
+import type { ParsedSearch } from "../../db/repositories/search/index.ts";
 import { encodeCursor, type TrajectoryListQuery } from "../../validation/search-params.ts";
 
 export type { FacetOption, RangeBounds, StepMatch, TrajectoryFacets };

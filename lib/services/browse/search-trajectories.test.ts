@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildStepMatch, snippet } from "./search-trajectories.ts";
-import { parseSearchQuery } from "../../db/repositories/search.ts";
+import { parseSearchQuery } from "../../db/repositories/search/index.ts";
 
 const text = (parts: { text: string }[]) => parts.map((p) => p.text).join("");
 const hits = (parts: { text: string; hit: boolean }[]) => parts.filter((p) => p.hit).map((p) => p.text);

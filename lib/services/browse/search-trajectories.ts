@@ -1,19 +1,7 @@
 // Use case: full-text search over steps (commands, outputs, reasoning; ANSI escapes ignored), and the highlighted
-// snippets shown for a match. The index itself lives in lib/db/repositories/search.ts.
+// snippets shown for a match. The index itself lives in lib/db/repositories/search/.
 import { authorize, type ServiceContext } from "../context.ts";
-import {
-  findStepHits,
-  findStepTexts,
-  findFirstMatchingSteps,
-  indexMissingTrajectories,
-  parseSearchQuery,
-  reindexSearch,
-  searchIndexLag,
-  tokenSpans,
-  SEARCH_FIELDS,
-  type ParsedSearch,
-  type StepText,
-} from "../../db/repositories/search.ts";
+import { findStepHits, findStepTexts, findFirstMatchingSteps, indexMissingTrajectories, parseSearchQuery, reindexSearch, searchIndexLag, tokenSpans, SEARCH_FIELDS, type ParsedSearch, type StepText } from "../../db/repositories/search/index.ts";
 import { findTrajectoryLabels } from "../../db/repositories/browse/trajectories.ts";
 import type { Db } from "../../db/client.ts";
 import { stepHref, type SearchQueryParams } from "../../validation/search-params.ts";

@@ -11,7 +11,8 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import { dialectOf, type ParsedSearch, type Queryable } from "../search.ts";
+import { dialectOf, type Queryable } from "../../dialect.ts";
+import type { ParsedSearch } from "../search/index.ts";
 import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";

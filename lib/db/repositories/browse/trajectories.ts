@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import { dialectOf, isCommonSearch, searchFilterSql, type Dialect, type ParsedSearch, type SearchForm } from "../search.ts";
+import { dialectOf, type Dialect } from "../../dialect.ts";
+import { isCommonSearch, searchFilterSql, type ParsedSearch, type SearchForm } from "../search/index.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "../analytics/fork-category.ts";
 import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../../validation/search-params.ts";
 

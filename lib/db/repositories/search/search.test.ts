@@ -4,10 +4,10 @@ import pg from "pg";
 import {
   findStepHits, ftsMatchExpression, indexStepsPg, indexStepsSqlite, parseSearchQuery, removeFromSearchIndex, searchBody, searchIndexLag, searchRows, searchTokens,
   tsQueryExpression, MAX_TOKEN_LENGTH,
-} from "./search.ts";
-import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
-import { importTrajectories } from "../../services/import/import-trajectories.ts";
-import type { TrajectoryInput } from "../../domain/trajectory.ts";
+} from "./index.ts";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../../tests/helpers/test-db.ts";
+import { importTrajectories } from "../../../services/import/import-trajectories.ts";
+import type { TrajectoryInput } from "../../../domain/trajectory.ts";
 
 const SAMPLE: TrajectoryInput = {
   format: "reterm.trajectory.v1",
