@@ -31,7 +31,7 @@ import { getDrillScope } from "../lib/services/analytics/drill-runs.ts";
 import { forOneRender } from "../lib/services/analytics/render-memo.ts";
 import { listTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../lib/validation/analytics-params.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);

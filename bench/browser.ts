@@ -17,7 +17,7 @@ import type { ServiceContext } from "../lib/services/context.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { searchSteps } from "../lib/services/browse/search-trajectories.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
 import { dialectOf } from "../lib/db/dialect.ts";
 import { parseSearchQuery, searchFilterSql } from "../lib/db/repositories/search/index.ts";

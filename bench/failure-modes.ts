@@ -26,7 +26,7 @@ import { signatureOf } from "../lib/domain/failure-modes/index.ts";
 import { compareFailureModes, listFailureModes } from "../lib/services/failure-modes/index.ts";
 import { listTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_FAILURE_MODE_FILTER } from "../lib/validation/failure-modes-params.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);

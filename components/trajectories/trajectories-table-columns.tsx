@@ -94,7 +94,7 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
 
 const RIGHT = new Set<TrajectoryColumnId>(["reward", "stepCount", "durationMs", "forkPointCount", "attemptCount", "recoveryRate"]);
 
-/** TanStack column defs built from the column registry (lib/validation/search-params.ts). */
+/** TanStack column defs built from the column registry (lib/validation/search-params/registry.ts). */
 export const trajectoryColumns: ColumnDef<TrajectoryRow>[] = TRAJECTORY_COLUMN_IDS.map((id) => {
   const c = TRAJECTORY_COLUMNS[id];
   return {

@@ -12,7 +12,7 @@ import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories
 import { dialectOf } from "../../lib/db/dialect.ts";
 import { isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
-import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";
 

@@ -8,7 +8,7 @@ import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/browse/search-trajectories.ts";
 import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search/index.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput, TrajectoryInput } from "../../lib/domain/trajectory.ts";
 

@@ -5,7 +5,7 @@ import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/tes
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 

@@ -6,7 +6,7 @@ import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
-import { trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema } from "../../lib/validation/search-params.ts";
+import { trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema } from "../../lib/validation/search-params/index.ts";
 
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
 const facetCounts = (f: { label: { value: string; count: number }[] } | null) => Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));

@@ -14,7 +14,7 @@ import { listSuggestions } from "../../lib/services/annotation/suggestions/list-
 import { decideSuggestion } from "../../lib/services/annotation/suggestions/decide-suggestion.ts";
 import { getSuggestionPrecision } from "../../lib/services/annotation/suggestions/suggestion-precision.ts";
 import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { openExport } from "../../lib/services/curation/export-dataset.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";

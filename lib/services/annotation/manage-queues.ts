@@ -6,7 +6,7 @@ import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { can } from "../../domain/authz.ts";
 import { selectMatchingTrajectories } from "../browse/browse-trajectories.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params/index.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/accounts/users.ts";
 import { findQueue, insertQueue, isAssignee, listQueues as listQueueRows, listSkips, queueProgress, type QueueProgress, type QueueView } from "../../db/repositories/annotation/queues.ts";

@@ -5,7 +5,7 @@ import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, ty
 import { visibleAnnotators } from "../annotation/list-labels.ts";
 import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/browse/facets.ts";
 import type { ParsedSearch } from "../../db/repositories/search/index.ts";
-import { encodeCursor, type TrajectoryListQuery } from "../../validation/search-params.ts";
+import { encodeCursor, type TrajectoryListQuery } from "../../validation/search-params/index.ts";
 
 export type { FacetOption, RangeBounds, StepMatch, TrajectoryFacets };
 /** A table row; `match` is the first step matching the search, when there is one. */

@@ -4,7 +4,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import { findStepHits, findStepTexts, findFirstMatchingSteps, indexMissingTrajectories, parseSearchQuery, reindexSearch, searchIndexLag, tokenSpans, SEARCH_FIELDS, type ParsedSearch, type StepText } from "../../db/repositories/search/index.ts";
 import { findTrajectoryLabels } from "../../db/repositories/browse/trajectories.ts";
 import type { Db } from "../../db/client.ts";
-import { stepHref, type SearchQueryParams } from "../../validation/search-params.ts";
+import { stepHref, type SearchQueryParams } from "../../validation/search-params/index.ts";
 import { stripAnsi } from "../../domain/ansi.ts";
 
 export { parseSearchQuery, type ParsedSearch };

@@ -7,7 +7,7 @@ import { matchLabelRule } from "./label-source.ts";
 import { openExportReader } from "../../db/repositories/datasets/stored-trajectories.ts";
 import type { NewItem } from "../../db/repositories/datasets/datasets.ts";
 import { applyQualityRules, type ItemSummary, type QualityRules, type Rejection } from "../../domain/curation/quality.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params/index.ts";
 import { AppError } from "../../errors.ts";
 import { READ_BATCH } from "./items.ts";
 import { summarizeItem } from "./summarize.ts";

@@ -11,7 +11,7 @@ import { getTaskHealth } from "../../../lib/services/analytics/get-task-health.t
 import { getTrajectoryFacets, listTrajectories } from "../../../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER, type AnalyticsFilter } from "../../../lib/validation/analytics-params.ts";
 import { attemptsHref, rolloutsHref } from "../../../lib/validation/analytics-drill-down.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params/index.ts";
 
 const f = (patch: Partial<AnalyticsFilter> = {}): AnalyticsFilter => ({ ...EMPTY_ANALYTICS_FILTER, ...patch });
 

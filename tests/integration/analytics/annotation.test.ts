@@ -8,7 +8,7 @@ import { getAnnotationAnalytics } from "../../../lib/services/analytics/get-anno
 import { listTrajectories } from "../../../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../../../lib/validation/analytics-params.ts";
 import { labelledHref } from "../../../lib/validation/analytics-drill-down.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params/index.ts";
 
 // The fixture also labels one fork point (error-category, today): these tests read the "verdict" schema's rows.
 const verdict = <T extends { schema: string }>(rows: T[]) => rows.filter((r) => r.schema === "verdict");

@@ -16,7 +16,7 @@ import type { ParsedSearch } from "../search/index.ts";
 import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
-import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params.ts";
+import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
 export interface FacetOption {
   value: string;

@@ -1,5 +1,5 @@
 // Read side of the trajectory browser: filtered, sorted pages, counts and "select all matching". Returns DTOs.
-// The filter and sort maps below are the db half of the column registry in lib/validation/search-params.ts.
+// The filter and sort maps below are the db half of the column registry in lib/validation/search-params/registry.ts.
 // They compile to provider-neutral SQL (Prisma.sql fragments, all values bound as parameters) rather than Prisma's
 // where/orderBy objects, because the full-text predicate (FTS5 / tsvector) cannot be expressed in Prisma's where,
 // and an id list from the index does not fit either (Prisma caps SQLite queries at 999 parameters).
@@ -9,7 +9,7 @@ import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect } from "../../dialect.ts";
 import { isCommonSearch, searchFilterSql, type ParsedSearch, type SearchForm } from "../search/index.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "../analytics/fork-category.ts";
-import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../../validation/search-params.ts";
+import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../../validation/search-params/index.ts";
 
 export interface TrajectoryRow {
   id: string;

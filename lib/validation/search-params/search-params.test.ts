@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import {
   encodeCursor, trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema, trajectoryQueryToParams, paramsFromSearch, updateQuery, searchQuerySchema,
-} from "./search-params.ts";
+} from "./index.ts";
 
 const messages = (fn: () => unknown): string[] => {
   try {
