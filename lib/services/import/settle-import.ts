@@ -7,7 +7,7 @@ import { configOf } from "../../db/client.ts";
 import { openBulkWriter } from "../../db/bulk/writer.ts";
 import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/repositories/forks.ts";
 import { indexMissingAfter, type IndexCursor } from "../../db/repositories/search/index.ts";
-import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay-layouts.ts";
+import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay/layouts.ts";
 import { inferForks } from "./infer-forks.ts";
 import { warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";

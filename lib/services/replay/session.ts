@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
-import { findRecordingMeta } from "../../db/repositories/recordings.ts";
+import { findRecordingMeta } from "../../db/repositories/replay/recordings.ts";
 import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repositories/browse/trajectory-detail.ts";
 import { chunkIndexAt, type ReplayIndex, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
 import { AppError } from "../../errors.ts";

@@ -2,7 +2,7 @@
 import type { DatabaseConfig } from "../../env.ts";
 import { createDb } from "../../db/client.ts";
 import { migrateDeploy, migrateStatus, type StatusResult } from "../../db/migrations/index.ts";
-import { ensureLabelSchemas } from "../../db/repositories/label-schemas.ts";
+import { ensureLabelSchemas } from "../../db/repositories/annotation/schemas.ts";
 import { DEFAULT_LABEL_SCHEMAS } from "../../domain/taxonomy.ts";
 
 /**

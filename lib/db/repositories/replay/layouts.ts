@@ -1,5 +1,5 @@
 // Stored replay layouts (ReplayLayout): opaque JSON written and validated by lib/services/replay (layout.ts).
-import type { Db } from "../client.ts";
+import type { Db } from "../../client.ts";
 
 export async function findReplayLayout(db: Db, trajectoryId: string): Promise<{ version: number; data: string } | null> {
   return db.replayLayout.findUnique({ where: { trajectoryId }, select: { version: true, data: true } });

@@ -1,7 +1,7 @@
 // Keyframes of replays synthesized from steps (SynthesizedKeyframe): opaque JSON written and validated by
 // lib/services/replay (synthesized.ts), one row per chunk that has a keyframe, tagged with the layout they fit.
-import type { Db } from "../client.ts";
-import { isUniqueViolation } from "../unique-violation.ts";
+import type { Db } from "../../client.ts";
+import { isUniqueViolation } from "../../unique-violation.ts";
 
 /** The keyframe at or before chunk `seq` of this layout (raw JSON), or null when none is stored. */
 export async function findNearestSynthesizedKeyframe(db: Db, trajectoryId: string, layoutKey: string, seq: number): Promise<{ seq: number; keyframe: string } | null> {

@@ -1,6 +1,6 @@
 // Terminal recordings in time-ordered chunks, read in ranges so a 20 MB recording never has to be loaded whole,
 // and the keyframes the replay pipeline stores next to each chunk.
-import type { Db } from "../client.ts";
+import type { Db } from "../../client.ts";
 
 export interface RecordingMeta {
   id: string;
