@@ -12,7 +12,7 @@ export const BANS = {
   prisma: { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
   xterm: { group: ["@xterm/*"], message: "xterm is only imported in components/terminal (and @xterm/headless in lib/services/replay/headless)." },
   xtermBrowser: { group: ["@xterm/xterm", "@xterm/addon-*"], message: "Server-side emulation uses @xterm/headless only." },
-  authLib: { group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/auth instead." },
+  authLib: { group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/accounts instead." },
   storageSdk: { group: ["@aws-sdk/*", "s3rver"], message: "Object storage SDKs are only used in lib/storage (its drivers; tests start s3rver)." },
   headless: { group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"], message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts)." },
   db: { group: ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/**", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Entry points (pages, components, server actions, the CLI) call lib/services, never lib/db." },

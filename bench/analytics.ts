@@ -15,10 +15,10 @@ import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb, type Db } from "../lib/db/client.ts";
 import { createLoggedDb, explain, readStatements } from "../lib/db/diagnostics/query-plans.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
-import { getStats } from "../lib/services/get-stats.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
+import { getStats } from "../lib/services/browse/get-stats.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
 import { getRecoveryAnalytics } from "../lib/services/analytics/get-recovery-analytics.ts";
 import { getTrainingProgress } from "../lib/services/analytics/get-training-progress.ts";
@@ -29,9 +29,9 @@ import { getAnalyticsOptions } from "../lib/services/analytics/get-analytics-opt
 import { getAnnotationAnalytics } from "../lib/services/analytics/get-annotation-analytics.ts";
 import { getDrillScope } from "../lib/services/analytics/drill-runs.ts";
 import { forOneRender } from "../lib/services/analytics/render-memo.ts";
-import { listTrajectories } from "../lib/services/browse-trajectories.ts";
+import { listTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../lib/validation/analytics-params.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);

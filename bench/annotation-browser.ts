@@ -12,9 +12,9 @@ import pg from "pg";
 import { chromium } from "@playwright/test";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb } from "../lib/db/client.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
 
 const args = process.argv.slice(2);

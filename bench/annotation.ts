@@ -12,7 +12,7 @@
 // Ratios are against a baseline measured in the same run: reading one label by id (a primary-key read).
 // Usage: nice -n 5 tsx bench/annotation.ts [--seconds 60] [--queue-items 100000] [--skip-pg] [--skip-sqlite] [--next-only] [--think-ms 1000]
 import { createTestDatabase, postgres, type Provider } from "../tests/helpers/test-db.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
 import { createLabel, updateLabel } from "../lib/services/annotation/save-label.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
 import { completeQueueItem, nextQueueItem, submitQueueLabel } from "../lib/services/annotation/work-queue.ts";

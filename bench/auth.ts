@@ -7,9 +7,9 @@ import { createTestDatabase, postgres, type Provider } from "../tests/helpers/te
 import { createUser } from "../lib/services/accounts/manage-users.ts";
 import { createApiTokenFor } from "../lib/services/accounts/api-tokens.ts";
 import { findSessionActor, signInWithPassword } from "../lib/db/auth/credentials.ts";
-import { findActorByTokenHash } from "../lib/db/repositories/api-tokens.ts";
+import { findActorByTokenHash } from "../lib/db/repositories/accounts/tokens.ts";
 import { sha256 } from "../lib/domain/hash.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 
 const iterations = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 400);
 const providers: Provider[] = process.argv.includes("--skip-pg") || !postgres.available ? ["sqlite"] : ["sqlite", "postgresql"];

@@ -7,10 +7,10 @@ import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb, type Db } from "../lib/db/client.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
-import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
+import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search/index.ts";
 
 // Generated data never lives in the repository: /tmp (or BENCH_OUT). BENCH_TAG keeps parallel checkouts apart on a
 // shared PostgreSQL server.

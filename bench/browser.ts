@@ -14,12 +14,13 @@ import { z } from "zod";
 import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../lib/db/diagnostics/query-plans.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import type { ServiceContext } from "../lib/services/context.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse-trajectories.ts";
-import { searchSteps } from "../lib/services/search-trajectories.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse/browse-trajectories.ts";
+import { searchSteps } from "../lib/services/browse/search-trajectories.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
-import { dialectOf, parseSearchQuery, searchFilterSql } from "../lib/db/repositories/search.ts";
+import { dialectOf } from "../lib/db/dialect.ts";
+import { parseSearchQuery, searchFilterSql } from "../lib/db/repositories/search/index.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 30);
@@ -46,7 +47,7 @@ async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
     const d = new Database(config.file, { readonly: true, fileMustExist: true });
     // The same page cache as the app's connection (lib/db/client.ts), so app / raw compares the same work.
     d.pragma("cache_size = -131072");
-    // The app creates this per connection before reading word counts (search.ts); the replay reads it too.
+    // The app creates this per connection before reading word counts (repositories/search/sqlite.ts); the replay reads it too.
     d.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
     return {
       async run(statements, inTx) {

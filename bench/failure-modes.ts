@@ -10,9 +10,9 @@ import path from "node:path";
 import pg from "pg";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { createDb } from "../lib/db/client.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../lib/generator/generate.ts";
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
@@ -24,9 +24,9 @@ import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeR
 import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";
 import { signatureOf } from "../lib/domain/failure-modes/index.ts";
 import { compareFailureModes, listFailureModes } from "../lib/services/failure-modes/index.ts";
-import { listTrajectories } from "../lib/services/browse-trajectories.ts";
+import { listTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_FAILURE_MODE_FILTER } from "../lib/validation/failure-modes-params.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);

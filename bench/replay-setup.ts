@@ -4,13 +4,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createDb } from "../lib/db/client.ts";
-import { ensureUser } from "../lib/db/repositories/users.ts";
-import { deleteReplayLayouts } from "../lib/db/repositories/replay-layouts.ts";
-import { deleteSynthesizedKeyframes } from "../lib/db/repositories/synthesized-keyframes.ts";
+import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
+import { deleteReplayLayouts } from "../lib/db/repositories/replay/layouts.ts";
+import { deleteSynthesizedKeyframes } from "../lib/db/repositories/replay/synthesized-keyframes.ts";
 import { mulberry32, type Rng } from "../lib/domain/random.ts";
 import { bulkyOutput } from "../lib/generator/scenarios.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
-import { setupDatabase } from "../lib/services/setup-database.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import type { RecordingEvent, StepInput, TrajectoryInput } from "../lib/domain/trajectory.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 

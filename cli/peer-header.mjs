@@ -2,7 +2,7 @@
 // the socket, so the server that owns the socket writes its remote address into a header of its own. Whatever a
 // client sent under that name is overwritten, and the process marks itself so the app can tell this header from one
 // a client sent to a server started some other way (plain `next start`), where the peer stays unknown.
-// The names match lib/domain/network/client-address.ts (PEER_HEADER) and lib/services/client-address.ts (PEER_MARK).
+// The names match lib/domain/network/client-address.ts (PEER_HEADER) and lib/services/accounts/client-address.ts (PEER_MARK).
 export const PEER_HEADER = "x-reterm-peer";
 export const PEER_MARK = Symbol.for("reterm.peer-header");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PEER_HEADER as SERVER_HEADER, PEER_MARK as SERVER_MARK, stampPeer } from "./peer-header.mjs";
 import { PEER_HEADER } from "../lib/domain/network/client-address.ts";
-import { PEER_MARK } from "../lib/services/client-address.ts";
+import { PEER_MARK } from "../lib/services/accounts/client-address.ts";
 
 describe("cli/peer-header.mjs", () => {
   it("uses the header name and process mark the app reads", () => {

@@ -3,10 +3,10 @@ import "./require-node.ts"; // first: stops with one line on an unsupported Node
 import { z } from "zod";
 import { isHelpFlag, parseCommandArgs, UsageError, wantsHelp } from "./args.ts";
 import { getEnv, EnvError } from "../lib/env.ts";
-import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, getMigrationStatus, setupDatabase } from "../lib/services/system/setup-database.ts";
 import { getCliContext } from "../lib/services/cli-context.ts";
-import { seedDemo } from "../lib/services/seed-demo.ts";
-import { getStats } from "../lib/services/get-stats.ts";
+import { seedDemo } from "../lib/services/system/seed-demo.ts";
+import { getStats } from "../lib/services/browse/get-stats.ts";
 import { describeError } from "../lib/errors.ts";
 import { ProgressLine } from "./progress.ts";
 import { importCommand, IMPORT_HELP } from "./commands/import.ts";

@@ -6,11 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { authMode, getEnv, EnvError, isLoopbackHost } from "../lib/env.ts";
 import { describeError } from "../lib/errors.ts";
-import { closeDatabase, setupDatabase } from "../lib/services/setup-database.ts";
+import { closeDatabase, setupDatabase } from "../lib/services/system/setup-database.ts";
 import { getLocalContext } from "../lib/services/context.ts";
 import { getCliContext } from "../lib/services/cli-context.ts";
-import { DEMO_CHECKPOINTS, seedDemo } from "../lib/services/seed-demo.ts";
-import { assertTeamModeReady, loadAuthSecret } from "../lib/services/auth/team-mode.ts";
+import { DEMO_CHECKPOINTS, seedDemo } from "../lib/services/system/seed-demo.ts";
+import { assertTeamModeReady, loadAuthSecret } from "../lib/services/accounts/team-mode.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRS = ["app", "components", "lib", "public"];

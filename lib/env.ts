@@ -174,7 +174,7 @@ export function publicBaseUrl(env: Pick<Env, "RETERM_BASE_URL" | "HOST" | "PORT"
   return new URL(`http://${host}:${env.PORT}`);
 }
 
-/** Where `npm start` keeps the session secret it generated (see lib/services/auth/team-mode.ts). */
+/** Where `npm start` keeps the session secret it generated (see lib/services/accounts/team-mode.ts). */
 export function authSecretFile(dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data")): string {
   return path.join(dataDir, "auth-secret");
 }

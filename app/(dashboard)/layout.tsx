@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppSidebar } from "@/components/layout/app-sidebar";
 import { getPageContext } from "@/lib/services/page-context";
-import { currentAuthMode } from "@/lib/services/authenticate";
+import { currentAuthMode } from "@/lib/services/accounts/authenticate";
 import { openablePages } from "@/lib/domain/authz";
 
 export const dynamic = "force-dynamic";

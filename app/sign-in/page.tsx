@@ -5,7 +5,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Code } from "@/components/ui/code";
 import { SignInForm } from "@/components/accounts/sign-in-form";
 import { findPageContext } from "@/lib/services/page-context";
-import { currentAuthMode } from "@/lib/services/authenticate";
+import { currentAuthMode } from "@/lib/services/accounts/authenticate";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

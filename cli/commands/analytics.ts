@@ -12,7 +12,7 @@ import { getTaskHealth } from "../../lib/services/analytics/get-task-health.ts";
 import { getDistributions } from "../../lib/services/analytics/get-distributions.ts";
 import { getAnnotationAnalytics, periodSchema } from "../../lib/services/analytics/get-annotation-analytics.ts";
 import { resolveRunNames } from "../../lib/services/analytics/resolve-runs.ts";
-import { listRunFigures, listTaskFigures } from "../../lib/services/list-catalog-figures.ts";
+import { listRunFigures, listTaskFigures } from "../../lib/services/browse/list-catalog-figures.ts";
 import type { AnalyticsFilter } from "../../lib/validation/analytics-params.ts";
 import { failureModesCommand, FAILURE_MODES_HELP } from "./failure-modes.ts";
 

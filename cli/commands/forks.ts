@@ -1,7 +1,7 @@
 // `reterm forks undo <importJobId>`: remove the fork links inferred for one import.
 import { UsageError } from "../args.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
-import { undoInferredForks } from "../../lib/services/infer-forks.ts";
+import { undoInferredForks } from "../../lib/services/import/infer-forks.ts";
 
 export const FORKS_HELP = `forks undo <importJobId>     remove the fork links that import inferred (explicit links stay)`;
 

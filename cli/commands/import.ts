@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
 import { importFiles, type ImportFilesResult } from "../../lib/services/import/import-files.ts";
 import { formatIssue } from "../../lib/services/import/import-trajectories.ts";

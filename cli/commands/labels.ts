@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
 import { importLabels } from "../../lib/services/annotation/import-labels.ts";
 import { importSuggestions } from "../../lib/services/annotation/suggestions/import-suggestions.ts";

@@ -1,8 +1,8 @@
 // `reterm reindex-search`: rebuild the full-text search index from the steps (after an upgrade, or to repair it).
 import { getEnv } from "../../lib/env.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
-import { rebuildSearchIndex } from "../../lib/services/search-trajectories.ts";
+import { rebuildSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { reindexFailureModes } from "../../lib/services/failure-modes/index.ts";
 import { ProgressLine } from "../progress.ts";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
 import { createUser, deleteUser, disableUser, enableUser, listUsers, resetPassword, setUserRole } from "../../lib/services/accounts/manage-users.ts";
 import { roleSchema, usernameSchema } from "../../lib/domain/accounts.ts";

@@ -1,4 +1,4 @@
-import type { getStats } from "@/lib/services/get-stats";
+import type { getStats } from "@/lib/services/browse/get-stats";
 import { formatCount } from "@/lib/format";
 
 /** What is in the database, as one line of counts. */

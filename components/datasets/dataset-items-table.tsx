@@ -1,7 +1,7 @@
 "use client";
 import { useState, useTransition } from "react";
 import { Trash2 } from "lucide-react";
-import type { TrajectoryList } from "@/lib/services/browse-trajectories";
+import type { TrajectoryList } from "@/lib/services/browse/browse-trajectories";
 import { DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, decodeCursor, isTrajectoryColumnId, trajectoryListUrlSchema, trajectoryQueryToParams, updateQuery, type RawParams } from "@/lib/validation/search-params";
 import { editDatasetItemsAction } from "@/lib/actions/datasets";
 import { formatCount } from "@/lib/format";

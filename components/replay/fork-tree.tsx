@@ -12,7 +12,7 @@ import { OutcomeBadge } from "@/components/trajectories/outcome-badge";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { replayHref } from "@/lib/domain/replay/player-options";
 import { formatReward } from "@/lib/format";
-import type { ForkTreeNode } from "@/lib/services/view-trajectory";
+import type { ForkTreeNode } from "@/lib/services/browse/view-trajectory";
 import { cn } from "@/lib/utils";
 
 function labelText(label: string): string {

@@ -1,7 +1,7 @@
 // The replay's markers facts (errors, fork points, outcome) from a trajectory's detail, for any page that mounts the
 // replay (the trajectory page, the queue item page).
 import { errorFacts, packErrorFacts } from "@/lib/domain/replay/markers";
-import type { getTrajectory } from "@/lib/services/view-trajectory";
+import type { getTrajectory } from "@/lib/services/browse/view-trajectory";
 import type { ReplayFacts } from "./replay-view";
 
 type Detail = Awaited<ReturnType<typeof getTrajectory>>;

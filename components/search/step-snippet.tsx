@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { StepMatch } from "@/lib/services/search-trajectories";
+import type { StepMatch } from "@/lib/services/browse/search-trajectories";
 import { stepHref } from "@/lib/validation/search-params";
 
 const FIELD_LABEL: Record<StepMatch["field"], string> = { action: "command", observation: "output", reasoning: "reasoning", message: "message" };

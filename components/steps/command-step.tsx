@@ -1,4 +1,4 @@
-import type { StepView } from "@/lib/services/view-trajectory";
+import type { StepView } from "@/lib/services/browse/view-trajectory";
 import { StepHeader } from "./step-header";
 import { TerminalText } from "./terminal-text";
 

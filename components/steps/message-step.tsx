@@ -1,4 +1,4 @@
-import type { StepView } from "@/lib/services/view-trajectory";
+import type { StepView } from "@/lib/services/browse/view-trajectory";
 import { StepHeader } from "./step-header";
 
 /** A user/system turn: the task prompt, harness feedback, context-management notes. */

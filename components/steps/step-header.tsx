@@ -1,7 +1,7 @@
 import { AlertTriangle, Copy } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { formatDuration } from "@/lib/format";
-import type { StepView } from "@/lib/services/view-trajectory";
+import type { StepView } from "@/lib/services/browse/view-trajectory";
 
 export function StepHeader({ step, label }: { step: StepView; label: string }) {
   return (

@@ -1,4 +1,4 @@
-import type { StepView } from "@/lib/services/view-trajectory";
+import type { StepView } from "@/lib/services/browse/view-trajectory";
 import { cn } from "@/lib/utils";
 import { CommandStep } from "./command-step";
 import { MessageStep } from "./message-step";

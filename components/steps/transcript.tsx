@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import type { StepView } from "@/lib/services/view-trajectory";
+import type { StepView } from "@/lib/services/browse/view-trajectory";
 import { StepList } from "./step-list";
 import { TRANSCRIPT_PAGE } from "./transcript-page";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { GroupSummary } from "@/lib/services/browse-catalog";
+import type { GroupSummary } from "@/lib/services/browse/browse-catalog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatCount, formatPercent } from "@/lib/format";
 import { cn } from "@/lib/utils";

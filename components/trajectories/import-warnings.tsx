@@ -1,6 +1,6 @@
 import { TriangleAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import type { TrajectoryDetail } from "@/lib/services/view-trajectory";
+import type { TrajectoryDetail } from "@/lib/services/browse/view-trajectory";
 
 /** A partial import must never look whole: the table and the page both flag it. */
 export function ImportWarningsBadge({ count }: { count: number }) {

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { LinkPending } from "@/components/ui/link-pending";
 import type { ColumnDef } from "@tanstack/react-table";
 import { GitFork, MessageSquareText } from "lucide-react";
-import type { TrajectoryRow } from "@/lib/services/browse-trajectories";
+import type { TrajectoryRow } from "@/lib/services/browse/browse-trajectories";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatDateTime, formatDuration, formatPercent, formatReward } from "@/lib/format";
 import { TRAJECTORY_COLUMN_IDS, TRAJECTORY_COLUMNS, type TrajectoryColumnId } from "@/lib/validation/search-params";
@@ -94,7 +94,7 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
 
 const RIGHT = new Set<TrajectoryColumnId>(["reward", "stepCount", "durationMs", "forkPointCount", "attemptCount", "recoveryRate"]);
 
-/** TanStack column defs built from the column registry (lib/validation/search-params.ts). */
+/** TanStack column defs built from the column registry (lib/validation/search-params/registry.ts). */
 export const trajectoryColumns: ColumnDef<TrajectoryRow>[] = TRAJECTORY_COLUMN_IDS.map((id) => {
   const c = TRAJECTORY_COLUMNS[id];
   return {

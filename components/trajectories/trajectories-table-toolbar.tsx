@@ -1,7 +1,7 @@
 "use client";
 import type { ReactNode } from "react";
 import { RotateCcw, X } from "lucide-react";
-import type { TrajectoryFacets } from "@/lib/services/browse-trajectories";
+import type { TrajectoryFacets } from "@/lib/services/browse/browse-trajectories";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatRange, hasFilters, NO_ERROR, TRAJECTORY_FILTERS, type TrajectoryFilterKey, type TrajectoryListQuery } from "@/lib/validation/search-params";
 import { DataTableFacetedFilter, type FacetOptionView } from "@/components/data-table/data-table-faceted-filter";

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import type { VisibilityState } from "@tanstack/react-table";
 import { z } from "zod";
 import { Copy, DatabaseZap, Info, SearchX } from "lucide-react";
-import type { TrajectoryFacets, TrajectoryList } from "@/lib/services/browse-trajectories";
+import type { TrajectoryFacets, TrajectoryList } from "@/lib/services/browse/browse-trajectories";
 import {
   DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, isTrajectoryColumnId, decodeCursor, trajectoryListUrlSchema, trajectoryQueryToParams, updateQuery, stepHref, hasFilters,
   type RawParams, type TrajectoryColumnId, type TrajectoryFilterKey, type TrajectoryListQuery,

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TrajectoryDetail } from "@/lib/services/view-trajectory";
+import type { TrajectoryDetail } from "@/lib/services/browse/view-trajectory";
 import { Card, CardContent } from "@/components/ui/card";
 import { formatDateTime, formatDuration, formatReward } from "@/lib/format";
 import { OutcomeBadge } from "./outcome-badge";

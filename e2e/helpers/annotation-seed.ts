@@ -4,8 +4,8 @@
 // one label of the local user's for the concurrent-edit test, and a queue of failed trajectories with fork points.
 import type { Db } from "../../lib/db/client.ts";
 import type { Actor } from "../../lib/domain/authz.ts";
-import { ensureUser } from "../../lib/db/repositories/users.ts";
-import { createApiToken } from "../../lib/db/repositories/api-tokens.ts";
+import { ensureUser } from "../../lib/db/repositories/accounts/users.ts";
+import { createApiToken } from "../../lib/db/repositories/accounts/tokens.ts";
 import { sha256 } from "../../lib/domain/hash.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
 import { createQueue } from "../../lib/services/annotation/manage-queues.ts";

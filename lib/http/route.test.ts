@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { NextRequest, NextResponse } from "next/server";
 import { AppError } from "../errors.ts";
 
-vi.mock("../services/authenticate.ts", () => ({
+vi.mock("../services/accounts/authenticate.ts", () => ({
   resolveRequestContext: async (headers: Headers) => {
     if (!headers.get("authorization")) throw new AppError("UNAUTHENTICATED", "Sign in");
     return { db: null, actor: { id: "u1", name: "alice", role: "admin" } };

@@ -6,7 +6,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors.ts";
-import { resolveRequestContext } from "../services/authenticate.ts";
+import { resolveRequestContext } from "../services/accounts/authenticate.ts";
 import { authorize, type ServiceContext } from "../services/context.ts";
 import type { Permission } from "../domain/authz.ts";
 import { getEnv } from "../env.ts";

@@ -7,8 +7,7 @@
 //   created by the operator at the machine, recorded in the audit log under "cli:<RETERM_USER>" without any user row.
 //   Once an admin who can sign in exists, `user add` too must act as a named admin.
 import { getDb } from "../db/client.ts";
-import { findAccountByName } from "../db/repositories/users.ts";
-import { countAdminsWithPassword, hasPasswordAccounts } from "../db/repositories/accounts/users.ts";
+import { countAdminsWithPassword, findAccountByName, hasPasswordAccounts } from "../db/repositories/accounts/users.ts";
 import { authMode, getEnv } from "../env.ts";
 import { AppError } from "../errors.ts";
 import { getLocalContext, inactiveAccount, type ServiceContext } from "./context.ts";

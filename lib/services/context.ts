@@ -1,6 +1,6 @@
 // The acting user and database every service runs with. Pages, route handlers and the CLI build one and pass it in.
 import { getDb, type Db } from "../db/client.ts";
-import { ensureAccount, type AccountActor } from "../db/repositories/users.ts";
+import { ensureAccount, type AccountActor } from "../db/repositories/accounts/users.ts";
 import { can, type Actor, type Permission } from "../domain/authz.ts";
 import { getEnv } from "../env.ts";
 import { AppError } from "../errors.ts";

@@ -1,10 +1,10 @@
 // The one place pages, layouts and server actions get their acting user. Route handlers use lib/http/route.ts;
-// both resolve through lib/services/authenticate.ts. Nobody signed in (team mode) → the sign-in page; a role
+// both resolve through lib/services/accounts/authenticate.ts. Nobody signed in (team mode) → the sign-in page; a role
 // without `permission` → the forbidden page. Services check again (authorize), so hiding a link is never the guard.
 import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { findRequestContext } from "./authenticate.ts";
+import { findRequestContext } from "./accounts/authenticate.ts";
 import type { ServiceContext } from "./context.ts";
 import { can, type Permission } from "../domain/authz.ts";
 import { isAppError } from "../errors.ts";

@@ -1,6 +1,6 @@
 // Links from an analytics figure to the trajectory table showing exactly the rollouts behind it. The parameters are
-// the browser's own (lib/validation/search-params.ts), so the table's row count equals the figure.
-import { NO_ERROR, RECOVERED_NEVER } from "./search-params.ts";
+// the browser's own (lib/validation/search-params/), so the table's row count equals the figure.
+import { NO_ERROR, RECOVERED_NEVER } from "./search-params/index.ts";
 import type { AnalyticsFilter } from "./analytics-params.ts";
 
 export interface DrillScope {

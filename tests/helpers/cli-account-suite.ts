@@ -20,7 +20,7 @@ export function defineCliAccountSuite(provider: Provider): void {
     });
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });

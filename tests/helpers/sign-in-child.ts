@@ -5,7 +5,7 @@ export {};
 process.env.RETERM_AUTH = "on";
 process.env.RETERM_AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 const { createDb } = await import("../../lib/db/client.ts");
-const { signIn } = await import("../../lib/services/auth/sign-in.ts");
+const { signIn } = await import("../../lib/services/accounts/sign-in.ts");
 const { markPeerHeaderSet, PEER_HEADER } = await import("../../cli/peer-header.mjs");
 
 const [configJson, username, peer, attempts] = process.argv.slice(2) as [string, string, string, string];

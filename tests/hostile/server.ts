@@ -5,7 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { createUser, resetPassword, setUserRole, listUsers } from "../../lib/services/accounts/manage-users.ts";
 import { createApiTokenFor, listApiTokens, revokeApiToken } from "../../lib/services/accounts/api-tokens.ts";
-import { signIn } from "../../lib/services/auth/sign-in.ts";
-import { findRequestContext, resolveRequestContext } from "../../lib/services/authenticate.ts";
+import { signIn } from "../../lib/services/accounts/sign-in.ts";
+import { findRequestContext, resolveRequestContext } from "../../lib/services/accounts/authenticate.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
-import { SIGN_IN_LIMITS } from "../../lib/services/auth/sign-in-throttle.ts";
+import { SIGN_IN_LIMITS } from "../../lib/services/accounts/sign-in-throttle.ts";
 import { markPeerHeaderSet, PEER_HEADER } from "../../cli/peer-header.mjs";
 
 // As cli/next-server.mjs does: the process vouches for the peer header it sets.

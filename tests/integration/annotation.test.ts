@@ -2,7 +2,7 @@
 // and agreement — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { createLabel, deleteLabel, updateLabel } from "../../lib/services/annotation/save-label.ts";
 import { getLabelHistory, listLabels } from "../../lib/services/annotation/list-labels.ts";

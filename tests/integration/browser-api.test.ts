@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { z } from "zod";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 
 const SEED = { count: 40, seed: 9 };

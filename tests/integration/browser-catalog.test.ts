@@ -1,9 +1,9 @@
 // Task and run pages on SQLite and PostgreSQL: pass rates and pass@k per run from original rollouts only, error mix.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../lib/services/browse-catalog.ts";
+import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../lib/services/browse/browse-catalog.ts";
 import { passAtK } from "../../lib/domain/analytics/pass-at-k.ts";
 import { AppError } from "../../lib/errors.ts";
 

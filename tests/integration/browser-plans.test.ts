@@ -4,9 +4,9 @@
 // proves an index plan exists; bench/browser.ts --explain shows the plans chosen at 10^5 rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { createLoggedDb, explain, fullTableScans, readStatements, type LoggedStatement } from "../../lib/db/diagnostics/query-plans.ts";
 import type { Db } from "../../lib/db/client.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";

@@ -5,13 +5,14 @@
 // the generated data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
-import { ensureSearchIndex } from "../../lib/services/search-trajectories.ts";
-import { dialectOf, isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
-import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
+import { dialectOf } from "../../lib/db/dialect.ts";
+import { isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search/index.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
+import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";
 

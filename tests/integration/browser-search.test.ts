@@ -2,13 +2,13 @@
 // snippets around the match, the index kept up to date and rebuildable. Expectations come from the generated data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
-import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/search-trajectories.ts";
-import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/browse/search-trajectories.ts";
+import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search/index.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput, TrajectoryInput } from "../../lib/domain/trajectory.ts";
 

@@ -2,11 +2,11 @@
 // offset paging, "select all matching". Expectations are computed from the generator's output, not hard-coded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/trajectories.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 
 const SEED = { count: 90, seed: 11 };

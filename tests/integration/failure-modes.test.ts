@@ -7,10 +7,10 @@ import { importTrajectories, type ImportRecord } from "../../lib/services/import
 import { compareFailureModes, FAILURE_MODE_SOURCE, listFailureModes, reindexFailureModes, suggestModeCategory } from "../../lib/services/failure-modes/index.ts";
 import { EMPTY_FAILURE_MODE_FILTER, type FailureModeFilter } from "../../lib/validation/failure-modes-params.ts";
 import { isAppError } from "../../lib/errors.ts";
-import { listTrajectories } from "../../lib/services/browse-trajectories.ts";
+import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { createQueue } from "../../lib/services/annotation/manage-queues.ts";
 import { createLabel, deleteLabel } from "../../lib/services/annotation/save-label.ts";
-import { trajectoryListQuerySchema, trajectoryQueryToParams } from "../../lib/validation/search-params.ts";
+import { trajectoryListQuerySchema, trajectoryQueryToParams } from "../../lib/validation/search-params/index.ts";
 import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 
 const F = (over: Partial<FailureModeFilter> = {}): FailureModeFilter => ({ ...EMPTY_FAILURE_MODE_FILTER, ...over });

@@ -14,8 +14,8 @@ import { importUpload } from "@/lib/services/import/import-upload";
 import { importTrajectories, type ImportRecord } from "@/lib/services/import/import-trajectories";
 import { findInterruptedImports } from "@/lib/services/import-integrity/interrupted-imports";
 import { listImportJobs } from "@/lib/services/import-integrity/list-import-jobs";
-import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
-import { getTrajectory } from "@/lib/services/view-trajectory";
+import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse/browse-trajectories";
+import { getTrajectory } from "@/lib/services/browse/view-trajectory";
 import { trajectoryListQuerySchema } from "@/lib/validation/search-params";
 import type { TrajectoryInput } from "@/lib/domain/trajectory";
 

@@ -10,8 +10,8 @@ import { importFiles } from "@/lib/services/import/import-files";
 import { importTrajectories, type ImportRecord } from "@/lib/services/import/import-trajectories";
 import { ingestTrajectories } from "@/lib/services/import/ingest-trajectories";
 import { importUpload } from "@/lib/services/import/import-upload";
-import { undoInferredForks } from "@/lib/services/infer-forks";
-import { getStats } from "@/lib/services/get-stats";
+import { undoInferredForks } from "@/lib/services/import/infer-forks";
+import { getStats } from "@/lib/services/browse/get-stats";
 import { refreshStatisticsAfterBulkLoad } from "@/lib/db/bulk/statistics";
 import type { TrajectoryInput } from "@/lib/domain/trajectory";
 

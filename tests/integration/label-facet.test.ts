@@ -2,11 +2,11 @@
 // with blind mode held: an annotator counts, filters and sees only their own labels — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse-trajectories.ts";
-import { trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema } from "../../lib/validation/search-params.ts";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema } from "../../lib/validation/search-params/index.ts";
 
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
 const facetCounts = (f: { label: { value: string; count: number }[] } | null) => Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));

@@ -5,7 +5,7 @@ delete process.env.HOST;
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db.ts";
-import { findRequestContext, currentAuthMode } from "../../lib/services/authenticate.ts";
+import { findRequestContext, currentAuthMode } from "../../lib/services/accounts/authenticate.ts";
 
 let t: TestDatabase;
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   post = (await import("../../app/api/v1/trajectories/route.ts")).POST;
 });
 afterAll(async () => {
-  const { closeDatabase } = await import("../../lib/services/setup-database.ts");
+  const { closeDatabase } = await import("../../lib/services/system/setup-database.ts");
   await closeDatabase();
   await t?.drop();
 });

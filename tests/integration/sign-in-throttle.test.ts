@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { createDb, type Db } from "../../lib/db/client.ts";
 import { createUser } from "../../lib/services/accounts/manage-users.ts";
-import { signIn } from "../../lib/services/auth/sign-in.ts";
-import { SIGN_IN_LIMITS } from "../../lib/services/auth/sign-in-throttle.ts";
+import { signIn } from "../../lib/services/accounts/sign-in.ts";
+import { SIGN_IN_LIMITS } from "../../lib/services/accounts/sign-in-throttle.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import { markPeerHeaderSet, PEER_HEADER } from "../../cli/peer-header.mjs";
 

@@ -3,7 +3,7 @@
 // unless accepted, and give the detector's precision per category — on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { isAppError } from "../../lib/errors.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
@@ -13,8 +13,8 @@ import { importSuggestions } from "../../lib/services/annotation/suggestions/imp
 import { listSuggestions } from "../../lib/services/annotation/suggestions/list-suggestions.ts";
 import { decideSuggestion } from "../../lib/services/annotation/suggestions/decide-suggestion.ts";
 import { getSuggestionPrecision } from "../../lib/services/annotation/suggestions/suggestion-precision.ts";
-import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { openExport } from "../../lib/services/curation/export-dataset.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";

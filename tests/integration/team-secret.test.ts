@@ -37,7 +37,7 @@ describe("team mode's session secret", () => {
   });
 
   it("the secret `npm start` generated and kept in data/auth-secret is used by any later start", async () => {
-    const { loadAuthSecret } = await import("../../lib/services/auth/team-mode.ts");
+    const { loadAuthSecret } = await import("../../lib/services/accounts/team-mode.ts");
     const { persistentAuthSecret } = await import("../../lib/env.ts");
     const generated = loadAuthSecret(undefined, path.join(dir, "data"));
     expect(generated).toMatch(/^[0-9a-f]{64}$/);

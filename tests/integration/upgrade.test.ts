@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client.ts";
 import { migrateDeploy } from "../../lib/db/migrations/index.ts";
-import { setupDatabase } from "../../lib/services/setup-database.ts";
-import { seedDemo } from "../../lib/services/seed-demo.ts";
+import { setupDatabase } from "../../lib/services/system/setup-database.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { createEmptyDatabase, createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../helpers/test-db.ts";
 import { execSql } from "../helpers/raw-sql.ts";
 

@@ -3,7 +3,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { ChangePasswordForm } from "@/components/accounts/change-password-form";
 import { getPageContext } from "@/lib/services/page-context";
-import { currentAuthMode } from "@/lib/services/authenticate";
+import { currentAuthMode } from "@/lib/services/accounts/authenticate";
 import { MIN_PASSWORD_LENGTH } from "@/lib/domain/accounts";
 
 export const metadata: Metadata = { title: "Account" };

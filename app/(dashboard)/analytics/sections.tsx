@@ -1,7 +1,7 @@
 // The analytics page's sections as async server components, each fetching its own figures, so the page streams them
 // in as they are ready (each in a Suspense boundary) instead of waiting for the slowest query.
 import type { ServiceContext } from "@/lib/services/context";
-import { getStats } from "@/lib/services/get-stats";
+import { getStats } from "@/lib/services/browse/get-stats";
 import { getRecoveryAnalytics } from "@/lib/services/analytics/get-recovery-analytics";
 import { getTrainingProgress } from "@/lib/services/analytics/get-training-progress";
 import { getTaskHealth } from "@/lib/services/analytics/get-task-health";

@@ -1,6 +1,6 @@
 // GET /api/health — liveness and database reachability (no data, no auth needed; the Host gate still applies).
 import { NextResponse } from "next/server";
-import { checkDatabase } from "@/lib/services/check-health";
+import { checkDatabase } from "@/lib/services/system/check-health";
 import { guardRequest } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

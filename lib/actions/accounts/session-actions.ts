@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { ActionError, defineAction } from "../../http/action.ts";
-import { changePassword, signIn, signOut } from "../../services/auth/sign-in.ts";
+import { changePassword, signIn, signOut } from "../../services/accounts/sign-in.ts";
 import { passwordSchema } from "../../domain/accounts.ts";
 
 const signInSchema = z.object({

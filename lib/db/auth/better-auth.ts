@@ -1,5 +1,5 @@
 // better-auth, bound to our Prisma client: it owns password hashing (scrypt), session tokens and their cookies.
-// It lives in lib/db because its adapter talks to Prisma; services reach it through lib/services/auth only.
+// It lives in lib/db because its adapter talks to Prisma; services reach it through lib/services/accounts only.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
@@ -44,7 +44,7 @@ function createAuth(db: Db) {
       database: { generateId: false },
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    // Sign-in is throttled per account and per (account, address) by lib/services/auth/sign-in-throttle.ts (server-side calls
+    // Sign-in is throttled per account and per (account, address) by lib/services/accounts/sign-in-throttle.ts (server-side calls
     // bypass better-auth's own limiter, which guards only its HTTP endpoints, which we do not mount).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

@@ -3,7 +3,7 @@
 import type { Db } from "../client.ts";
 import { CLIENT_ADDRESS_HEADER, getAuthFor } from "./better-auth.ts";
 import type { Actor } from "../../domain/authz.ts";
-import { toActor } from "../repositories/users.ts";
+import { toActor } from "../repositories/accounts/users.ts";
 
 /** Set (or replace) a user's password and end all of their sessions. */
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
@@ -35,7 +35,7 @@ export async function findSessionActor(db: Db, headers: Headers): Promise<Actor 
 
 /**
  * What better-auth gets to see of a request: the session cookie and what it records with a session — the user agent
- * and the client address the caller resolved (lib/services/client-address.ts), never the request's own forwarding
+ * and the client address the caller resolved (lib/services/accounts/client-address.ts), never the request's own forwarding
  * headers, which a client can write. Not Origin: server actions are already checked by Next.js (Origin vs Host) and
  * route handlers by lib/http/request-guard.ts, and better-auth's own origin check would compare against one
  * configured base URL, which a shared server reached under several names cannot give.

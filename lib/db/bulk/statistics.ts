@@ -4,7 +4,7 @@
 // indexer read the 17 M-row Step table whole for every batch of 100 trajectories (~1,100 trajectories a minute;
 // ~25,000 after ANALYZE, which took 2 s). SQLite keeps no statistics unless ANALYZE was run, and the app never runs it.
 import type { Db } from "../client.ts";
-import { dialectOf } from "../repositories/search.ts";
+import { dialectOf } from "../dialect.ts";
 
 /** Imports of at least this many trajectories refresh the statistics before their settle phase. */
 export const ANALYZE_AFTER_TRAJECTORIES = 10_000;

@@ -3,7 +3,7 @@
 import type { Db } from "../client.ts";
 import type { ForkCandidate } from "../../domain/fork-inference.ts";
 import { REFRESH_FORK_POINTS_SQL } from "../bulk/fork-links.ts";
-import { dialectOf } from "./search.ts";
+import { dialectOf } from "../dialect.ts";
 
 const ID_CHUNK = 500;
 

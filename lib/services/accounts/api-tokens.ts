@@ -5,8 +5,7 @@ import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { can } from "../../domain/authz.ts";
 import { sha256 } from "../../domain/hash.ts";
-import { createApiToken } from "../../db/repositories/api-tokens.ts";
-import { findTokenOwner, listTokens, revokeTokenRow, type TokenSummary } from "../../db/repositories/accounts/tokens.ts";
+import { createApiToken, findTokenOwner, listTokens, revokeTokenRow, type TokenSummary } from "../../db/repositories/accounts/tokens.ts";
 import { findUserRow } from "../../db/repositories/accounts/users.ts";
 
 export type { TokenSummary };

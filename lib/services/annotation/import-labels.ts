@@ -3,7 +3,7 @@
 // value or comment differs from the stored label updates it (with history).
 import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import { ensureUser, findUserByName } from "../../db/repositories/users.ts";
+import { ensureUser, findUserByName } from "../../db/repositories/accounts/users.ts";
 import { findLabelByTarget, insertLabel, updateLabelIfVersion } from "../../db/repositories/annotation/labels.ts";
 import { readLabelLines } from "./label-lines.ts";
 

@@ -1,13 +1,13 @@
 // Turn a dataset's rules into its items: match trajectories (table filter, selection or labels), expand to recovery
 // segments when asked, then apply the quality filters (these read the items' steps, a batch at a time).
 import type { ServiceContext } from "../context.ts";
-import { selectMatchingTrajectories } from "../browse-trajectories.ts";
+import { selectMatchingTrajectories } from "../browse/browse-trajectories.ts";
 import { findExistingTrajectoryIds, findPassedAttempts } from "../../db/repositories/datasets/candidates.ts";
 import { matchLabelRule } from "./label-source.ts";
 import { openExportReader } from "../../db/repositories/datasets/stored-trajectories.ts";
 import type { NewItem } from "../../db/repositories/datasets/datasets.ts";
 import { applyQualityRules, type ItemSummary, type QualityRules, type Rejection } from "../../domain/curation/quality.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params/index.ts";
 import { AppError } from "../../errors.ts";
 import { READ_BATCH } from "./items.ts";
 import { summarizeItem } from "./summarize.ts";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { qualityRulesSchema } from "../../domain/curation/quality.ts";
 import { labelConditionSchema } from "../../domain/curation/label-rules.ts";
 import { ITEM_KINDS } from "../../domain/curation/types.ts";
-import { trajectoryQueryToParams, type TrajectoryListQuery } from "../../validation/search-params.ts";
+import { trajectoryQueryToParams, type TrajectoryListQuery } from "../../validation/search-params/index.ts";
 
 /** One condition, or several that must all hold (stored rules from before conditions could be combined are one). */
 export const labelRuleSchema = z.union([labelConditionSchema, z.array(labelConditionSchema).min(1, "needs at least one condition").max(10, "at most 10 conditions")]);

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { authorize, type ServiceContext } from "../context.ts";
 import { importTrajectories, type ImportIssue, type ImportRecord, type ImportReport } from "./import-trajectories.ts";
-import type { InferredForksReport } from "../infer-forks.ts";
+import type { InferredForksReport } from "./infer-forks.ts";
 import { findImporter, FORMAT_IDS } from "../../importers/registry.ts";
 import { walkInputs } from "../../importers/walk.ts";
 import type { Importer, ImportSource, ReadOptions } from "../../importers/types.ts";

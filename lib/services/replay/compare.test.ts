@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
-import { seedDemo } from "../seed-demo.ts";
+import { seedDemo } from "../system/seed-demo.ts";
 import { compareAttempts, compareLinkSchema } from "./compare.ts";
 import { getTestReport } from "./test-report.ts";
-import { getForkTree, getSteps, getTrajectory } from "../view-trajectory.ts";
+import { getForkTree, getSteps, getTrajectory } from "../browse/view-trajectory.ts";
 import { generateTrajectories } from "../../generator/generate.ts";
 import { importTrajectories } from "../import/import-trajectories.ts";
 

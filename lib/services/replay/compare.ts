@@ -2,7 +2,7 @@
 // attempt's commands after the fork, and a diff of the command sequences against the first attempt.
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
-import { findStepHeads, getTrajectoryDetail } from "../../db/repositories/trajectory-detail.ts";
+import { findStepHeads, getTrajectoryDetail } from "../../db/repositories/browse/trajectory-detail.ts";
 import { diffCommands, type DiffOp } from "../../domain/replay/command-diff.ts";
 import { AppError } from "../../errors.ts";
 import { summarizeStep } from "./session.ts";

@@ -3,7 +3,7 @@
 // 20 MB. The layout that pass produces is small (step times, chunk boundaries, gaps), so it is saved once and read
 // back on later opens — after a restart, in another server process, or right after an import that warmed it.
 import type { Db } from "../../db/client.ts";
-import { findReplayLayout, saveReplayLayout } from "../../db/repositories/replay-layouts.ts";
+import { findReplayLayout, saveReplayLayout } from "../../db/repositories/replay/layouts.ts";
 import { layoutSchema } from "./layout-data.ts";
 import { RecordedSource } from "./recorded.ts";
 import type { ReplaySource, SourceDeps } from "./source.ts";

@@ -2,7 +2,7 @@
 // resolved here, so the first range can be preloaded with the page) and only the step lines around that point.
 // The rest of the step list arrives in ranges as it is scrolled (step-summaries.ts).
 import { authorize, type ServiceContext } from "../context.ts";
-import { findStepHeads } from "../../db/repositories/trajectory-detail.ts";
+import { findStepHeads } from "../../db/repositories/browse/trajectory-detail.ts";
 import { stepIndexAt } from "../../domain/replay/markers.ts";
 import { deepLinkMs, type ReplayLink } from "../../domain/replay/player-options.ts";
 import type { ReplayIndex, StepSummary } from "../../domain/replay/recording.ts";

@@ -4,8 +4,8 @@
 // built on a worker thread under a budget; a recording over budget is marked in its layout and replayed without.
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { findFirstKeyframe, findNearestKeyframe, listChunkInfo, readChunks, saveKeyframes, type RecordingMeta } from "../../db/repositories/recordings.ts";
-import type { StepHead } from "../../db/repositories/trajectory-detail.ts";
+import { findFirstKeyframe, findNearestKeyframe, listChunkInfo, readChunks, saveKeyframes, type RecordingMeta } from "../../db/repositories/replay/recordings.ts";
+import type { StepHead } from "../../db/repositories/browse/trajectory-detail.ts";
 import { collectGaps, parseChunkEvents, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex } from "../../domain/replay/recording.ts";
 import { recordingStepTimings, stepOfMarker } from "../../domain/replay/step-timing.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";

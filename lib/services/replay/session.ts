@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
-import { findRecordingMeta } from "../../db/repositories/recordings.ts";
-import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repositories/trajectory-detail.ts";
+import { findRecordingMeta } from "../../db/repositories/replay/recordings.ts";
+import { findStepHeads, findTrajectoryHead, type StepHead } from "../../db/repositories/browse/trajectory-detail.ts";
 import { chunkIndexAt, type ReplayIndex, type ReplayManifest, type ReplayRange, type StepSummary } from "../../domain/replay/recording.ts";
 import { AppError } from "../../errors.ts";
 import { openRecordedSource } from "./recorded.ts";

@@ -2,7 +2,7 @@
 // scrolled instead of arriving whole with the page (1,600 steps were ≈ 215 KB of the page's payload).
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
-import { findStepHeads, findTrajectoryHead } from "../../db/repositories/trajectory-detail.ts";
+import { findStepHeads, findTrajectoryHead } from "../../db/repositories/browse/trajectory-detail.ts";
 import type { StepSummary } from "../../domain/replay/recording.ts";
 import { AppError } from "../../errors.ts";
 import { summarizeStep } from "./session.ts";

@@ -8,8 +8,8 @@
 // another server process, is a single-row read as for a recording.
 import { createHash } from "node:crypto";
 import type { Db } from "../../db/client.ts";
-import { findFirstSynthesizedKeyframe, findNearestSynthesizedKeyframe, saveSynthesizedKeyframes } from "../../db/repositories/synthesized-keyframes.ts";
-import { findStepsForReplay } from "../../db/repositories/trajectory-detail.ts";
+import { findFirstSynthesizedKeyframe, findNearestSynthesizedKeyframe, saveSynthesizedKeyframes } from "../../db/repositories/replay/synthesized-keyframes.ts";
+import { findStepsForReplay } from "../../db/repositories/browse/trajectory-detail.ts";
 import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
 import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../../domain/replay/synthesize.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";

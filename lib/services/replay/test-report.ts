@@ -1,7 +1,7 @@
 // Verifier output next to the replay, and which tests changed state during a trajectory (or, for a recovery
 // attempt, after its fork point) — read from the per-test result lines the steps' outputs actually contain.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findStepOutputs, getTrajectoryDetail } from "../../db/repositories/trajectory-detail.ts";
+import { findStepOutputs, getTrajectoryDetail } from "../../db/repositories/browse/trajectory-detail.ts";
 import { parseTestResults, TestTracker, type TestHistory, type TestResult } from "../../domain/replay/test-results.ts";
 import { AppError } from "../../errors.ts";
 

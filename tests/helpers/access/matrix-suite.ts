@@ -50,7 +50,7 @@ export function defineMatrixSuite(provider: Provider): void {
       t = await createTestDatabase(provider);
       process.env.DATABASE_URL = t.config.url;
       const { createUser } = await import("../../../lib/services/accounts/manage-users.ts");
-      const { signIn } = await import("../../../lib/services/auth/sign-in.ts");
+      const { signIn } = await import("../../../lib/services/accounts/sign-in.ts");
       for (const role of PRINCIPALS) {
         if (role === "anonymous") continue;
         const { name, password } = await createUser(t.ctx, { name: `matrix-${role}`, role });
@@ -62,7 +62,7 @@ export function defineMatrixSuite(provider: Provider): void {
     });
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });
@@ -106,13 +106,13 @@ export function defineLocalIdentitySuite(provider: Provider): void {
     });
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });
 
     it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
-      const { currentAuthMode } = await import("../../../lib/services/authenticate.ts");
+      const { currentAuthMode } = await import("../../../lib/services/accounts/authenticate.ts");
       expect(currentAuthMode()).toBe("local");
       const identities = await makeIdentities(t.ctx);
       const { mismatches, checked } = await runIdentityMatrix("local", identities, (h) => (mockedHeaders.current = h));

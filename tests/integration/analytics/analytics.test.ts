@@ -8,10 +8,10 @@ import { getRecoveryAnalytics } from "../../../lib/services/analytics/get-recove
 import { getTrainingProgress } from "../../../lib/services/analytics/get-training-progress.ts";
 import { compareRuns } from "../../../lib/services/analytics/compare-runs.ts";
 import { getTaskHealth } from "../../../lib/services/analytics/get-task-health.ts";
-import { getTrajectoryFacets, listTrajectories } from "../../../lib/services/browse-trajectories.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER, type AnalyticsFilter } from "../../../lib/validation/analytics-params.ts";
 import { attemptsHref, rolloutsHref } from "../../../lib/validation/analytics-drill-down.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params/index.ts";
 
 const f = (patch: Partial<AnalyticsFilter> = {}): AnalyticsFilter => ({ ...EMPTY_ANALYTICS_FILTER, ...patch });
 

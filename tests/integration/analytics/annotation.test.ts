@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../helpers/test-db.ts";
 import { seedAnalyticsFixture, type AnalyticsFixture } from "../../helpers/analytics-fixture.ts";
 import { getAnnotationAnalytics } from "../../../lib/services/analytics/get-annotation-analytics.ts";
-import { listTrajectories } from "../../../lib/services/browse-trajectories.ts";
+import { listTrajectories } from "../../../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER } from "../../../lib/validation/analytics-params.ts";
 import { labelledHref } from "../../../lib/validation/analytics-drill-down.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params/index.ts";
 
 // The fixture also labels one fork point (error-category, today): these tests read the "verdict" schema's rows.
 const verdict = <T extends { schema: string }>(rows: T[]) => rows.filter((r) => r.schema === "verdict");

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../helpers/test-db.ts";
 import { seedAnalyticsFixture, type AnalyticsFixture } from "../../helpers/analytics-fixture.ts";
 import { getDistributions } from "../../../lib/services/analytics/get-distributions.ts";
-import { listTrajectories } from "../../../lib/services/browse-trajectories.ts";
+import { listTrajectories } from "../../../lib/services/browse/browse-trajectories.ts";
 import { EMPTY_ANALYTICS_FILTER, type AnalyticsFilter } from "../../../lib/validation/analytics-params.ts";
 import { firstErrorHref, groupRewardHref, recoveredHref, stepsHref } from "../../../lib/validation/analytics-drill-down.ts";
-import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params.ts";
+import { paramsFromSearch, trajectoryListQuerySchema } from "../../../lib/validation/search-params/index.ts";
 
 const f = (patch: Partial<AnalyticsFilter> = {}): AnalyticsFilter => ({ ...EMPTY_ANALYTICS_FILTER, ...patch });
 // The fixture writes rows in a fixed order with contentHash fixture-0 … fixture-23: 0–5 run A's rollouts, 6–10 run

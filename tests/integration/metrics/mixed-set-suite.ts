@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../../helpers/test-db.ts";
-import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../../lib/services/browse-catalog.ts";
+import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../../lib/services/browse/browse-catalog.ts";
 import {
   expectedRecovery, expectedRollouts, loadMixedSet, sqlForkUnits, sqlRolloutCells, TREE_RUN, TREE_TASK, wilson,
   type SqlForkUnit, type SqlRolloutCell,
@@ -88,7 +88,7 @@ export function defineMixedSetSuite(provider: Provider): void {
     }, 600_000);
     afterAll(async () => {
       if (target.skip) return;
-      const { closeDatabase } = await import("../../../lib/services/setup-database.ts");
+      const { closeDatabase } = await import("../../../lib/services/system/setup-database.ts");
       await closeDatabase();
       await t?.drop();
     });

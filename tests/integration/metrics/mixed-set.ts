@@ -4,7 +4,7 @@
 // (pass@k, Wilson) written out here again rather than imported, so a wrong shared definition cannot pass itself.
 import type { Db } from "../../../lib/db/client.ts";
 import type { ServiceContext } from "../../../lib/services/context.ts";
-import { seedDemo } from "../../../lib/services/seed-demo.ts";
+import { seedDemo } from "../../../lib/services/system/seed-demo.ts";
 import { importTrajectories } from "../../../lib/services/import/import-trajectories.ts";
 import { importFiles } from "../../../lib/services/import/import-files.ts";
 import type { TrajectoryDraft } from "../../../lib/domain/trajectory.ts";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getPageContext } from "@/lib/services/page-context";
-import { listTrajectories } from "@/lib/services/browse-trajectories";
+import { listTrajectories } from "@/lib/services/browse/browse-trajectories";
 import { compareWithPrevious, getDatasetDetail } from "@/lib/services/curation/view-datasets";
 import { listDatasetExports } from "@/lib/services/curation/export-jobs";
 import { listVersionLeaks } from "@/lib/services/curation/leakage-guard";

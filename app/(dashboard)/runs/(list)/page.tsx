@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Boxes } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
-import { listRuns, type GroupSummary } from "@/lib/services/browse-catalog";
+import { listRuns, type GroupSummary } from "@/lib/services/browse/browse-catalog";
 import { GroupSummaryTable, NameCell, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";

@@ -4,7 +4,7 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { getPageContext } from "@/lib/services/page-context";
-import { runExists } from "@/lib/services/entity-exists";
+import { runExists } from "@/lib/services/browse/entity-exists";
 
 export default async function RunLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { id } = await params;

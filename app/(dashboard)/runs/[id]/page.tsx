@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChevronLeft } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
-import { getRunDetail, type GroupSummary, type RunDetail } from "@/lib/services/browse-catalog";
+import { getRunDetail, type GroupSummary, type RunDetail } from "@/lib/services/browse/browse-catalog";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
 import { formatCount, formatPercent } from "@/lib/format";
 import { isAppError } from "@/lib/errors";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ListChecks } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
 import { PAGE_PERMISSIONS } from "@/lib/domain/authz";
-import { listTasks, type GroupSummary } from "@/lib/services/browse-catalog";
+import { listTasks, type GroupSummary } from "@/lib/services/browse/browse-catalog";
 import { GroupSummaryTable, NameCell, outcomeColumns, type SummaryColumn } from "@/components/trajectories/group-summary-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/empty-state";

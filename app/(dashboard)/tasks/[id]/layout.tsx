@@ -4,7 +4,7 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { getPageContext } from "@/lib/services/page-context";
-import { taskExists } from "@/lib/services/entity-exists";
+import { taskExists } from "@/lib/services/browse/entity-exists";
 
 export default async function TaskLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { id } = await params;

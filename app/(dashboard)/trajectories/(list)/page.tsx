@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PlayCircle } from "lucide-react";
 import { getPageContext } from "@/lib/services/page-context";
-import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse-trajectories";
+import { getTrajectoryFacets, listTrajectories } from "@/lib/services/browse/browse-trajectories";
 import { hasFilters, trajectoryListUrlSchema } from "@/lib/validation/search-params";
 import { TrajectoriesTable } from "@/components/trajectories/trajectories-table";
 import { CreateDatasetForm } from "@/components/datasets/create-dataset-form";

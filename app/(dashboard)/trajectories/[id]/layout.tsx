@@ -4,7 +4,7 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { getPageContext } from "@/lib/services/page-context";
-import { trajectoryExists } from "@/lib/services/entity-exists";
+import { trajectoryExists } from "@/lib/services/browse/entity-exists";
 
 export default async function TrajectoryLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { id } = await params;

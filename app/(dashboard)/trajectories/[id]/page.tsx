@@ -5,7 +5,7 @@ import { Suspense, type ReactNode } from "react";
 import { ChevronLeft } from "lucide-react";
 import { z } from "zod";
 import { getPageContext } from "@/lib/services/page-context";
-import { getForkTree, getTrajectory } from "@/lib/services/view-trajectory";
+import { getForkTree, getTrajectory } from "@/lib/services/browse/view-trajectory";
 import { getReplayOpening, getTestReport } from "@/lib/services/replay";
 import { replayLinkSchema } from "@/lib/domain/replay/player-options";
 import { isAppError } from "@/lib/errors";

@@ -3,7 +3,7 @@
 import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
-import { listRunFigures } from "@/lib/services/list-catalog-figures";
+import { listRunFigures } from "@/lib/services/browse/list-catalog-figures";
 
 export const dynamic = "force-dynamic";
 

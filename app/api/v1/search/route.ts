@@ -2,6 +2,6 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { paramsFromSearch, searchQuerySchema } from "@/lib/validation/search-params";
-import { searchSteps } from "@/lib/services/search-trajectories";
+import { searchSteps } from "@/lib/services/browse/search-trajectories";
 
 export const GET = route(async (req, ctx) => NextResponse.json(await searchSteps(ctx, searchQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams)))), { permission: "trajectory:read" });

@@ -3,7 +3,7 @@
 import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
-import { listTaskFigures } from "@/lib/services/list-catalog-figures";
+import { listTaskFigures } from "@/lib/services/browse/list-catalog-figures";
 
 export const dynamic = "force-dynamic";
 

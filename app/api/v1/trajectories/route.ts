@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { paramsFromSearch, trajectoryApiQuerySchema } from "@/lib/validation/search-params";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "@/lib/services/browse-trajectories";
+import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "@/lib/services/browse/browse-trajectories";
 import { ingestTrajectories } from "@/lib/services/import/ingest-trajectories";
 import { getEnv } from "@/lib/env";
 import { JSON_TYPES, readTextCapped, requireContentType } from "@/lib/http/body";

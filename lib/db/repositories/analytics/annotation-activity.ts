@@ -7,7 +7,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
-import { dialectOf } from "../search.ts";
+import { dialectOf } from "../../dialect.ts";
 import { scopeConditions } from "./scope.ts";
 
 const sql = Prisma.sql;

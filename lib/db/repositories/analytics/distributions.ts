@@ -8,7 +8,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { integerBuckets, realBuckets, type Bucket } from "../../../domain/analytics/buckets.ts";
-import type { Queryable } from "../search.ts";
+import type { Queryable } from "../../dialect.ts";
 import { scopeSql } from "./scope.ts";
 import { withPlainPlan } from "./serial.ts";
 

@@ -5,7 +5,7 @@
 // The label is a correlated lookup per fork point through the Annotation(forkPointId) index: a grouped
 // derived table of all labels was slower, as SQLite then scans it once per fork point.
 import { Prisma } from "../../generated/sqlite/client.ts";
-import type { Dialect } from "../search.ts";
+import type { Dialect } from "../../dialect.ts";
 
 const sql = Prisma.sql;
 export const ERROR_CATEGORY_SCHEMA_KEY = "error-category";

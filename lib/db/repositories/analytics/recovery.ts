@@ -7,7 +7,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { AnalyticsFilter } from "../../../validation/analytics-params.ts";
 import { labelledForkCategorySql } from "./fork-category.ts";
-import { dialectOf } from "../search.ts";
+import { dialectOf } from "../../dialect.ts";
 import { scopeConditions, scopeSql } from "./scope.ts";
 import { withPlainPlan } from "./serial.ts";
 

@@ -6,7 +6,7 @@
 // functions on every call). So these statements run with both off: SET LOCAL in a transaction of their own.
 // SQLite has neither.
 import type { Db } from "../../client.ts";
-import { dialectOf, type Queryable } from "../search.ts";
+import { dialectOf, type Queryable } from "../../dialect.ts";
 
 export async function withPlainPlan<T>(db: Db, run: (q: Queryable) => Promise<T>): Promise<T> {
   if (dialectOf(db) !== "postgresql") return run(db);

@@ -4,7 +4,7 @@
 // Under contention each annotator tries the candidate items in its own random order (see ReserveStrategy).
 import type { Db } from "../../client.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
-import { dialectOf } from "../search.ts";
+import { dialectOf } from "../../dialect.ts";
 import { reserveNextSkipLocked } from "./reserve-pg.ts";
 
 export interface QueueView {

@@ -1,6 +1,8 @@
-// Label schemas: read as validated views, created and edited by admins (options are never removed: see mergeOptions).
+// Label schemas: read as validated views, created and edited by admins (options are never removed: see mergeOptions),
+// and the default ones inserted at set-up.
 import type { Db } from "../../client.ts";
 import { labelOptionSchema, SCHEMA_KINDS, TARGET_TYPES, type LabelSchemaInput, type LabelSchemaView } from "../../../domain/annotation/label-schema.ts";
+import type { LabelSchemaDefinition } from "../../../domain/taxonomy.ts";
 import { z } from "zod";
 
 const stored = z.object({
@@ -62,4 +64,18 @@ export async function countLabelsOfSchema(db: Db, schemaId: string): Promise<num
 export async function countLabelsBySchema(db: Db): Promise<Map<string, number>> {
   const groups = await db.annotation.groupBy({ by: ["schemaId"], _count: { _all: true } });
   return new Map(groups.map((g) => [g.schemaId, g._count._all]));
+}
+
+/** Insert the default label schemas that are missing (never overwrites a schema an admin edited). */
+export async function ensureLabelSchemas(db: Db, defs: LabelSchemaDefinition[]): Promise<number> {
+  let created = 0;
+  for (const d of defs) {
+    const exists = await db.labelSchema.findUnique({ where: { key: d.key }, select: { id: true } });
+    if (exists) continue;
+    await db.labelSchema.create({
+      data: { key: d.key, name: d.name, description: d.description, kind: d.kind, targets: JSON.stringify(d.targets), options: JSON.stringify(d.options) },
+    });
+    created++;
+  }
+  return created;
 }

@@ -2,7 +2,7 @@
 // schema is found by key, the annotator by name (created as an annotator when new), fork-point labels by step.
 import type { Db } from "../../client.ts";
 import type { LabelRef } from "../../../domain/trajectory.ts";
-import { ensureUser } from "../users.ts";
+import { ensureUser } from "../accounts/users.ts";
 
 export interface ImportedLabels {
   trajectoryId: string;

@@ -4,7 +4,7 @@
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { FailureModeFilter } from "../../../validation/failure-modes-params.ts";
 import { scopeConditions } from "../analytics/scope.ts";
-import type { Dialect } from "../search.ts";
+import type { Dialect } from "../../dialect.ts";
 
 const sql = Prisma.sql;
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { FailureModeFilter } from "../../../validation/failure-modes-params.ts";
-import { dialectOf } from "../search.ts";
+import { dialectOf } from "../../dialect.ts";
 import { conditionSql, signatureConditions } from "./filter.ts";
 
 const sql = Prisma.sql;

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { FailureModeFilter } from "../../../validation/failure-modes-params.ts";
-import { dialectOf, type Queryable } from "../search.ts";
+import { dialectOf, type Queryable } from "../../dialect.ts";
 import { withPlainPlan } from "../analytics/serial.ts";
 import { conditionSql, signatureConditions } from "./filter.ts";
 

@@ -5,7 +5,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { ROLLUP_COLUMN_LIST, rollupDaySql } from "../../bulk/mode-rollup.ts";
 import { REFRESH_FORK_POINTS_SQL } from "../../bulk/fork-links.ts";
-import { dialectOf } from "../search.ts";
+import { dialectOf } from "../../dialect.ts";
 
 const sql = Prisma.sql;
 

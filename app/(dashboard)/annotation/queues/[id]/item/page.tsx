@@ -8,7 +8,7 @@ import { getPageContext } from "@/lib/services/page-context";
 import { openQueue } from "@/lib/services/annotation/manage-queues";
 import { openQueueItem } from "@/lib/services/annotation/work-queue";
 import { getLabellingView } from "@/lib/services/annotation/labelling-view";
-import { getTrajectory } from "@/lib/services/view-trajectory";
+import { getTrajectory } from "@/lib/services/browse/view-trajectory";
 import { getReplayOpening } from "@/lib/services/replay";
 import { isAppError } from "@/lib/errors";
 import { ReplaySection } from "@/components/replay/replay-section";

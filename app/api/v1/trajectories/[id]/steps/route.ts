@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { queryObject, route } from "@/lib/http/route";
-import { getSteps, MAX_STEP_RANGE } from "@/lib/services/view-trajectory";
+import { getSteps, MAX_STEP_RANGE } from "@/lib/services/browse/view-trajectory";
 
 const querySchema = z
   .object({ from: z.coerce.number().int().nonnegative(), to: z.coerce.number().int().positive() })

@@ -1,0 +1,81 @@
+// Full-text search on PostgreSQL: step_search (row id = seq * 2^20 + step index, trajectory, tsvector with the
+// 'simple' config: no stemming, no stop words) under a GIN index, beside step_search_doc (seq per trajectory).
+import type pg from "pg";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import { seqRowSchema, totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
+import { searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
+
+/** PostgreSQL tsquery text (for to_tsquery('simple', …)). */
+export function tsQueryExpression(s: ParsedSearch): string {
+  return s.terms
+    .map((t) => `(${t.tokens.map((tok, i) => `'${tok}'${t.prefix && i === t.tokens.length - 1 ? ":*" : ""}`).join(" <-> ")})`)
+    .join(" & ");
+}
+
+export const postgresSearch: SearchProvider = {
+  filterSql(s, form) {
+    if (form === "probe") {
+      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = t."id" AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}))`;
+    }
+    return Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty})`;
+  },
+
+  // The tsvector column's most-common-element frequencies gathered by ANALYZE (a word outside that list is rare).
+  async wordCounts(db, words) {
+    const perWord = wordCountSchema.parse(
+      await db.$queryRaw<unknown[]>`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search'::regclass) AS "n"
+        FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
+        WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search' AND st."attname" = 'tsv' AND f."elem" IN (${Prisma.join(words)})`,
+    );
+    const trajectories = totalSchema.parse(await db.$queryRaw<unknown[]>`SELECT GREATEST(c."reltuples", 0) AS "n" FROM pg_class c WHERE c."oid" = '"Trajectory"'::regclass`)[0]!.n ?? 0;
+    return { perWord, trajectories };
+  },
+
+  firstMatchRows(db, ids, s) {
+    return db.$queryRaw<unknown[]>`SELECT DISTINCT ON (s."trajectory_id") s."trajectory_id" AS "trajectoryId", s."rid" FROM "step_search" s WHERE s."trajectory_id" IN (${ids}) AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}) ORDER BY s."trajectory_id", s."rid"`;
+  },
+
+  stepHitRows(db, s, opts) {
+    return db.$queryRaw<unknown[]>`SELECT s."rid", s."trajectory_id" AS "trajectoryId" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND s."rid" < ${opts.beforeRid}`} ORDER BY s."rid" DESC LIMIT ${opts.limit}`;
+  },
+
+  async insertRows(db, rows) {
+    await db.$executeRaw`INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(CAST(${r.rid} AS BIGINT), ${r.trajectoryId}, to_tsvector('simple', ${r.body}))`))}`;
+  },
+
+  async removeRows(db, trajectoryId) {
+    await db.$executeRaw`DELETE FROM "step_search" WHERE "trajectory_id" = ${trajectoryId}`;
+  },
+
+  // Building the GIN index once at the end is several times faster than maintaining it row by row.
+  async clearIndex(db) {
+    await db.$transaction([db.$executeRaw`TRUNCATE "step_search", "step_search_doc"`, db.$executeRaw`DROP INDEX IF EXISTS "step_search_tsv_idx"`]);
+  },
+
+  async afterRebuild(db) {
+    await db.$transaction([db.$executeRaw`SET LOCAL maintenance_work_mem = '256MB'`, db.$executeRaw`CREATE INDEX IF NOT EXISTS "step_search_tsv_idx" ON "step_search" USING GIN ("tsv")`], { timeout: 3_600_000 });
+  },
+};
+
+/** For the bulk writer's own pg connection, inside its transaction: a batch of trajectories in two statements. */
+export async function indexRowsPg(client: pg.ClientBase, items: { trajectoryId: string; rows: readonly SearchRow[] }[]): Promise<void> {
+  if (!items.length) return;
+  const docs = await client.query(`INSERT INTO "step_search_doc" ("trajectory_id") SELECT * FROM unnest($1::text[]) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`, [items.map((i) => i.trajectoryId)]);
+  const seqs = new Map(seqRowSchema.parse(docs.rows).map((r) => [r.trajectoryId, r.seq]));
+  const rids: string[] = [];
+  const ids: string[] = [];
+  const bodies: string[] = [];
+  for (const { trajectoryId, rows } of items) {
+    const seq = seqs.get(trajectoryId);
+    if (seq === undefined) continue;
+    for (const r of rows) {
+      rids.push(String(seq * STEP_BITS + r.index));
+      ids.push(trajectoryId);
+      bodies.push(r.body);
+    }
+  }
+  if (rids.length) await client.query(`INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") SELECT r, t, to_tsvector('simple', b) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, t, b)`, [rids, ids, bodies]);
+}
+
+export const indexStepsPg = (client: pg.ClientBase, items: { trajectoryId: string; steps: readonly StepText[] }[]) =>
+  indexRowsPg(client, items.map((i) => ({ trajectoryId: i.trajectoryId, rows: searchRows(i.steps) })));

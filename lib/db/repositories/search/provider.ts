@@ -1,0 +1,51 @@
+// What each database supplies for full-text search (sqlite.ts: FTS5; postgres.ts: tsvector + GIN). read.ts and
+// write.ts hold everything else, once for both.
+import { z } from "zod";
+import type { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
+import type { Queryable } from "../../dialect.ts";
+import type { ParsedSearch } from "./text.ts";
+
+/**
+ * How a search predicate is evaluated. "hits": read every matching step from the index, then keep the trajectories
+ * among them (right for rare terms, and for anything that visits every match anyway: facets, "select all").
+ * "probe": ask the index about each candidate trajectory in list order (right for a term in most trajectories when
+ * only a page and a capped count are wanted: the walk stops after a few dozen or a thousand rows instead of reading
+ * a posting list as long as the table).
+ * "hitSet": "hits" read as a set of their own first (PostgreSQL: an OFFSET 0 fence; SQLite plans it so anyway), for a
+ * capped count of a rare term. Left to the planner, PostgreSQL's capped count (LIMIT 1001) walked step_search in
+ * trajectory order checking every row's tsvector, expecting matches early: 670 ms cold / 155 ms warm for a word in
+ * 15,000 steps at 10^5 trajectories, 45 ms fenced. Not for a page: with LIMIT 26 it then loops over the whole set
+ * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms).
+ */
+export type SearchForm = "hits" | "hitSet" | "probe";
+
+export const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));
+export const totalSchema = z.array(z.object({ n: z.coerce.number().nullable() })).length(1);
+export const seqRowSchema = z.array(z.object({ seq: z.coerce.number().int(), trajectoryId: z.string() }));
+
+/** One index row: row id (seq * 2^20 + step index), its trajectory, the normalized tokens. */
+export interface IndexRow {
+  rid: number;
+  trajectoryId: string;
+  body: string;
+}
+
+export interface SearchProvider {
+  /** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
+  filterSql(s: ParsedSearch, form: SearchForm): Prisma.Sql;
+  /** Indexed steps per plain word (from the index's own statistics), and how many trajectories there are. */
+  wordCounts(db: Db, words: string[]): Promise<{ perWord: z.output<typeof wordCountSchema>; trajectories: number }>;
+  /** Rows `{ trajectoryId, rid }`: the first matching step's row id of each of the trajectories `ids` (rid null: none). */
+  firstMatchRows(db: Queryable, ids: Prisma.Sql, s: ParsedSearch): Promise<unknown[]>;
+  /** Rows `{ rid, trajectoryId }`: matching steps, highest row id first, below `beforeRid` when given. */
+  stepHitRows(db: Queryable, s: ParsedSearch, opts: { limit: number; beforeRid?: number }): Promise<unknown[]>;
+  /** Insert index rows (at most a few hundred: the caller chunks). */
+  insertRows(db: Queryable, rows: IndexRow[]): Promise<void>;
+  /** Drop a trajectory's index rows, before its step_search_doc row goes. */
+  removeRows(db: Queryable, trajectoryId: string): Promise<void>;
+  /** Empty the whole index before a rebuild. */
+  clearIndex(db: Db): Promise<void>;
+  /** After a rebuild, finished or not (PostgreSQL: the GIN index dropped by clearIndex comes back). */
+  afterRebuild(db: Db): Promise<void>;
+}

@@ -1,0 +1,71 @@
+// Full-text search on SQLite: a contentless FTS5 table (step_fts, row id = seq * 2^20 + step index) beside
+// step_search_doc (seq per trajectory).
+import type BetterSqlite3 from "better-sqlite3";
+import { z } from "zod";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import { totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
+import { searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
+
+/** FTS5 query string. Tokens are letters/digits only, so quoting them is always safe. */
+export function ftsMatchExpression(s: ParsedSearch): string {
+  return s.terms.map((t) => `"${t.tokens.join(" ")}"${t.prefix ? "*" : ""}`).join(" AND ");
+}
+
+export const sqliteSearch: SearchProvider = {
+  filterSql(s, form) {
+    if (form === "probe") {
+      // The rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.
+      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`;
+    }
+    return Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`;
+  },
+
+  async wordCounts(db, words) {
+    const [perWord, trajectories] = await db.$transaction(async (tx) => {
+      // A temp table is per connection and needs no migration; the interactive transaction keeps one connection.
+      await tx.$executeRawUnsafe(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
+      const w = wordCountSchema.parse(await tx.$queryRaw<unknown[]>`SELECT v."term" AS "w", v."doc" AS "n" FROM temp."step_fts_vocab" v WHERE v."term" IN (${Prisma.join(words)})`);
+      // All trajectories, not only the indexed ones: the probe walks every candidate, and while the index lags an
+      // import the unindexed ones never match. MAX(rowid) is one b-tree lookup (deleted rows only make it larger).
+      const n = totalSchema.parse(await tx.$queryRaw<unknown[]>`SELECT MAX((SELECT MAX("rowid") FROM "Trajectory"), (SELECT MAX("seq") FROM "step_search_doc")) AS "n"`)[0]!.n ?? 0;
+      return [w, n] as const;
+    });
+    return { perWord, trajectories };
+  },
+
+  firstMatchRows(db, ids, s) {
+    return db.$queryRaw<unknown[]>`SELECT d."trajectory_id" AS "trajectoryId", (SELECT "rowid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576 ORDER BY "rowid" LIMIT 1) AS "rid" FROM "step_search_doc" d WHERE d."trajectory_id" IN (${ids})`;
+  },
+
+  stepHitRows(db, s, opts) {
+    const before = opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND "rowid" < ${opts.beforeRid}`;
+    return db.$queryRaw<unknown[]>`SELECT h."rid", d."trajectory_id" AS "trajectoryId" FROM (SELECT "rowid" AS "rid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}${before} ORDER BY "rowid" DESC LIMIT ${opts.limit}) h JOIN "step_search_doc" d ON d."seq" = (h."rid" >> 20) ORDER BY h."rid" DESC`;
+  },
+
+  async insertRows(db, rows) {
+    await db.$executeRaw`INSERT INTO "step_fts" ("rowid", "body") VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(${r.rid}, ${r.body})`))}`;
+  },
+
+  // Nothing: orphaned FTS postings stay until reindexSearch, unreachable without their doc row.
+  async removeRows() {},
+
+  async clearIndex(db) {
+    await db.$transaction([db.$executeRaw`INSERT INTO "step_fts" ("step_fts") VALUES ('delete-all')`, db.$executeRaw`DELETE FROM "step_search_doc"`]);
+  },
+
+  async afterRebuild() {},
+};
+
+/**
+ * For the bulk writer's own better-sqlite3 connection, inside its transaction: index rows made by `searchRows`
+ * (pure, so they can be prepared with the other rows, off the writing thread). Idempotent like the rest.
+ */
+export function indexRowsSqlite(database: BetterSqlite3.Database, trajectoryId: string, rows: readonly SearchRow[]): void {
+  const doc = database.prepare(`INSERT INTO "step_search_doc" ("trajectory_id") VALUES (?) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq"`).get(trajectoryId);
+  const parsed = z.object({ seq: z.number().int() }).safeParse(doc);
+  if (!parsed.success) return;
+  const insert = database.prepare(`INSERT INTO "step_fts" ("rowid", "body") VALUES (?, ?)`);
+  for (const r of rows) insert.run(parsed.data.seq * STEP_BITS + r.index, r.body);
+}
+
+export const indexStepsSqlite = (database: BetterSqlite3.Database, trajectoryId: string, steps: readonly StepText[]) => indexRowsSqlite(database, trajectoryId, searchRows(steps));

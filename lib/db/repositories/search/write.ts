@@ -1,0 +1,136 @@
+// Writing the search index, the same way on both databases (the SQL that differs is in sqlite.ts / postgres.ts):
+// at import (inside the transaction that writes the steps, or in the settling phase that catches up), on deletion,
+// and the full rebuild.
+import { z } from "zod";
+import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
+import type { Queryable } from "../../dialect.ts";
+import { seqRowSchema, type IndexRow } from "./provider.ts";
+import { searchProviderOf } from "./providers.ts";
+import { searchRows, STEP_BITS, type StepText } from "./text.ts";
+
+const INSERT_CHUNK = 200;
+
+async function allocateSeqs(db: Queryable, trajectoryIds: string[]): Promise<Map<string, number>> {
+  const values = Prisma.join(trajectoryIds.map((id) => Prisma.sql`(${id})`));
+  const rows = await db.$queryRaw<unknown[]>`INSERT INTO "step_search_doc" ("trajectory_id") VALUES ${values} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
+  return new Map(seqRowSchema.parse(rows).map((r) => [r.trajectoryId, r.seq]));
+}
+
+async function insertRows(db: Queryable, rows: IndexRow[]): Promise<void> {
+  const provider = searchProviderOf(db);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await provider.insertRows(db, rows.slice(i, i + INSERT_CHUNK));
+}
+
+/**
+ * Index trajectories' steps. Idempotent: a trajectory that is already indexed is skipped. Call inside the
+ * transaction that writes the steps, so a trajectory is searchable exactly when it is visible.
+ */
+export async function indexTrajectoriesForSearch(db: Queryable, items: { trajectoryId: string; steps: readonly StepText[] }[]): Promise<number> {
+  if (!items.length) return 0;
+  const seqs = await allocateSeqs(db, items.map((i) => i.trajectoryId));
+  const rows = items.flatMap(({ trajectoryId, steps }) => {
+    const seq = seqs.get(trajectoryId);
+    return seq === undefined ? [] : searchRows(steps).map((r) => ({ rid: seq * STEP_BITS + r.index, trajectoryId, body: r.body }));
+  });
+  await insertRows(db, rows);
+  return seqs.size;
+}
+
+/** Index one trajectory's steps inside a caller's transaction (imports index in a separate phase: see indexMissingTrajectories). */
+export async function indexStepsForSearch(tx: Queryable, trajectoryId: string, steps: readonly StepText[]): Promise<void> {
+  await indexTrajectoriesForSearch(tx, [{ trajectoryId, steps }]);
+}
+
+/**
+ * Take a trajectory out of the search index (it becomes "missing" and is re-indexed by the next catch-up).
+ * SQLite keeps the orphaned FTS postings until reindexSearch; they are unreachable without their doc row.
+ */
+export async function removeFromSearchIndex(db: Queryable, trajectoryId: string): Promise<void> {
+  await searchProviderOf(db).removeRows(db, trajectoryId);
+  await db.$executeRaw`DELETE FROM "step_search_doc" WHERE "trajectory_id" = ${trajectoryId}`;
+}
+
+const countRowSchema = z.array(z.object({ trajectories: z.coerce.number(), indexed: z.coerce.number() })).length(1);
+
+/** How many trajectories are not in the search index (imports that bypassed the index hook, or a fresh upgrade). */
+export async function searchIndexLag(db: Db): Promise<number> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT (SELECT COUNT(*) FROM "Trajectory") AS "trajectories", (SELECT COUNT(*) FROM "step_search_doc") AS "indexed"`;
+  const [r] = countRowSchema.parse(rows);
+  return Math.max(0, r!.trajectories - r!.indexed);
+}
+
+const idRowsSchema = z.array(z.object({ id: z.string() }));
+
+async function indexBatch(db: Db, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const steps = await db.step.findMany({
+    where: { trajectoryId: { in: ids } },
+    select: { trajectoryId: true, index: true, action: true, observation: true, reasoning: true, message: true },
+  });
+  const byTrajectory = new Map<string, StepText[]>(ids.map((id) => [id, []]));
+  for (const s of steps) byTrajectory.get(s.trajectoryId)?.push(s);
+  return db.$transaction((tx) => indexTrajectoriesForSearch(tx, [...byTrajectory].map(([trajectoryId, st]) => ({ trajectoryId, steps: st }))), { timeout: 120_000 });
+}
+
+const BATCH = 100;
+
+/** Index up to `limit` trajectories that are missing from the index, oldest first. Returns how many were indexed. */
+export async function indexMissingTrajectories(db: Db, limit: number): Promise<number> {
+  return (await indexMissingAfter(db, limit, null)).indexed;
+}
+
+/**
+ * Where a pass over the missing trajectories has got to, in (importedAt, id) order. `importedAt` is the value as the
+ * driver returned it (a Date from pg; SQLite's stored text or number), bound back unchanged so it compares like
+ * with like.
+ */
+export interface IndexCursor {
+  importedAt: Date | string | number;
+  id: string;
+}
+const cursorRowsSchema = z.array(z.object({ id: z.string(), importedAt: z.union([z.date(), z.string(), z.number()]) }));
+
+/**
+ * One step of a pass that indexes every missing trajectory: up to `limit` of them after `after`, oldest first.
+ * `next` is null when none are left. A pass must carry the cursor: restarting from the oldest each time re-reads
+ * every trajectory indexed so far (at 10^6, 2 s per step of 1,000 — hours for the whole pass).
+ */
+export async function indexMissingAfter(db: Db, limit: number, after: IndexCursor | null): Promise<{ indexed: number; next: IndexCursor | null }> {
+  const past = after ? Prisma.sql`AND (t."importedAt" > ${after.importedAt} OR (t."importedAt" = ${after.importedAt} AND t."id" > ${after.id}))` : Prisma.empty;
+  const rows = await db.$queryRaw<unknown[]>`SELECT t."id", t."importedAt" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ${past} ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
+  const found = cursorRowsSchema.parse(rows);
+  const ids = found.map((r) => r.id);
+  let indexed = 0;
+  for (let i = 0; i < ids.length; i += BATCH) indexed += await indexBatch(db, ids.slice(i, i + BATCH));
+  const last = found.at(-1);
+  return { indexed, next: last ? { importedAt: last.importedAt, id: last.id } : null };
+}
+
+/**
+ * Rebuild the whole search index from the steps table (backfill after an upgrade, or repair). Also purges index
+ * entries of deleted trajectories. Safe to run while the app serves: searches see a partial index meanwhile.
+ */
+export async function reindexSearch(db: Db, opts: { onProgress?: (indexed: number) => void } = {}): Promise<{ trajectories: number }> {
+  const provider = searchProviderOf(db);
+  await provider.clearIndex(db);
+  try {
+    return await indexAll(db, opts.onProgress);
+  } finally {
+    await provider.afterRebuild(db);
+  }
+}
+
+async function indexAll(db: Db, onProgress?: (indexed: number) => void): Promise<{ trajectories: number }> {
+  let after = "";
+  let total = 0;
+  for (;;) {
+    const rows = await db.$queryRaw<unknown[]>`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${BATCH * 5}`;
+    const ids = idRowsSchema.parse(rows).map((r) => r.id);
+    if (!ids.length) break;
+    for (let i = 0; i < ids.length; i += BATCH) total += await indexBatch(db, ids.slice(i, i + BATCH));
+    after = ids.at(-1)!;
+    onProgress?.(total);
+  }
+  return { trajectories: total };
+}
