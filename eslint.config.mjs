@@ -9,14 +9,43 @@ import nextTs from "eslint-config-next/typescript";
 
 /** What may be banned, each with the reason shown to whoever trips it. */
 export const BANS = {
-  prisma: { group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"], message: "Database drivers and Prisma are only used in lib/db (the data access layer)." },
-  xterm: { group: ["@xterm/*"], message: "xterm is only imported in components/terminal (and @xterm/headless in lib/services/replay/headless)." },
+  prisma: {
+    group: ["@prisma/*", "prisma", "prisma/*", "**/db/generated/**", "better-sqlite3", "pg"],
+    message: "Database drivers and Prisma are only used in lib/db (the data access layer).",
+  },
+  xterm: {
+    group: ["@xterm/*"],
+    message: "xterm is only imported in components/terminal (and @xterm/headless in lib/services/replay/headless).",
+  },
   xtermBrowser: { group: ["@xterm/xterm", "@xterm/addon-*"], message: "Server-side emulation uses @xterm/headless only." },
-  authLib: { group: ["better-auth", "better-auth/*", "@better-auth/*"], message: "better-auth is bound to the database in lib/db/auth; call lib/services/accounts instead." },
-  storageSdk: { group: ["@aws-sdk/*", "s3rver"], message: "Object storage SDKs are only used in lib/storage (its drivers; tests start s3rver)." },
-  headless: { group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"], message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts)." },
-  db: { group: ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/**", "../db/*", "../../db/*", "**/db/repositories/*"], message: "Entry points (pages, components, server actions, the CLI) call lib/services, never lib/db." },
-  services: { group: ["@/lib/services/*", "**/lib/services/**", "../services/*", "../services/**", "../../services/*", "@/lib/actions/*", "**/lib/actions/**"], message: "Lower layers never import upward: lib/services and lib/actions call them, not the other way round." },
+  authLib: {
+    group: ["better-auth", "better-auth/*", "@better-auth/*"],
+    message: "better-auth is bound to the database in lib/db/auth; call lib/services/accounts instead.",
+  },
+  storageSdk: {
+    group: ["@aws-sdk/*", "s3rver"],
+    message: "Object storage SDKs are only used in lib/storage (its drivers; tests start s3rver).",
+  },
+  headless: {
+    group: ["**/services/replay/headless/*", "@/lib/services/replay/headless/*"],
+    message: "The headless emulator is internal to lib/services/replay: import lib/services/replay (index.ts).",
+  },
+  db: {
+    group: ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/**", "../db/*", "../../db/*", "**/db/repositories/*"],
+    message: "Entry points (pages, components, server actions, the CLI) call lib/services, never lib/db.",
+  },
+  services: {
+    group: [
+      "@/lib/services/*",
+      "**/lib/services/**",
+      "../services/*",
+      "../services/**",
+      "../../services/*",
+      "@/lib/actions/*",
+      "**/lib/actions/**",
+    ],
+    message: "Lower layers never import upward: lib/services and lib/actions call them, not the other way round.",
+  },
   ui: { group: ["react", "react-dom", "react/*", "next", "next/*"], message: "Below the UI: no React or Next here." },
 };
 
@@ -25,7 +54,11 @@ const ALL_SOURCES = ["**/*.{ts,tsx,js,mjs,cjs}"];
 export const LAYERS = [
   { name: "keyframe bench", files: ["bench/keyframes.ts", "bench/addon-serialize-cjs.d.ts"], off: true },
   { name: "browser terminal", files: ["components/terminal/**"], bans: ["prisma", "authLib", "storageSdk", "db", "headless"] },
-  { name: "server-side emulator", files: ["lib/services/replay/headless/**"], bans: ["prisma", "xtermBrowser", "authLib", "storageSdk", "ui"] },
+  {
+    name: "server-side emulator",
+    files: ["lib/services/replay/headless/**"],
+    bans: ["prisma", "xtermBrowser", "authLib", "storageSdk", "ui"],
+  },
   { name: "auth binding", files: ["lib/db/auth/**"], bans: ["xterm", "storageSdk", "services", "ui"] },
   { name: "data layer tests", files: ["lib/db/**/*.test.ts"], bans: ["xterm", "authLib", "storageSdk", "ui"] },
   { name: "data layer", files: ["lib/db/**"], bans: ["xterm", "authLib", "storageSdk", "services", "ui"] },
@@ -41,7 +74,11 @@ export const LAYERS = [
   { name: "server actions", files: ["lib/actions/**"], bans: ["prisma", "xterm", "authLib", "storageSdk", "db", "headless"] },
   { name: "CLI tests", files: ["cli/**/*.test.ts"], bans: ["prisma", "xterm", "authLib", "storageSdk"] },
   { name: "CLI", files: ["cli/**"], bans: ["prisma", "xterm", "authLib", "storageSdk", "db", "headless"] },
-  { name: "pages and components", files: ["app/**", "components/**"], bans: ["prisma", "xterm", "authLib", "storageSdk", "db", "headless"] },
+  {
+    name: "pages and components",
+    files: ["app/**", "components/**"],
+    bans: ["prisma", "xterm", "authLib", "storageSdk", "db", "headless"],
+  },
   { name: "everything else", files: ALL_SOURCES, bans: ["prisma", "xterm", "authLib", "storageSdk"] },
 ];
 
@@ -55,7 +92,16 @@ const boundaryBlocks = LAYERS.map((layer, i) => ({
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "bench/out/**"]),
+  globalIgnores([
+    ".next/**",
+    ".next-*/**",
+    "node_modules/**",
+    "lib/db/generated/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+    "bench/out/**",
+  ]),
   { rules: { "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }] } },
   ...boundaryBlocks,
   {
@@ -66,7 +112,14 @@ export default defineConfig([
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@prisma/schema-engine-wasm", "@prisma/schema-engine-wasm/*", "**/schema-engine", "**/schema-engine.ts"], message: "Only scripts/new-migration.ts loads the schema engine; start-up applies migrations with lib/db/migrations." }] },
+        {
+          patterns: [
+            {
+              group: ["@prisma/schema-engine-wasm", "@prisma/schema-engine-wasm/*", "**/schema-engine", "**/schema-engine.ts"],
+              message: "Only scripts/new-migration.ts loads the schema engine; start-up applies migrations with lib/db/migrations.",
+            },
+          ],
+        },
       ],
     },
   },

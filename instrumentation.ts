@@ -11,6 +11,8 @@ export async function register(): Promise<void> {
   }
   const { peerHeaderVouched } = await import("./lib/services/accounts/client-address.ts");
   if (authMode(env) === "team" && !peerHeaderVouched()) {
-    console.warn("reterm: started without cli/next-server.mjs (npm start), so client addresses are unknown: sign-in is limited per account only, the audit log records \"unknown\" and RETERM_TRUSTED_PROXIES has no effect");
+    console.warn(
+      'reterm: started without cli/next-server.mjs (npm start), so client addresses are unknown: sign-in is limited per account only, the audit log records "unknown" and RETERM_TRUSTED_PROXIES has no effect',
+    );
   }
 }

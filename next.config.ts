@@ -5,7 +5,15 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Native drivers stay outside the bundle; Next loads them from node_modules at runtime.
   // tsx/esbuild: the CLI's SQLite writer thread loads them; the server never starts that thread, but the bundler sees it.
-  serverExternalPackages: ["rate-limiter-flexible", "better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "tsx", "esbuild"],
+  serverExternalPackages: [
+    "rate-limiter-flexible",
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "pg",
+    "@prisma/adapter-pg",
+    "tsx",
+    "esbuild",
+  ],
   poweredByHeader: false,
   // The stylesheet (Tailwind: one small file for every page) goes into the HTML's <head>. As a <link> it was a second
   // request, answered only once the server had finished streaming the page, and nothing paints before it: the replay's

@@ -33,7 +33,15 @@ export default defineConfig({
         viewport: { width: 1400, height: 900 },
         launchOptions: {
           executablePath: chromium,
-          args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--disable-sync",
+          ],
         },
       },
     },

@@ -12,7 +12,11 @@ import { withSecurityHeaders } from "@/lib/http/security-headers";
 
 export function proxy(req: NextRequest) {
   const verdict = checkRequest({ method: req.method, url: req.url, headers: req.headers }, getEnv().RETERM_ALLOWED_HOSTS);
-  if (verdict) return NextResponse.json({ error: { code: verdict.code, message: verdict.message } }, { status: verdict.status, headers: guardHeaders(verdict) });
+  if (verdict)
+    return NextResponse.json(
+      { error: { code: verdict.code, message: verdict.message } },
+      { status: verdict.status, headers: guardHeaders(verdict) },
+    );
   // Static assets need no nonce; prefetches reuse the page's.
   const path = req.nextUrl.pathname;
   const isPrefetch = req.headers.has("next-router-prefetch") || req.headers.get("purpose") === "prefetch";

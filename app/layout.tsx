@@ -24,7 +24,13 @@ export function generateMetadata(): Metadata {
       ],
       apple: { url: "/apple-touch-icon.png", sizes: "180x180" },
     },
-    openGraph: { title: "ReTerm Studio", description, siteName: "ReTerm Studio", type: "website", images: [{ url: "/og-image.png", width: 1200, height: 630, alt: "ReTerm Studio" }] },
+    openGraph: {
+      title: "ReTerm Studio",
+      description,
+      siteName: "ReTerm Studio",
+      type: "website",
+      images: [{ url: "/og-image.png", width: 1200, height: 630, alt: "ReTerm Studio" }],
+    },
     twitter: { card: "summary_large_image", title: "ReTerm Studio", description, images: ["/og-image.png"] },
   };
 }

@@ -58,7 +58,8 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
     const name = new URL(cfg.url).pathname.slice(1);
-    if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount) await admin.query(`CREATE DATABASE "${name}"`);
+    if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount)
+      await admin.query(`CREATE DATABASE "${name}"`);
     await admin.end();
   }
   await setupDatabase(cfg);
@@ -77,9 +78,28 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
     const schema = await db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
     const forks = await db.forkPoint.findMany({ select: { id: true, trajectoryId: true }, orderBy: { id: "asc" } });
     const labelled = forks.filter((_, i) => i % 20 === 0);
-    await db.annotation.createMany({ data: labelled.map((f, i) => ({ schemaId: schema.id, annotatorId: actor.id, targetType: "fork_point", targetKey: `fork:${f.id}`, trajectoryId: f.trajectoryId, forkPointId: f.id, value: i % 2 ? "unaddressed-error" : "premature-completion" })) });
+    await db.annotation.createMany({
+      data: labelled.map((f, i) => ({
+        schemaId: schema.id,
+        annotatorId: actor.id,
+        targetType: "fork_point",
+        targetKey: `fork:${f.id}`,
+        trajectoryId: f.trajectoryId,
+        forkPointId: f.id,
+        value: i % 2 ? "unaddressed-error" : "premature-completion",
+      })),
+    });
     const some = await db.trajectory.findMany({ select: { id: true }, where: { parentId: null }, take: 40, orderBy: { id: "asc" } });
-    await db.annotation.createMany({ data: some.map((t) => ({ schemaId: schema.id, annotatorId: actor.id, targetType: "trajectory", targetKey: `traj:${t.id}`, trajectoryId: t.id, value: "task-invalid" })) });
+    await db.annotation.createMany({
+      data: some.map((t) => ({
+        schemaId: schema.id,
+        annotatorId: actor.id,
+        targetType: "trajectory",
+        targetKey: `traj:${t.id}`,
+        trajectoryId: t.id,
+        value: "task-invalid",
+      })),
+    });
     console.log(`[setup] ${cfg.provider}: labelled ${labelled.length} of ${forks.length} fork points`);
   }
   // A second annotator on every other labelled fork point (disagreeing on every third), so agreement over time has data.
@@ -87,7 +107,17 @@ async function prepare(cfg: DatabaseConfig): Promise<{ db: Db; ctx: ServiceConte
   if ((await db.annotation.count({ where: { annotatorId: second.id } })) === 0) {
     const firsts = await db.annotation.findMany({ where: { annotatorId: actor.id, forkPointId: { not: null } }, orderBy: { id: "asc" } });
     const picked = firsts.filter((_, i) => i % 2 === 0);
-    await db.annotation.createMany({ data: picked.map((a, i) => ({ schemaId: a.schemaId, annotatorId: second.id, targetType: a.targetType, targetKey: a.targetKey, trajectoryId: a.trajectoryId, forkPointId: a.forkPointId, value: i % 3 === 0 ? "timeout" : a.value })) });
+    await db.annotation.createMany({
+      data: picked.map((a, i) => ({
+        schemaId: a.schemaId,
+        annotatorId: second.id,
+        targetType: a.targetType,
+        targetKey: a.targetKey,
+        trajectoryId: a.trajectoryId,
+        forkPointId: a.forkPointId,
+        value: i % 3 === 0 ? "timeout" : a.value,
+      })),
+    });
     console.log(`[setup] ${cfg.provider}: second annotator labelled ${picked.length} fork points`);
   }
   await db.$executeRawUnsafe(cfg.provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
@@ -115,22 +145,27 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const top = recovery.categories[0]!;
   const drill = trajectoryListQuerySchema.parse({ forkError: top.category ?? "none", attempt: "yes" });
   const casesFor = (ctx: ServiceContext): [string, () => Promise<unknown>][] =>
-    ([
-      ["baseline: COUNT(*) trajectories (stats line)", () => ctx.db.trajectory.count()],
-      ["recovery by category (all runs)", () => getRecoveryAnalytics(ctx, f)],
-      ["recovery by category (one run)", () => getRecoveryAnalytics(ctx, { ...f, runId: [trained.id] })],
-      ["recovery by category (method + task category)", () => getRecoveryAnalytics(ctx, { ...f, method: ["recovery-grpo"], category: ["software-engineering"] })],
-      ["pass@k by checkpoint", () => getTrainingProgress(ctx, f)],
-      ["task health", () => getTaskHealth(ctx, f)],
-      ["distributions (all runs)", () => getDistributions(ctx, f)],
-      ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
-      ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
-      ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
-      ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
-      ["filter options", () => getAnalyticsOptions(ctx)],
-      ["database counts", () => getStats(ctx)],
-      ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
-    ] satisfies [string, () => Promise<unknown>][]).filter(([k], i) => i === 0 || !only || k.includes(only));
+    (
+      [
+        ["baseline: COUNT(*) trajectories (stats line)", () => ctx.db.trajectory.count()],
+        ["recovery by category (all runs)", () => getRecoveryAnalytics(ctx, f)],
+        ["recovery by category (one run)", () => getRecoveryAnalytics(ctx, { ...f, runId: [trained.id] })],
+        [
+          "recovery by category (method + task category)",
+          () => getRecoveryAnalytics(ctx, { ...f, method: ["recovery-grpo"], category: ["software-engineering"] }),
+        ],
+        ["pass@k by checkpoint", () => getTrainingProgress(ctx, f)],
+        ["task health", () => getTaskHealth(ctx, f)],
+        ["distributions (all runs)", () => getDistributions(ctx, f)],
+        ["distributions (one run)", () => getDistributions(ctx, { ...f, runId: [trained.id] })],
+        ["run comparison (2 runs, bootstrap)", () => compareRuns(ctx, [base.id, trained.id], 1, f)],
+        ["annotation progress + agreement (weeks)", () => getAnnotationAnalytics(ctx, f, "week")],
+        ["annotation progress + agreement (days)", () => getAnnotationAnalytics(ctx, f, "day")],
+        ["filter options", () => getAnalyticsOptions(ctx)],
+        ["database counts", () => getStats(ctx)],
+        ["drill-down page: attempts of top category", () => listTrajectories(ctx, drill)],
+      ] satisfies [string, () => Promise<unknown>][]
+    ).filter(([k], i) => i === 0 || !only || k.includes(only));
   if (explainPlans) {
     // Plans come from a second client that logs its statements; timing uses the app's own client (logging every
     // query made the timed figures several times slower).
@@ -139,7 +174,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
       log.length = 0;
       await fn();
       console.log(`\n${provider} — ${k}`);
-      for (const st of readStatements([...log])) console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 200)}…\n${(await explain(logged, st)).map((l) => `    ${l}`).join("\n")}`);
+      for (const st of readStatements([...log]))
+        console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 200)}…\n${(await explain(logged, st)).map((l) => `    ${l}`).join("\n")}`);
     }
     await logged.$disconnect();
   }
@@ -161,17 +197,35 @@ async function bench(provider: DatabaseConfig["provider"]) {
     const t0 = performance.now();
     const render = forOneRender(ctx);
     await getAnalyticsOptions(render);
-    await Promise.all([getRecoveryAnalytics(render, f), getTrainingProgress(render, f), getDrillScope(render, f), getTaskHealth(render, f), getDrillScope(render, f), getDistributions(render, f), getAnnotationAnalytics(render, f, "week"), getStats(render)]);
+    await Promise.all([
+      getRecoveryAnalytics(render, f),
+      getTrainingProgress(render, f),
+      getDrillScope(render, f),
+      getTaskHealth(render, f),
+      getDrillScope(render, f),
+      getDistributions(render, f),
+      getAnnotationAnalytics(render, f, "week"),
+      getStats(render),
+    ]);
     page.push(performance.now() - t0);
   }
   const baseline = stats(times.get(cases[0]![0])!).median;
-  console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${runs} runs each (median / p95 ms, ratio of median to the COUNT(*) baseline); load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${runs} runs each (median / p95 ms, ratio of median to the COUNT(*) baseline); load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   for (const [k] of cases) {
     const s = stats(times.get(k)!);
-    console.log(`  ${k.padEnd(48)} ${s.median.toFixed(1).padStart(8)} ${s.p95.toFixed(1).padStart(8)}   ${(s.median / baseline).toFixed(2)}×`);
+    console.log(
+      `  ${k.padEnd(48)} ${s.median.toFixed(1).padStart(8)} ${s.p95.toFixed(1).padStart(8)}   ${(s.median / baseline).toFixed(2)}×`,
+    );
   }
   const p = stats(page);
-  console.log(`  ${"all page queries together (as the page runs them)".padEnd(48)} ${p.median.toFixed(1).padStart(8)} ${p.p95.toFixed(1).padStart(8)}   ${(p.median / baseline).toFixed(2)}×`);
+  console.log(
+    `  ${"all page queries together (as the page runs them)".padEnd(48)} ${p.median.toFixed(1).padStart(8)} ${p.p95.toFixed(1).padStart(8)}   ${(p.median / baseline).toFixed(2)}×`,
+  );
   await db.$disconnect();
 }
 

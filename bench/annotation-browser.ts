@@ -32,7 +32,11 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 
 async function freshConfig(provider: DatabaseConfig["provider"]): Promise<DatabaseConfig> {
   const name = `reterm_${TAG ? `${TAG}_` : ""}bench_annotator`;
@@ -59,7 +63,13 @@ async function startServer(dbUrl: string): Promise<ChildProcess> {
     env: { ...process.env, DATABASE_URL: dbUrl, RETERM_DEMO: "0", RETERM_USER: "bench", NEXT_TELEMETRY_DISABLED: "1" },
   });
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
     await new Promise((r) => setTimeout(r, 200));
   }
   server.kill("SIGTERM");
@@ -72,10 +82,16 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
   const db = createDb(config);
   const actor = await ensureUser(db, "bench", "admin");
   await seedDemo({ db, actor }, { count: TRAJECTORIES, seed: 7 });
-  const queue = await createQueue({ db, actor }, { name: "bench-forks", filter: "outcome=failed&forks=yes", schemas: ["error-category"], assignees: [] });
+  const queue = await createQueue(
+    { db, actor },
+    { name: "bench-forks", filter: "outcome=failed&forks=yes", schemas: ["error-category"], assignees: [] },
+  );
   await db.$disconnect();
   const server = await startServer(config.url);
-  const browser = await chromium.launch({ executablePath: fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  const browser = await chromium.launch({
+    executablePath: fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
   try {
     // Warm the server up (first compile of each route) on a throwaway page, then measure in a fresh context.
     const warm = await (await browser.newContext()).newPage();
@@ -99,14 +115,17 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
       await button.click();
       await p.waitForURL(/\/item\?slot=/, { timeout: 60_000 });
       const slot = new URL(p.url()).searchParams.get("slot")!;
-      await p.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`).waitFor({ timeout: 60_000 });
+      await p
+        .locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)
+        .waitFor({ timeout: 60_000 });
       return { page: p, slot, ms: performance.now() - t0 };
     };
     const straight = await firstItem(0);
     await straight.page.context().close();
     const rested = await firstItem(300);
     const page = rested.page;
-    const panelOf = (slot: string) => page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
+    const panelOf = (slot: string) =>
+      page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`);
     let slot = rested.slot;
     const next: number[] = [];
     for (let i = 0; i < Math.min(ITEMS, queue.itemCount - 1); i++) {
@@ -130,7 +149,9 @@ async function run(provider: DatabaseConfig["provider"]): Promise<void> {
       full.push(performance.now() - s);
     }
     const b = pct(full, 50);
-    console.log(`[${provider}] queue of ${queue.itemCount} items; first item ${straight.ms.toFixed(0)} ms clicked straight away, ${rested.ms.toFixed(0)} ms after the pointer rested 300 ms (goal ≤ 1000); Enter → next item interactive over ${next.length}: p50 ${pct(next, 50).toFixed(0)} ms (goal ≤ 200), p95 ${pct(next, 95).toFixed(0)} ms (goal ≤ 400); baseline full page load of an item p50 ${b.toFixed(0)} ms → next item p50 ${(pct(next, 50) / b).toFixed(2)}× of it; load average ${load()}`);
+    console.log(
+      `[${provider}] queue of ${queue.itemCount} items; first item ${straight.ms.toFixed(0)} ms clicked straight away, ${rested.ms.toFixed(0)} ms after the pointer rested 300 ms (goal ≤ 1000); Enter → next item interactive over ${next.length}: p50 ${pct(next, 50).toFixed(0)} ms (goal ≤ 200), p95 ${pct(next, 95).toFixed(0)} ms (goal ≤ 400); baseline full page load of an item p50 ${b.toFixed(0)} ms → next item p50 ${(pct(next, 50) / b).toFixed(2)}× of it; load average ${load()}`,
+    );
   } finally {
     await browser.close();
     server.kill("SIGTERM");

@@ -39,8 +39,14 @@ async function bench(provider: Provider): Promise<void> {
     await seedDemo(t.ctx, { count: 40, seed: 11 });
     // --sync-normal: what the figures are with SQLite's synchronous=NORMAL (WAL), i.e. without an fsync per commit.
     if (provider === "sqlite" && args.includes("--sync-normal")) await t.db.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-    if (provider === "sqlite") console.log(`  (sqlite journal_mode ${JSON.stringify(await t.db.$queryRawUnsafe("PRAGMA journal_mode"))}, synchronous ${String(Object.values(((await t.db.$queryRawUnsafe("PRAGMA synchronous")) as Record<string, unknown>[])[0] ?? {})[0])})`);
-    const trajs = await t.db.trajectory.findMany({ where: { parentId: null, stepCount: { gte: 4 } }, select: { id: true, stepCount: true } });
+    if (provider === "sqlite")
+      console.log(
+        `  (sqlite journal_mode ${JSON.stringify(await t.db.$queryRawUnsafe("PRAGMA journal_mode"))}, synchronous ${String(Object.values(((await t.db.$queryRawUnsafe("PRAGMA synchronous")) as Record<string, unknown>[])[0] ?? {})[0])})`,
+      );
+    const trajs = await t.db.trajectory.findMany({
+      where: { parentId: null, stepCount: { gte: 4 } },
+      select: { id: true, stepCount: true },
+    });
     const people: ServiceContext[] = [];
     for (let i = 0; i < ANNOTATORS; i++) people.push(await t.as(`bench-${i}`, "annotator"));
 
@@ -53,7 +59,8 @@ async function bench(provider: Provider): Promise<void> {
     let timedOut = 0;
     // --next-only: skip the submission phase (one label is written for the baseline read).
     const deadline = Date.now() + (args.includes("--next-only") ? 0 : SECONDS * 1000);
-    if (args.includes("--next-only")) await createLabel(people[0]!, { trajectory: trajs[0]!.id, schema: "error-category", value: "hang", target: { steps: [0, 0] } });
+    if (args.includes("--next-only"))
+      await createLabel(people[0]!, { trajectory: trajs[0]!.id, schema: "error-category", value: "hang", target: { steps: [0, 0] } });
     let seed = 1;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
     await Promise.all(
@@ -101,18 +108,38 @@ async function bench(provider: Provider): Promise<void> {
     }
     const b50 = pct(base, 50);
     console.log(`\n[${provider}] ${ANNOTATORS} annotators × ${SECONDS} s`);
-    console.log(`  submitted ${created + updated} (created ${created}, changed ${updated}), refused ${conflicts}, transaction start timed out ${timedOut}; stored labels ${stored} (distinct targets ${distinct}), history rows ${events}, Σ annotationCount ${countSum}`);
-    console.log(`  lost ${created - stored}, duplicated ${stored - distinct}; history complete: ${events === created + updated}; counts agree: ${countSum === stored}`);
-    console.log(`  submit latency p50 ${ms(pct(latencies, 50))} (${(pct(latencies, 50) / b50).toFixed(1)}× baseline), p95 ${ms(pct(latencies, 95))} (${(pct(latencies, 95) / b50).toFixed(1)}×); throughput ${((created + updated) / SECONDS).toFixed(0)} labels/s; baseline PK read p50 ${ms(b50)}`);
+    console.log(
+      `  submitted ${created + updated} (created ${created}, changed ${updated}), refused ${conflicts}, transaction start timed out ${timedOut}; stored labels ${stored} (distinct targets ${distinct}), history rows ${events}, Σ annotationCount ${countSum}`,
+    );
+    console.log(
+      `  lost ${created - stored}, duplicated ${stored - distinct}; history complete: ${events === created + updated}; counts agree: ${countSum === stored}`,
+    );
+    console.log(
+      `  submit latency p50 ${ms(pct(latencies, 50))} (${(pct(latencies, 50) / b50).toFixed(1)}× baseline), p95 ${ms(pct(latencies, 95))} (${(pct(latencies, 95) / b50).toFixed(1)}×); throughput ${((created + updated) / SECONDS).toFixed(0)} labels/s; baseline PK read p50 ${ms(b50)}`,
+    );
 
     // --- 2. next item on a 10^5-item queue ---
     const run = await t.db.run.create({ data: { name: "bench-queue-run" } });
     const task = await t.db.task.create({ data: { benchmark: "bench", externalId: "bench-queue", name: "bench queue task" } });
     for (let i = 0; i < QUEUE_ITEMS; i += 5000) {
-      await t.db.trajectory.createMany({ data: Array.from({ length: Math.min(5000, QUEUE_ITEMS - i) }, (_, j) => ({ contentHash: `bench-q-${i + j}`, taskId: task.id, runId: run.id, sourceFormat: "bench", outcome: "failed" })) });
+      await t.db.trajectory.createMany({
+        data: Array.from({ length: Math.min(5000, QUEUE_ITEMS - i) }, (_, j) => ({
+          contentHash: `bench-q-${i + j}`,
+          taskId: task.id,
+          runId: run.id,
+          sourceFormat: "bench",
+          outcome: "failed",
+        })),
+      });
     }
     const qStart = performance.now();
-    const queue = await createQueue(t.ctx, { name: "bench-queue", filter: `runId=${run.id}`, schemas: ["error-category"], labelsPerItem: 1, assignees: people.map((p) => p.actor.name) });
+    const queue = await createQueue(t.ctx, {
+      name: "bench-queue",
+      filter: `runId=${run.id}`,
+      schemas: ["error-category"],
+      labelsPerItem: 1,
+      assignees: people.map((p) => p.actor.name),
+    });
     const createMs = performance.now() - qStart;
     // The first half is finished already: "next" must find the first open item without walking past them.
     await t.db.queueItem.updateMany({ where: { queueId: queue.id, position: { lt: QUEUE_ITEMS / 2 } }, data: { doneCount: 1 } });
@@ -149,11 +176,17 @@ async function bench(provider: Provider): Promise<void> {
       await createLabel(people[0]!, { trajectory: slot!.trajectoryId, schema: "error-category", value: "hang" });
       await completeQueueItem(people[0]!, slot!.slotId);
     }
-    console.log(`  "next item" alone (100 calls): p50 ${ms(pct(solo, 50))}, p95 ${ms(pct(solo, 95))} (${(pct(solo, 95) / b50).toFixed(1)}× baseline)`);
-    console.log(`  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" 50 concurrent, first half done:`);
+    console.log(
+      `  "next item" alone (100 calls): p50 ${ms(pct(solo, 50))}, p95 ${ms(pct(solo, 95))} (${(pct(solo, 95) / b50).toFixed(1)}× baseline)`,
+    );
+    console.log(
+      `  queue of ${queue.itemCount} items created from a filter in ${(createMs / 1000).toFixed(1)} s; "next item" 50 concurrent, first half done:`,
+    );
     for (const k of ["first", "spread"] as const) {
       const xs = nextLat[k];
-      console.log(`    ${k.padEnd(6)} (${xs.length} calls) p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (${(pct(xs, 95) / b50).toFixed(1)}× baseline)`);
+      console.log(
+        `    ${k.padEnd(6)} (${xs.length} calls) p50 ${ms(pct(xs, 50))}, p95 ${ms(pct(xs, 95))} (${(pct(xs, 95) / b50).toFixed(1)}× baseline)`,
+      );
     }
     console.log(`    spread/first p95 ratio ${(pct(nextLat.spread, 95) / pct(nextLat.first, 95)).toFixed(2)}`);
 
@@ -176,7 +209,11 @@ async function bench(provider: Provider): Promise<void> {
             if (think) await sleep(think * (0.5 + Math.random()));
             const s = performance.now();
             try {
-              const r = await submitQueueLabel(ctx, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang" });
+              const r = await submitQueueLabel(ctx, slot.slotId, {
+                trajectory: slot.trajectoryId,
+                schema: "error-category",
+                value: "hang",
+              });
               workLat.push(performance.now() - s);
               submitted++;
               slot = r.next;
@@ -188,10 +225,19 @@ async function bench(provider: Provider): Promise<void> {
         }),
       );
       const storedNow = (await t.db.annotation.count()) - labelsBefore;
-      const doubles = await t.db.queueSlot.groupBy({ by: ["itemId"], where: { queueId: queue.id, slot: { not: null } }, _count: { _all: true }, having: { itemId: { _count: { gt: 1 } } } });
+      const doubles = await t.db.queueSlot.groupBy({
+        by: ["itemId"],
+        where: { queueId: queue.id, slot: { not: null } },
+        _count: { _all: true },
+        having: { itemId: { _count: { gt: 1 } } },
+      });
       const how = think ? `paced (think ${think} ms ± 50 %)` : "closed loop (no think time)";
-      console.log(`  next item + submit (one call), ${ANNOTATORS} annotators × ${SECONDS} s, ${how}, on the ${queue.itemCount}-item queue: ${workLat.length} calls (${(workLat.length / SECONDS).toFixed(1)}/s), p50 ${ms(pct(workLat, 50))}, p95 ${ms(pct(workLat, 95))} (${(pct(workLat, 95) / b50).toFixed(1)}× baseline)`);
-      console.log(`    submitted ${submitted}, stored ${storedNow} → lost ${submitted - storedNow}; double reservations ${doubles.length}; failed submissions ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 3).join(" | ")})` : ""}`);
+      console.log(
+        `  next item + submit (one call), ${ANNOTATORS} annotators × ${SECONDS} s, ${how}, on the ${queue.itemCount}-item queue: ${workLat.length} calls (${(workLat.length / SECONDS).toFixed(1)}/s), p50 ${ms(pct(workLat, 50))}, p95 ${ms(pct(workLat, 95))} (${(pct(workLat, 95) / b50).toFixed(1)}× baseline)`,
+      );
+      console.log(
+        `    submitted ${submitted}, stored ${storedNow} → lost ${submitted - storedNow}; double reservations ${doubles.length}; failed submissions ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 3).join(" | ")})` : ""}`,
+      );
     }
   } finally {
     await t.drop();
@@ -199,10 +245,18 @@ async function bench(provider: Provider): Promise<void> {
 }
 
 const { loadavg } = await import("node:os");
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);
 if (!args.includes("--skip-sqlite")) await bench("sqlite");
 if (!args.includes("--skip-pg")) {
   if (postgres.available) await bench("postgresql");
   else console.log(`[postgresql] skipped: ${postgres.reason}`);
 }
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);

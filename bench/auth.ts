@@ -27,7 +27,12 @@ for (const provider of providers) {
   const { token } = await createApiTokenFor(t.ctx, { tokenName: "bench" });
   const signed = await signInWithPassword(t.db, name, password, new Headers(), "127.0.0.1");
   if (!signed.ok) throw new Error("sign-in failed");
-  const cookie = new Headers({ cookie: signed.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") });
+  const cookie = new Headers({
+    cookie: signed.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; "),
+  });
   // Local mode resolves its user once per process; the honest per-request baseline is that user lookup.
   const local = await perCall(() => ensureUser(t.db, "test-admin", "admin"));
   const tokenMs = await perCall(() => findActorByTokenHash(t.db, sha256(token)));

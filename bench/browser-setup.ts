@@ -57,7 +57,14 @@ async function addCurationData(db: Db): Promise<void> {
   const labelled = ids.filter((_, i) => i % 33 === 0);
   for (let i = 0; i < labelled.length; i += 500) {
     const data = labelled.slice(i, i + 500).flatMap((trajectoryId, j) =>
-      users.slice(0, 1 + (j % 3)).map((u) => ({ schemaId: schema.id, annotatorId: u.id, targetType: "trajectory", targetKey: `traj:${trajectoryId}`, trajectoryId, value: "command-error" })),
+      users.slice(0, 1 + (j % 3)).map((u) => ({
+        schemaId: schema.id,
+        annotatorId: u.id,
+        targetType: "trajectory",
+        targetKey: `traj:${trajectoryId}`,
+        trajectoryId,
+        value: "command-error",
+      })),
     );
     await db.annotation.createMany({ data });
   }
@@ -65,9 +72,15 @@ async function addCurationData(db: Db): Promise<void> {
     const ds = await db.dataset.create({ data: { name, createdById: users[0]!.id } });
     for (const version of [1, 2]) {
       const items = ids.filter((_, i) => (i + d * 7 + version) % Math.max(1, Math.floor(ids.length / 5000)) === 0).slice(0, 5000);
-      const v = await db.datasetVersion.create({ data: { datasetId: ds.id, version, contentHash: `${name}-${version}`, itemCount: items.length, createdById: users[0]!.id } });
+      const v = await db.datasetVersion.create({
+        data: { datasetId: ds.id, version, contentHash: `${name}-${version}`, itemCount: items.length, createdById: users[0]!.id },
+      });
       for (let i = 0; i < items.length; i += 1000) {
-        await db.datasetItem.createMany({ data: items.slice(i, i + 1000).map((trajectoryId, k) => ({ datasetVersionId: v.id, position: i + k, trajectoryId, kind: "trajectory" })) });
+        await db.datasetItem.createMany({
+          data: items
+            .slice(i, i + 1000)
+            .map((trajectoryId, k) => ({ datasetVersionId: v.id, position: i + k, trajectoryId, kind: "trajectory" })),
+        });
       }
     }
   }
@@ -93,9 +106,12 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number, op
   const db = createDb(config);
   const count = await db.trajectory.count();
   if (count !== n) {
-    if (count > 0) throw new Error(`${config.provider}: benchmark database holds ${count} trajectories, expected ${n}; delete it and re-run`);
+    if (count > 0)
+      throw new Error(`${config.provider}: benchmark database holds ${count} trajectories, expected ${n}; delete it and re-run`);
     const actor = await ensureUser(db, "bench", "admin");
-    const report = await timed(`${config.provider}: import ${n} generated trajectories`, () => seedDemo({ db, actor }, { count: n, seed: 1, onProgress: progress(n) }));
+    const report = await timed(`${config.provider}: import ${n} generated trajectories`, () =>
+      seedDemo({ db, actor }, { count: n, seed: 1, onProgress: progress(n) }),
+    );
     log(`${config.provider}: imported ${report?.imported ?? 0}, ${report?.steps ?? 0} steps, failed ${report?.failed ?? 0}`);
     await addCurationData(db);
   } else if ((await db.annotation.count()) === 0) {
@@ -103,7 +119,9 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number, op
     await addCurationData(db);
   }
   if (opts.searchIndex !== false && (await searchIndexLag(db)) > 0) {
-    await timed(`${config.provider}: build search index (reindexSearch)`, () => reindexSearch(db, { onProgress: (k) => k % 10_000 < 500 && log(`  indexed ${k}`) }));
+    await timed(`${config.provider}: build search index (reindexSearch)`, () =>
+      reindexSearch(db, { onProgress: (k) => k % 10_000 < 500 && log(`  indexed ${k}`) }),
+    );
   }
   if (config.provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
   else await db.$executeRawUnsafe("ANALYZE");

@@ -63,7 +63,10 @@ async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
   // One dedicated connection, so its server process can be watched: its CPU time is the query's server cost.
   const client = new pg.Client({ connectionString: config.url, options: "-c jit=off" }); // as the app's (lib/db/client.ts)
   await client.connect();
-  const pid = z.coerce.number().int().parse((await client.query("SELECT pg_backend_pid() AS p")).rows[0].p);
+  const pid = z.coerce
+    .number()
+    .int()
+    .parse((await client.query("SELECT pg_backend_pid() AS p")).rows[0].p);
   return {
     async run(statements, inTx) {
       if (inTx) await client.query("BEGIN");
@@ -72,7 +75,10 @@ async function rawRunner(config: DatabaseConfig): Promise<RawRunner> {
     },
     cpuMs() {
       // utime + stime of the backend, in clock ticks (100 per second on Linux).
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+      const fields = fs
+        .readFileSync(`/proc/${pid}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
       return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     async close() {
@@ -110,21 +116,28 @@ const STATE_COLS = `t."outcome", t."firstErrorCategory", CASE WHEN t."forkPointC
 const AGGS = `COUNT(*), MIN(t."reward"), MAX(t."reward"), MIN(t."stepCount"), MAX(t."stepCount"), MIN(t."durationMs"), MAX(t."durationMs")`;
 async function twoPassFacets(ctx: ServiceContext, outcome: string): Promise<unknown> {
   // Tagged, so each database gets its own placeholder ($1 is a named parameter to SQLite).
-  const catalog = await ctx.db.$queryRaw`SELECT t."runId", t."taskId", COUNT(*) FROM "Trajectory" t WHERE t."outcome" IN (${outcome}) GROUP BY t."runId", t."taskId"`;
+  const catalog = await ctx.db
+    .$queryRaw`SELECT t."runId", t."taskId", COUNT(*) FROM "Trajectory" t WHERE t."outcome" IN (${outcome}) GROUP BY t."runId", t."taskId"`;
   const state = await ctx.db.$queryRawUnsafe(`SELECT ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY 1, 2, 3, 4, 5`);
   return [catalog, state];
 }
 async function onePassFacets(ctx: ServiceContext): Promise<unknown> {
   // The outcome filter is applied per group in JS (facets.ts), so the one pass reads every row, like the state pass did.
-  return ctx.db.$queryRawUnsafe(`SELECT t."runId", t."taskId", ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`);
+  return ctx.db.$queryRawUnsafe(
+    `SELECT t."runId", t."taskId", ${STATE_COLS}, ${AGGS} FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory", 5, 6, 7`,
+  );
 }
 
 // Grouped by the browse index's four leading columns only, with the forks / attempt / warnings
 // facets counted inside each group (no state filter set: COUNT(*) and three sums), so the groups stream in index
 // order without a sort.
-const STATE_SUMS = [`t."forkPointCount" > 0`, `t."parentId" IS NOT NULL`, `t."warningCount" > 0`].map((b) => `SUM(CASE WHEN ${b} THEN 1 ELSE 0 END)`).join(", ");
+const STATE_SUMS = [`t."forkPointCount" > 0`, `t."parentId" IS NOT NULL`, `t."warningCount" > 0`]
+  .map((b) => `SUM(CASE WHEN ${b} THEN 1 ELSE 0 END)`)
+  .join(", ");
 async function prefixFacets(ctx: ServiceContext): Promise<unknown> {
-  return ctx.db.$queryRawUnsafe(`SELECT t."outcome", t."runId", t."taskId", t."firstErrorCategory", ${AGGS}, ${STATE_SUMS}, MIN(t."firstErrorStep"), MAX(t."firstErrorStep") FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`);
+  return ctx.db.$queryRawUnsafe(
+    `SELECT t."outcome", t."runId", t."taskId", t."firstErrorCategory", ${AGGS}, ${STATE_SUMS}, MIN(t."firstErrorStep"), MAX(t."firstErrorStep") FROM "Trajectory" t GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
+  );
 }
 
 async function exactSearch(ctx: ServiceContext, text: string): Promise<unknown> {
@@ -153,7 +166,11 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "facet group-by, 1 pass (after 15)", target: 300, run: (c) => onePassFacets(c) },
     { name: "facet group-by, index prefix (15, third pass)", target: 300, run: (c) => prefixFacets(c) },
     { name: "search: table, q=ModuleNotFoundError", target: 300, run: (c) => listTrajectories(c, q({ q: "ModuleNotFoundError" })) },
-    { name: 'search: table, q="no module named" + failed', target: 300, run: (c) => listTrajectories(c, q({ q: '"no module named"', outcome: "failed" })) },
+    {
+      name: 'search: table, q="no module named" + failed',
+      target: 300,
+      run: (c) => listTrajectories(c, q({ q: '"no module named"', outcome: "failed" })),
+    },
     { name: "search: steps API, q=pip install", target: 300, run: (c) => searchSteps(c, { q: "pip install", limit: 20 }) },
     { name: "search: table, q=pytest (very common)", target: 300, run: (c) => listTrajectories(c, q({ q: "pytest" })) },
     // What the table ran for a search before — an exact count and the first page,
@@ -166,15 +183,25 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
 async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void> {
   const config = benchConfig(provider, n);
   const setupDb = await prepareBenchDatabase(config, n, { searchIndex: !skipSearch && !partialSearch });
-  if (partialSearch) console.log(`\n${provider}: search index holds ${await setupDb.$queryRawUnsafe<{ c: bigint }[]>(`SELECT COUNT(*) AS c FROM "step_search_doc"`).then((r) => Number(r[0]!.c))} trajectories (--partial-search)`);
+  if (partialSearch)
+    console.log(
+      `\n${provider}: search index holds ${await setupDb.$queryRawUnsafe<{ c: bigint }[]>(`SELECT COUNT(*) AS c FROM "step_search_doc"`).then((r) => Number(r[0]!.c))} trajectories (--partial-search)`,
+    );
   await setupDb.$disconnect();
   const { db, log } = createLoggedDb(config);
   const actor = await ensureUser(db, "ann-a", "annotator");
   const ctx: ServiceContext = { db, actor };
   const raw = await rawRunner(config);
-  const size = config.provider === "sqlite" ? fs.statSync(config.file).size : Number((await db.$queryRawUnsafe<{ s: bigint }[]>("SELECT pg_database_size(current_database()) AS s"))[0]!.s);
-  console.log(`\n${provider}: ${n.toLocaleString("en-US")} trajectories, ${await db.step.count()} steps, database ${(size / 2 ** 30).toFixed(2)} GiB, ${runs} runs each`);
-  console.log(`${"query".padEnd(46)} ${"app p50".padStart(7)} ${"app p95".padStart(7)} ${"raw p50".padStart(7)} ${"raw p95".padStart(7)}  ratio  target  stmts  raw CPU p50`);
+  const size =
+    config.provider === "sqlite"
+      ? fs.statSync(config.file).size
+      : Number((await db.$queryRawUnsafe<{ s: bigint }[]>("SELECT pg_database_size(current_database()) AS s"))[0]!.s);
+  console.log(
+    `\n${provider}: ${n.toLocaleString("en-US")} trajectories, ${await db.step.count()} steps, database ${(size / 2 ** 30).toFixed(2)} GiB, ${runs} runs each`,
+  );
+  console.log(
+    `${"query".padEnd(46)} ${"app p50".padStart(7)} ${"app p95".padStart(7)} ${"raw p50".padStart(7)} ${"raw p95".padStart(7)}  ratio  target  stmts  raw CPU p50`,
+  );
   for (const s of (await scenarios(ctx)).filter((x) => (!only || x.name.includes(only)) && !(skipSearch && x.name.startsWith("search")))) {
     for (let i = 0; i < 3; i++) await s.run(ctx);
     log.length = 0;
@@ -203,18 +230,34 @@ async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void
       for (const st of readStatements(statements)) {
         const plan = await explain(db, st);
         const scans = fullTableScans(plan, st.sql);
-        console.log(`  ${st.sql.replace(/\s+/g, " ").slice(0, 160)}…\n${plan.map((l) => `    ${l}`).join("\n")}${scans.length ? `\n    ^ FULL SCAN of Trajectory: ${scans.length}` : ""}`);
+        console.log(
+          `  ${st.sql.replace(/\s+/g, " ").slice(0, 160)}…\n${plan.map((l) => `    ${l}`).join("\n")}${scans.length ? `\n    ^ FULL SCAN of Trajectory: ${scans.length}` : ""}`,
+        );
       }
     }
-    console.log(`${s.name.padEnd(46)} ${fmt(pct(app, 50))} ${fmt(pct(app, 95))} ${fmt(pct(rawTimes, 50))} ${fmt(pct(rawTimes, 95))}  ${ratio.toFixed(2).padStart(5)}  ${`<${s.target} ${ok}`.padStart(8)}  ${String(statements.length).padStart(5)}${rawCpu.length ? `  ${fmt(pct(rawCpu, 50))}` : ""}`);
+    console.log(
+      `${s.name.padEnd(46)} ${fmt(pct(app, 50))} ${fmt(pct(app, 95))} ${fmt(pct(rawTimes, 50))} ${fmt(pct(rawTimes, 95))}  ${ratio.toFixed(2).padStart(5)}  ${`<${s.target} ${ok}`.padStart(8)}  ${String(statements.length).padStart(5)}${rawCpu.length ? `  ${fmt(pct(rawCpu, 50))}` : ""}`,
+    );
   }
   await raw.close();
   await db.$disconnect();
 }
 
-console.log(`bench/browser.ts — ${os.cpus().length} cores, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `bench/browser.ts — ${os.cpus().length} cores, node ${process.version}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 for (const provider of ["sqlite", "postgresql"] as const) {
   if (process.argv.includes(provider === "sqlite" ? "--skip-sqlite" : "--skip-pg")) continue;
   await benchProvider(provider);
 }
-console.log(`\nload at end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}. Times in ms; ratio = app p50 / raw p50; raw CPU = CPU time of the raw run (SQLite: this process; PostgreSQL: the server backend, 10 ms ticks), unaffected by waiting for a core.`);
+console.log(
+  `\nload at end ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      " ",
+    )}. Times in ms; ratio = app p50 / raw p50; raw CPU = CPU time of the raw run (SQLite: this process; PostgreSQL: the server backend, 10 ms ticks), unaffected by waiting for a core.`,
+);

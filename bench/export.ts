@@ -38,7 +38,8 @@ const MB = 1024 * 1024;
 const outDir = process.env.BENCH_OUT_DIR ?? path.resolve(import.meta.dirname, "out");
 fs.mkdirSync(outDir, { recursive: true });
 // A child gets the database as a file path (SQLite) or a postgresql:// URL.
-const configOf = (db: string): DatabaseConfig => (db.startsWith("postgres") ? { provider: "postgresql", url: db } : { provider: "sqlite", file: db, url: `file:${db}` });
+const configOf = (db: string): DatabaseConfig =>
+  db.startsWith("postgres") ? { provider: "postgresql", url: db } : { provider: "sqlite", file: db, url: `file:${db}` };
 // CPU time (user + system, all threads) since `from`: on a loaded machine it moves much less than wall time.
 const cpuSeconds = (from: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(from);
@@ -59,7 +60,13 @@ async function child(flag: number) {
   // As `reterm export` runs (cli/export-process.ts); the from-memory child too, so neither has V8 compiling beside it.
   tuneForShortExport();
   const db = createDb(configOf(dbFile));
-  return { format, name, db, ctx: { db, actor: await ensureUser(db, "bench", "admin") }, out: path.join(outDir, `export-${name}.${format}`) };
+  return {
+    format,
+    name,
+    db,
+    ctx: { db, actor: await ensureUser(db, "bench", "admin") },
+    out: path.join(outDir, `export-${name}.${format}`),
+  };
 }
 
 const one = Math.max(process.argv.indexOf("--one"), process.argv.indexOf("--one-rendered"));
@@ -79,7 +86,17 @@ if (one >= 0) {
   }
   const { bytes } = await writeExportFiles(opened, out);
   const exportS = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ format, bytes, exportS, exportCpuS: cpuSeconds(cpu0), mainThreadCpuS: mainThreadCpuSeconds() - main0, rssExport: peakRssMb(), stored: opened.stored ? 1 : 0 }));
+  console.log(
+    JSON.stringify({
+      format,
+      bytes,
+      exportS,
+      exportCpuS: cpuSeconds(cpu0),
+      mainThreadCpuS: mainThreadCpuSeconds() - main0,
+      rssExport: peakRssMb(),
+      stored: opened.stored ? 1 : 0,
+    }),
+  );
   await db.$disconnect();
   process.exit(0);
 }
@@ -99,9 +116,24 @@ if (mem >= 0) {
   // runs beside the baseline's write.
   await opened.close();
   // The sidecars the export wrote beside the data (the provenance JSONL of a chat format) are written from memory too.
-  const sidecarFiles = new Map(opened.sidecars.filter((s) => s.kind === "provenance").map((s) => [s, path.join(path.dirname(out), provenanceFile(path.basename(out)))]));
+  const sidecarFiles = new Map(
+    opened.sidecars
+      .filter((s) => s.kind === "provenance")
+      .map((s) => [s, path.join(path.dirname(out), provenanceFile(path.basename(out)))]),
+  );
   const sidecarText = new Map([...sidecarFiles].map(([s, f]) => [s, fs.readFileSync(f, "utf8")]));
-  const fromMemory = { ...opened, async *pieces() { yield* pieces; }, sidecars: opened.sidecars.map((s) => ({ ...s, async *pieces() { yield sidecarText.get(s) ?? ""; } })) };
+  const fromMemory = {
+    ...opened,
+    async *pieces() {
+      yield* pieces;
+    },
+    sidecars: opened.sidecars.map((s) => ({
+      ...s,
+      async *pieces() {
+        yield sidecarText.get(s) ?? "";
+      },
+    })),
+  };
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
   await writeExportFiles(fromMemory, `${out}.mem`);
@@ -118,14 +150,18 @@ if (mem >= 0) {
 
 const n = Number(process.argv[2] ?? 100_000);
 const usePg = process.argv.includes("--pg");
-const formatsArg = process.argv.find((a) => a.startsWith("--formats="))?.slice("--formats=".length).split(",");
+const formatsArg = process.argv
+  .find((a) => a.startsWith("--formats="))
+  ?.slice("--formats=".length)
+  .split(",");
 let dbFile = path.join(outDir, `export-${n}.db`);
 if (usePg) {
   const admin = new URL(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
   const dbName = `${process.env.BENCH_PG_PREFIX ?? "reterm_bench_export"}_${n}`;
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
-  if (!(await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount) await client.query(`CREATE DATABASE "${dbName}"`);
+  if (!(await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [dbName])).rowCount)
+    await client.query(`CREATE DATABASE "${dbName}"`);
   await client.end();
   admin.pathname = `/${dbName}`;
   dbFile = admin.toString();
@@ -158,15 +194,48 @@ if ((await db.annotation.count()) === 0) {
   const annotator = await ensureUser(db, "bench-annotator", "annotator");
   const quality = await db.labelSchema.findUniqueOrThrow({ where: { key: "recovery-quality" } });
   const category = await db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
-  const rows = await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } }, OR: [{ parentId: { not: null } }, { outcome: "failed" }] }, select: { id: true, parentId: true, outcome: true }, orderBy: { id: "asc" } });
+  const rows = await db.trajectory.findMany({
+    where: { run: { name: { not: "shared-fixtures" } }, OR: [{ parentId: { not: null } }, { outcome: "failed" }] },
+    select: { id: true, parentId: true, outcome: true },
+    orderBy: { id: "asc" },
+  });
   const labels = rows.flatMap((r, i) => [
-    ...(r.parentId ? [{ schemaId: quality.id, annotatorId: annotator.id, targetType: "attempt", targetKey: `attempt:${r.id}`, trajectoryId: r.id, value: String(i % 4), comment: i % 10 === 0 ? `checked, "by hand"\nsecond line` : null }] : []),
-    ...(r.outcome === "failed" ? [{ schemaId: category.id, annotatorId: annotator.id, targetType: "step_range", targetKey: `steps:${r.id}:1-2`, trajectoryId: r.id, stepStart: 1, stepEnd: 2, value: "command-error" }] : []),
+    ...(r.parentId
+      ? [
+          {
+            schemaId: quality.id,
+            annotatorId: annotator.id,
+            targetType: "attempt",
+            targetKey: `attempt:${r.id}`,
+            trajectoryId: r.id,
+            value: String(i % 4),
+            comment: i % 10 === 0 ? `checked, "by hand"\nsecond line` : null,
+          },
+        ]
+      : []),
+    ...(r.outcome === "failed"
+      ? [
+          {
+            schemaId: category.id,
+            annotatorId: annotator.id,
+            targetType: "step_range",
+            targetKey: `steps:${r.id}:1-2`,
+            trajectoryId: r.id,
+            stepStart: 1,
+            stepEnd: 2,
+            value: "command-error",
+          },
+        ]
+      : []),
   ]);
   for (let i = 0; i < labels.length; i += 5_000) await db.annotation.createMany({ data: labels.slice(i, i + 5_000) });
   console.log(`setup: seeded ${labels.length} labels in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
-for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="], ["bench-labelled", ""]] as const) {
+for (const [name, filter] of [
+  ["bench-all", ""],
+  ["bench-fixtures", "runId="],
+  ["bench-labelled", ""],
+] as const) {
   const existing = await findDatasetByName(db, name);
   if (existing?.frozenCount) continue;
   let f: string = filter;
@@ -179,14 +248,27 @@ for (const [name, filter] of [["bench-all", ""], ["bench-fixtures", "runId="], [
   // bench-all and bench-labelled are the N generated trajectories (with the fixtures, N = 10^5 would pass the 10^5 a
   // dataset may hold); bench-labelled is frozen after the labels were seeded, so it captures them (bench-all, in a
   // database built before labels were seeded, did not).
-  const rules = name !== "bench-fixtures"
-    ? { source: "selection" as const, ids: (await db.trajectory.findMany({ where: { run: { name: { not: "shared-fixtures" } } }, select: { id: true }, orderBy: { id: "asc" }, take: n })).map((r) => r.id) }
-    : { source: "filter" as const, filter: f };
+  const rules =
+    name !== "bench-fixtures"
+      ? {
+          source: "selection" as const,
+          ids: (
+            await db.trajectory.findMany({
+              where: { run: { name: { not: "shared-fixtures" } } },
+              select: { id: true },
+              orderBy: { id: "asc" },
+              take: n,
+            })
+          ).map((r) => r.id),
+        }
+      : { source: "filter" as const, filter: f };
   // A setup stopped during a freeze left the dataset as a draft: it is frozen now.
   const items = existing ? (existing.latest?.itemCount ?? 0) : (await createDataset(ctx, { name, rules })).built.items.length;
   const t2 = performance.now();
   await freezeDataset(ctx, { name });
-  console.log(`setup: dataset ${name}: ${items} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  console.log(
+    `setup: dataset ${name}: ${items} items; build ${((t2 - t) / 1000).toFixed(1)} s, freeze (labels, manifest with token counts) ${((performance.now() - t2) / 1000).toFixed(1)} s`,
+  );
 }
 // Store the frozen versions' exports (what `reterm dataset freeze` does after freezing); formats already stored are
 // skipped, so a database built before this step gets them here.
@@ -197,7 +279,10 @@ for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
     const t = performance.now();
     const cpu = process.cpuUsage();
     const [r] = await storeFrozenExports(ctx, { name, version: d.latest.version, formats: [format] });
-    if (r?.stored) console.log(`setup: stored ${name} ${format}: ${(r.bytes / MB).toFixed(1)} MB in ${r.chunks} chunks, ${((performance.now() - t) / 1000).toFixed(1)} s (CPU ${cpuSeconds(cpu).toFixed(1)} s)`);
+    if (r?.stored)
+      console.log(
+        `setup: stored ${name} ${format}: ${(r.bytes / MB).toFixed(1)} MB in ${r.chunks} chunks, ${((performance.now() - t) / 1000).toFixed(1)} s (CPU ${cpuSeconds(cpu).toFixed(1)} s)`,
+      );
   }
 }
 if (usePg && fresh) await db.$executeRawUnsafe("VACUUM ANALYZE");
@@ -212,10 +297,18 @@ if (reps > 1) console.log(`(stored export and from-memory write: the median of $
 const sha256Of = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
   console.log(`\n${name}`);
-  console.log("format        MB     stored: export s   MB/s   ratio   peak RSS MB | rendered: export s   ratio   peak RSS MB | from-memory s | CPU s stored / rendered / from memory | same bytes");
-  for (const format of EXPORT_FORMATS.filter((f) => (!formatsArg || formatsArg.includes(f)) && (name !== "bench-labelled" || LABEL_FORMATS.includes(f)))) {
+  console.log(
+    "format        MB     stored: export s   MB/s   ratio   peak RSS MB | rendered: export s   ratio   peak RSS MB | from-memory s | CPU s stored / rendered / from memory | same bytes",
+  );
+  for (const format of EXPORT_FORMATS.filter(
+    (f) => (!formatsArg || formatsArg.includes(f)) && (name !== "bench-labelled" || LABEL_FORMATS.includes(f)),
+  )) {
     const run = (heap: number, mode: string) => {
-      const child = spawnSync(process.execPath, ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name], { encoding: "utf8", maxBuffer: 64 * MB });
+      const child = spawnSync(
+        process.execPath,
+        ["--import", "tsx", `--max-old-space-size=${heap}`, import.meta.filename, mode, format, dbFile, name],
+        { encoding: "utf8", maxBuffer: 64 * MB },
+      );
       const line = child.stdout.trim().split("\n").at(-1) ?? "";
       if (child.status !== 0 || !line.startsWith("{")) throw new Error(`${format} ${mode}: failed ${child.stderr.slice(-500)}`);
       return JSON.parse(line) as Record<string, number>;
@@ -245,8 +338,11 @@ for (const name of ["bench-all", "bench-fixtures", "bench-labelled"]) {
       const mem = medianRun(memRuns, "memS");
       const mb = stored.bytes! / MB;
       const ratio = (x: number) => `${(x / Math.max(mem.memS!, 1e-3)).toFixed(2)}×`;
-      line = `${format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${stored.exportS!.toFixed(2).padStart(9)}${stored.stored ? "" : " (NOT STORED)"} ${(mb / stored.exportS!).toFixed(1).padStart(7)} ${ratio(stored.exportS!).padStart(7)} ${stored.rssExport!.toFixed(0).padStart(8)} | ` +
-        (rendered ? `${rendered.exportS!.toFixed(2).padStart(9)} ${ratio(rendered.exportS!).padStart(7)} ${rendered.rssExport!.toFixed(0).padStart(8)}` : "skipped") +
+      line =
+        `${format.padEnd(13)} ${mb.toFixed(1).padStart(7)} ${stored.exportS!.toFixed(2).padStart(9)}${stored.stored ? "" : " (NOT STORED)"} ${(mb / stored.exportS!).toFixed(1).padStart(7)} ${ratio(stored.exportS!).padStart(7)} ${stored.rssExport!.toFixed(0).padStart(8)} | ` +
+        (rendered
+          ? `${rendered.exportS!.toFixed(2).padStart(9)} ${ratio(rendered.exportS!).padStart(7)} ${rendered.rssExport!.toFixed(0).padStart(8)}`
+          : "skipped") +
         ` | ${mem.memS!.toFixed(3).padStart(8)} | ${stored.exportCpuS!.toFixed(2)} / ${rendered ? rendered.exportCpuS!.toFixed(2) : "—"} / ${mem.memCpuS!.toFixed(2)} | ${same}`;
     } catch (e) {
       line = (e as Error).message;

@@ -20,7 +20,14 @@ import { openBulkWriter } from "../lib/db/bulk/writer.ts";
 import { walkInputs } from "../lib/importers/walk.ts";
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import type { TrajectoryInput } from "../lib/domain/trajectory.ts";
-import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../lib/db/repositories/failure-modes/modes.ts";
+import {
+  countFailedTrajectories,
+  findModeExamples,
+  findModeForkCells,
+  findModeRuns,
+  findModes,
+  findModeValues,
+} from "../lib/db/repositories/failure-modes/modes.ts";
 import { detectErrors, detectorText } from "../lib/domain/error-detector.ts";
 import { signatureOf } from "../lib/domain/failure-modes/index.ts";
 import { compareFailureModes, listFailureModes } from "../lib/services/failure-modes/index.ts";
@@ -35,7 +42,11 @@ const tag = process.env.BENCH_TAG ?? "fm";
 const OUT = process.env.BENCH_OUT ?? path.join(os.tmpdir(), `reterm-bench-${tag}`);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 fs.mkdirSync(OUT, { recursive: true });
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 
 function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
@@ -56,7 +67,10 @@ function signatureShare(trajectories: readonly TrajectoryInput[]): void {
   let sigMs = 0;
   let sigs = 0;
   for (const p of prepared) {
-    const steps = p.steps.map((r) => ({ observation: typeof r[9] === "string" ? r[9] : undefined, exitCode: typeof r[10] === "number" ? r[10] : undefined }));
+    const steps = p.steps.map((r) => ({
+      observation: typeof r[9] === "string" ? r[9] : undefined,
+      exitCode: typeof r[10] === "number" ? r[10] : undefined,
+    }));
     const found = detectErrors(steps);
     const s0 = performance.now();
     for (const d of found) {
@@ -66,7 +80,9 @@ function signatureShare(trajectories: readonly TrajectoryInput[]): void {
     sigMs += performance.now() - s0;
   }
   sigPerTrajectory = sigMs / count;
-  console.log(`signatures: ${sigs} over ${count} trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`);
+  console.log(
+    `signatures: ${sigs} over ${count} trajectories: ${sigMs.toFixed(0)} ms of CPU; detection incl. signatures ${all.toFixed(0)} ms; load ${load()}`,
+  );
 }
 
 /**
@@ -74,7 +90,10 @@ function signatureShare(trajectories: readonly TrajectoryInput[]): void {
  * trajectories written by the provider's bulk writer into two fresh databases, with their signatures and with none.
  * Returns ms per trajectory of the difference, and of the write without signatures.
  */
-async function signatureWriteCost(provider: DatabaseConfig["provider"], trajectories: readonly TrajectoryInput[]): Promise<{ extra: number; base: number }> {
+async function signatureWriteCost(
+  provider: DatabaseConfig["provider"],
+  trajectories: readonly TrajectoryInput[],
+): Promise<{ extra: number; base: number }> {
   const count = trajectories.length;
   const times: Record<string, number> = {};
   for (const withSignatures of [true, false, true, false]) {
@@ -109,7 +128,9 @@ async function signatureWriteCost(provider: DatabaseConfig["provider"], trajecto
     times[String(withSignatures)] = Math.min(times[String(withSignatures)] ?? Infinity, ms);
   }
   const extra = (times.true! - times.false!) / count;
-  console.log(`[write] ${provider}: ${count} trajectories written with signatures ${times.true!.toFixed(0)} ms, without ${times.false!.toFixed(0)} ms: +${extra.toFixed(3)} ms per trajectory; load ${load()}`);
+  console.log(
+    `[write] ${provider}: ${count} trajectories written with signatures ${times.true!.toFixed(0)} ms, without ${times.false!.toFixed(0)} ms: +${extra.toFixed(3)} ms per trajectory; load ${load()}`,
+  );
   return { extra, base: times.false! / count };
 }
 
@@ -124,7 +145,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
     cfg = { provider, url: url.toString() };
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
-    if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [url.pathname.slice(1)])).rowCount) await admin.query(`CREATE DATABASE "${url.pathname.slice(1)}"`);
+    if (!(await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [url.pathname.slice(1)])).rowCount)
+      await admin.query(`CREATE DATABASE "${url.pathname.slice(1)}"`);
     await admin.end();
   }
   await setupDatabase(cfg);
@@ -138,11 +160,18 @@ async function bench(provider: DatabaseConfig["provider"]) {
     const ms = performance.now() - t0;
     // What signatures add: computing them (CPU, measured alone) plus writing their rows and the rollup (measured above).
     const sig = (sigPerTrajectory + write.extra) * n;
-    console.log(`[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; computing them ≈ ${((sigPerTrajectory * n) / 1000).toFixed(1)} s, writing them ≈ ${((write.extra * n) / 1000).toFixed(1)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without them; load ${load()}`);
+    console.log(
+      `[setup] ${provider}: imported ${n} in ${(ms / 1000).toFixed(0)} s with signatures; computing them ≈ ${((sigPerTrajectory * n) / 1000).toFixed(1)} s, writing them ≈ ${((write.extra * n) / 1000).toFixed(1)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} % over the import without them; load ${load()}`,
+    );
     await db.$executeRawUnsafe(provider === "postgresql" ? "VACUUM ANALYZE" : "ANALYZE");
   }
   // The two runs with the most failing steps: a comparison with something to compare.
-  const busiest = await db.failureModeRollup.groupBy({ by: ["runId"], _sum: { steps: true }, orderBy: { _sum: { steps: "desc" } }, take: 2 });
+  const busiest = await db.failureModeRollup.groupBy({
+    by: ["runId"],
+    _sum: { steps: true },
+    orderBy: { _sum: { steps: "desc" } },
+    take: 2,
+  });
   const [a, b] = [{ id: busiest[0]!.runId }, { id: busiest[1]!.runId }];
   const first = (await listFailureModes(ctx, EMPTY_FAILURE_MODE_FILTER)).modes[0]!;
   const cases: [string, () => Promise<unknown>][] = [
@@ -162,7 +191,9 @@ async function bench(provider: DatabaseConfig["provider"]) {
     ["  part: fork-point recovery", () => findModeForkCells(db, EMPTY_FAILURE_MODE_FILTER, ids)],
     ["  part: failed trajectories", () => countFailedTrajectories(db, EMPTY_FAILURE_MODE_FILTER)],
   );
-  console.log(`\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${await db.failureSignature.count()} signatures, ${runs} runs each; load ${load()}`);
+  console.log(
+    `\n${provider} — ${n.toLocaleString("en-US")} trajectories, ${await db.failureSignature.count()} signatures, ${runs} runs each; load ${load()}`,
+  );
   let base = 0;
   for (const [name, fn] of cases) {
     await fn();
@@ -191,7 +222,9 @@ async function fixtureShare(provider: DatabaseConfig["provider"], copies: number
     if (unit.kind !== "source") continue;
     for await (const r of unit.importer.read(unit.source, {})) if (r.ok) base.push(r.value.trajectory);
   }
-  const all = Array.from({ length: copies }, (_, k) => base.map((t, i) => ({ ...t, id: `${t.id ?? "fx"}#${i}~${k}`, fork: undefined }))).flat();
+  const all = Array.from({ length: copies }, (_, k) =>
+    base.map((t, i) => ({ ...t, id: `${t.id ?? "fx"}#${i}~${k}`, fork: undefined })),
+  ).flat();
   signatureShare(all);
   const write = await signatureWriteCost(provider, all);
   const file = path.join(OUT, `fixtures-import.db`);
@@ -211,11 +244,22 @@ async function fixtureShare(provider: DatabaseConfig["provider"], copies: number
   const db = createDb(cfg);
   const actor = await ensureUser(db, "bench", "admin");
   const t0 = performance.now();
-  const r = await importTrajectories({ db, actor }, all.map((trajectory, i) => ({ ok: true as const, value: { trajectory, sourceFormat: "native" as const }, file: "fixtures", line: i + 1 })), { origin: "cli" });
+  const r = await importTrajectories(
+    { db, actor },
+    all.map((trajectory, i) => ({
+      ok: true as const,
+      value: { trajectory, sourceFormat: "native" as const },
+      file: "fixtures",
+      line: i + 1,
+    })),
+    { origin: "cli" },
+  );
   const ms = performance.now() - t0;
   await db.$disconnect();
   const sig = (sigPerTrajectory + write.extra) * all.length;
-  console.log(`[fixtures] ${provider}: ${base.length} real trajectories × ${copies} (${r.imported} imported) in ${(ms / 1000).toFixed(1)} s; signatures: computing ≈ ${((sigPerTrajectory * all.length) / 1000).toFixed(2)} s, writing ≈ ${((write.extra * all.length) / 1000).toFixed(2)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} %; load ${load()}`);
+  console.log(
+    `[fixtures] ${provider}: ${base.length} real trajectories × ${copies} (${r.imported} imported) in ${(ms / 1000).toFixed(1)} s; signatures: computing ≈ ${((sigPerTrajectory * all.length) / 1000).toFixed(2)} s, writing ≈ ${((write.extra * all.length) / 1000).toFixed(2)} s: +${((sig / (ms - sig)) * 100).toFixed(1)} %; load ${load()}`,
+  );
 }
 
 const fixtures = process.argv.find((a) => a.startsWith("--fixtures"));

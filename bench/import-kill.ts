@@ -52,7 +52,9 @@ function writeInputs(): string[] {
     const all = [...generateTrajectories({ count: n, seed: 8 })].map(({ fork: _fork, ...t }) => t);
     fs.writeFileSync(unlinked, all.map((t) => JSON.stringify(t)).join("\n") + "\n");
   }
-  const casts = ["server__v3-big.cast", "server__v2-welcome.cast", "player__simple.v2.cast"].map((f) => path.join(SHARED_FIXTURES, "asciicast", f));
+  const casts = ["server__v3-big.cast", "server__v2-welcome.cast", "player__simple.v2.cast"].map((f) =>
+    path.join(SHARED_FIXTURES, "asciicast", f),
+  );
   return [linked, unlinked, ...casts.filter((f) => fs.existsSync(f))];
 }
 
@@ -69,7 +71,11 @@ async function jobCreated(db: Db, done: () => boolean): Promise<number | null> {
  * Run the CLI import. `killAfterMs`: SIGKILL that long after its job row appears (kills during start-up, before any
  * job exists, test nothing but re-running). Returns how long the work took from the job's creation.
  */
-async function runImport(t: TestDatabase, inputs: string[], killAfterMs?: number): Promise<{ code: number | null; killed: boolean; workMs: number; stderr: string }> {
+async function runImport(
+  t: TestDatabase,
+  inputs: string[],
+  killAfterMs?: number,
+): Promise<{ code: number | null; killed: boolean; workMs: number; stderr: string }> {
   const config = t.config;
   const child = spawn(process.execPath, ["--max-old-space-size=512", "--import", "tsx", "cli/reterm.ts", "import", ...inputs, "--json"], {
     cwd: root,
@@ -80,10 +86,12 @@ async function runImport(t: TestDatabase, inputs: string[], killAfterMs?: number
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let killed = false;
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => {
-    exited = true;
-    resolve(code);
-  }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
   const jobAt = await jobCreated(t.db, () => exited);
   let timer: NodeJS.Timeout | undefined;
   if (killAfterMs !== undefined && jobAt !== null) timer = setTimeout(() => (killed = child.kill("SIGKILL")), killAfterMs);
@@ -97,12 +105,26 @@ const digest = (lines: string[]) => createHash("sha256").update(lines.sort().joi
 /** Everything an import leaves behind, independent of generated ids and timestamps. */
 async function snapshot(db: Db, provider: Provider): Promise<Record<string, string | number>> {
   const q = <T>(sql: string) => db.$queryRawUnsafe<T[]>(sql);
-  const trajs = await q<{ id: string; h: string; sc: number; w: number; fp: number; ac: number; rr: number | null; fe: string | null; pend: string | null }>(
+  const trajs = await q<{
+    id: string;
+    h: string;
+    sc: number;
+    w: number;
+    fp: number;
+    ac: number;
+    rr: number | null;
+    fe: string | null;
+    pend: string | null;
+  }>(
     `SELECT "id", "contentHash" AS h, "stepCount" AS sc, "warningCount" AS w, "forkPointCount" AS fp, "attemptCount" AS ac, "recoveryRate" AS rr, "firstErrorCategory" AS fe, "pendingParentRef" AS pend FROM "Trajectory"`,
   );
   const hashOf = new Map(trajs.map((t) => [t.id, t.h]));
-  const links = await q<{ id: string; p: string | null; s: number | null; a: number | null; i: boolean | number }>(`SELECT "id", "parentId" AS p, "forkStepIndex" AS s, "attemptIndex" AS a, "forkInferred" AS i FROM "Trajectory" WHERE "parentId" IS NOT NULL`);
-  const forks = await q<{ t: string; s: number; o: string; c: string | null }>(`SELECT "trajectoryId" AS t, "stepIndex" AS s, "origin" AS o, "errorCategory" AS c FROM "ForkPoint"`);
+  const links = await q<{ id: string; p: string | null; s: number | null; a: number | null; i: boolean | number }>(
+    `SELECT "id", "parentId" AS p, "forkStepIndex" AS s, "attemptIndex" AS a, "forkInferred" AS i FROM "Trajectory" WHERE "parentId" IS NOT NULL`,
+  );
+  const forks = await q<{ t: string; s: number; o: string; c: string | null }>(
+    `SELECT "trajectoryId" AS t, "stepIndex" AS s, "origin" AS o, "errorCategory" AS c FROM "ForkPoint"`,
+  );
   const count = async (sql: string) => Number((await q<{ n: number | bigint }>(sql))[0]!.n);
   return {
     trajectories: trajs.length,
@@ -117,14 +139,20 @@ async function snapshot(db: Db, provider: Provider): Promise<Record<string, stri
     waitingForParent: trajs.filter((t) => t.pend !== null).length,
     searchIndexed: await count(`SELECT COUNT(*) AS n FROM "step_search_doc" d JOIN "Trajectory" t ON t."id" = d."trajectory_id"`),
     // The SQLite index is contentless (no COUNT): a query over a word every generated trajectory holds counts it.
-    searchRows: await count(provider === "sqlite" ? `SELECT COUNT(*) AS n FROM "step_fts" WHERE "step_fts" MATCH 'the'` : `SELECT COUNT(*) AS n FROM "step_search" WHERE "tsv" @@ to_tsquery('simple', 'the')`),
+    searchRows: await count(
+      provider === "sqlite"
+        ? `SELECT COUNT(*) AS n FROM "step_fts" WHERE "step_fts" MATCH 'the'`
+        : `SELECT COUNT(*) AS n FROM "step_search" WHERE "tsv" @@ to_tsquery('simple', 'the')`,
+    ),
     replayLayouts: await count(`SELECT COUNT(*) AS n FROM "ReplayLayout"`),
     jobsRunning: await count(`SELECT COUNT(*) AS n FROM "ImportJob" WHERE "status" = 'running'`),
   };
 }
 
 function diff(a: Record<string, string | number>, b: Record<string, string | number>): string[] {
-  return Object.keys(a).filter((k) => a[k] !== b[k]).map((k) => `${k}: expected ${a[k]}, got ${b[k]}`);
+  return Object.keys(a)
+    .filter((k) => a[k] !== b[k])
+    .map((k) => `${k}: expected ${a[k]}, got ${b[k]}`);
 }
 
 async function trial(provider: Provider, inputs: string[]): Promise<void> {
@@ -140,7 +168,10 @@ async function trial(provider: Provider, inputs: string[]): Promise<void> {
     await base.drop();
   }
   console.log(`\n${provider}: uninterrupted import, ${(fullMs / 1000).toFixed(1)} s of work after start-up →`, JSON.stringify(expected));
-  let realKills = 0, mismatches = 0, interruptedShown = 0, attempts = 0;
+  let realKills = 0,
+    mismatches = 0,
+    interruptedShown = 0,
+    attempts = 0;
   while (realKills < kills && attempts < kills * 3) {
     attempts++;
     const t = await createTestDatabase(provider);
@@ -160,7 +191,9 @@ async function trial(provider: Provider, inputs: string[]): Promise<void> {
       const got = await snapshot(t.db, provider);
       const d = second.code === 0 ? diff(expected, got) : [`re-run failed (exit ${second.code}): ${second.stderr.slice(-500)}`];
       if (d.length) mismatches++;
-      console.log(`  kill ${realKills} at ${at} ms after the job started: ${written} trajectories written, ${interrupted} job(s) shown interrupted → re-run ${d.length ? `MISMATCH\n    ${d.join("\n    ")}` : "matches"}`);
+      console.log(
+        `  kill ${realKills} at ${at} ms after the job started: ${written} trajectories written, ${interrupted} job(s) shown interrupted → re-run ${d.length ? `MISMATCH\n    ${d.join("\n    ")}` : "matches"}`,
+      );
     } finally {
       await t.drop();
     }

@@ -36,7 +36,11 @@ const skipPg = process.argv.includes("--skip-pg") || (memoryOnly && !memoryPg);
 const outDir = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-bench");
 fs.mkdirSync(outDir, { recursive: true });
 const fileArg = process.argv.find((a) => a.startsWith("--file="))?.slice("--file=".length);
-const file = fileArg ? path.resolve(fileArg) : copies ? path.join(outDir, `fixtures-x${copies}.jsonl`) : path.join(outDir, `native-${n}.jsonl`);
+const file = fileArg
+  ? path.resolve(fileArg)
+  : copies
+    ? path.join(outDir, `fixtures-x${copies}.jsonl`)
+    : path.join(outDir, `native-${n}.jsonl`);
 const MB = 1024 * 1024;
 
 function peakRssMb(): number {
@@ -69,7 +73,13 @@ function copiesOf(base: readonly TrajectoryInput[], k: number): TrajectoryInput[
   return base.map((t, i) => {
     const id = `${t.id ?? "fixture"}#${i}~${k}`;
     const parent = t.fork ? firstWithId.get(t.fork.parentId) : undefined;
-    return { ...t, id, ...(t.fork ? { fork: { ...t.fork, parentId: parent === undefined ? `${t.fork.parentId}~${k}` : `${t.fork.parentId}#${parent}~${k}` } } : {}) };
+    return {
+      ...t,
+      id,
+      ...(t.fork
+        ? { fork: { ...t.fork, parentId: parent === undefined ? `${t.fork.parentId}~${k}` : `${t.fork.parentId}#${parent}~${k}` } }
+        : {}),
+    };
   });
 }
 
@@ -77,13 +87,21 @@ if (process.argv[2] === "--write-fixtures") {
   const [target, k] = [process.argv[3]!, Number(process.argv[4])];
   const base = await fixtureTrajectories();
   const out = fs.openSync(target, "w");
-  for (let c = 0; c < k; c++) fs.writeSync(out, copiesOf(base, c).map((t) => `${JSON.stringify({ ...t, format: NATIVE_FORMAT })}\n`).join(""));
+  for (let c = 0; c < k; c++)
+    fs.writeSync(
+      out,
+      copiesOf(base, c)
+        .map((t) => `${JSON.stringify({ ...t, format: NATIVE_FORMAT })}\n`)
+        .join(""),
+    );
   fs.closeSync(out);
   process.exit(0);
 }
 if (copies && !fs.existsSync(file)) {
   // In a child process, so the fixtures read here never count in this process's peak RSS.
-  const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--write-fixtures", file, String(copies)], { stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename, "--write-fixtures", file, String(copies)], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 if (fileArg && !fs.existsSync(file)) {
@@ -109,29 +127,39 @@ if (!fs.existsSync(file)) {
   fs.closeSync(out);
 }
 const bytes = fs.statSync(file).size;
-console.log(`file: ${path.basename(file)}${copies ? ` (shared fixtures × ${copies})` : ""} — ${n.toLocaleString("en-US")} trajectories, ${(bytes / MB).toFixed(1)} MB, ${os.cpus().length} cores, node ${process.version}`);
+console.log(
+  `file: ${path.basename(file)}${copies ? ` (shared fixtures × ${copies})` : ""} — ${n.toLocaleString("en-US")} trajectories, ${(bytes / MB).toFixed(1)} MB, ${os.cpus().length} cores, node ${process.version}`,
+);
 
 async function timed(label: string, fn: () => Promise<number>): Promise<number> {
   const t0 = performance.now();
   const count = await fn();
   const secs = (performance.now() - t0) / 1000;
-  console.log(`${label.padEnd(34)} ${secs.toFixed(2).padStart(7)} s  ${(bytes / MB / secs).toFixed(1).padStart(6)} MB/s  ${Math.round(count / secs).toLocaleString("en-US").padStart(8)} traj/s  peak RSS ${peakRssMb().toFixed(0)} MB`);
+  console.log(
+    `${label.padEnd(34)} ${secs.toFixed(2).padStart(7)} s  ${(bytes / MB / secs).toFixed(1).padStart(6)} MB/s  ${Math.round(count / secs)
+      .toLocaleString("en-US")
+      .padStart(8)} traj/s  peak RSS ${peakRssMb().toFixed(0)} MB`,
+  );
   return secs;
 }
 
-const parseSecs = memoryOnly ? NaN : await timed("parse-only (read + JSON + zod)", async () => {
-  let c = 0;
-  for await (const r of nativeImporter.read(await fileSource(file), {})) if (r.ok) c++;
-  return c;
-});
-if (!memoryOnly) await timed("parse + prepare rows (hash, detect)", async () => {
-  let c = 0;
-  for await (const r of nativeImporter.read(await fileSource(file), {})) if (r.ok) {
-      addDetectedErrors(prepareTrajectory(r.value, sqliteCodec, null), sqliteCodec);
-      c++;
-    }
-  return c;
-});
+const parseSecs = memoryOnly
+  ? NaN
+  : await timed("parse-only (read + JSON + zod)", async () => {
+      let c = 0;
+      for await (const r of nativeImporter.read(await fileSource(file), {})) if (r.ok) c++;
+      return c;
+    });
+if (!memoryOnly)
+  await timed("parse + prepare rows (hash, detect)", async () => {
+    let c = 0;
+    for await (const r of nativeImporter.read(await fileSource(file), {}))
+      if (r.ok) {
+        addDetectedErrors(prepareTrajectory(r.value, sqliteCodec, null), sqliteCodec);
+        c++;
+      }
+    return c;
+  });
 
 async function importInto(config: DatabaseConfig, label: string): Promise<void> {
   if (memoryOnly) {
@@ -146,7 +174,11 @@ async function importInto(config: DatabaseConfig, label: string): Promise<void> 
   const db = createDb(config);
   const actor = await ensureUser(db, "bench", "admin");
   const secs = await timed(`import into ${label}`, async () => {
-    const r = await importTrajectories({ db, actor }, nativeImporter.read(await fileSource(file), {}), { origin: "cli", threaded: true, indexSearch: false });
+    const r = await importTrajectories({ db, actor }, nativeImporter.read(await fileSource(file), {}), {
+      origin: "cli",
+      threaded: true,
+      indexSearch: false,
+    });
     if (r.failed) throw new Error(`${r.failed} failed: ${JSON.stringify(r.errors.slice(0, 3))}`);
     return r.imported;
   });

@@ -50,7 +50,10 @@ async function measure(name: string, rec: { cols: number; rows: number; events: 
   const chars = rec.events.reduce((n, e) => n + e[2].length, 0);
   const result: Record<string, { ms: number[]; bytes: number; count: number }> = {};
   for (let r = 0; r < runs; r++) {
-    for (const [label, factory] of [["addon-serialize (before)", addonOnly], ["whole state (now)", createHeadlessEmulator]] as const) {
+    for (const [label, factory] of [
+      ["addon-serialize (before)", addonOnly],
+      ["whole state (now)", createHeadlessEmulator],
+    ] as const) {
       async function* feed() {
         yield* chunks;
       }
@@ -69,8 +72,13 @@ async function measure(name: string, rec: { cols: number; rows: number; events: 
   const before = result["addon-serialize (before)"]!;
   const now = result["whole state (now)"]!;
   console.log(`\n${name}: ${(chars / 1e6).toFixed(1)} MB of output, ${chunks.length} chunks, ${now.count} keyframes`);
-  for (const [label, e] of Object.entries(result)) console.log(`  ${label.padEnd(26)} build ${median(e.ms).toFixed(0)} ms (median of ${runs}), keyframes ${(e.bytes / 1e6).toFixed(2)} MB`);
-  console.log(`  ratio now/before: time ${(median(now.ms) / median(before.ms)).toFixed(2)}×, size ${(now.bytes / before.bytes).toFixed(2)}×`);
+  for (const [label, e] of Object.entries(result))
+    console.log(
+      `  ${label.padEnd(26)} build ${median(e.ms).toFixed(0)} ms (median of ${runs}), keyframes ${(e.bytes / 1e6).toFixed(2)} MB`,
+    );
+  console.log(
+    `  ratio now/before: time ${(median(now.ms) / median(before.ms)).toFixed(2)}×, size ${(now.bytes / before.bytes).toFixed(2)}×`,
+  );
 }
 
 if (hasSharedFixtures) await measure("shared fixture server__v3-big.cast", readCast(fixture("asciicast", "server__v3-big.cast")));

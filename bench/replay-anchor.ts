@@ -46,7 +46,11 @@ const log = (m: string) => console.log(`[replay-anchor] ${m}`);
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}, quiet = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
@@ -87,13 +91,16 @@ function externalTimes(file: string): { startS: number; durationS: number } {
 
 async function recordings(): Promise<Recording[]> {
   const wanted = GENERATED.filter((n) => !ONLY || ONLY.includes(n));
-  const missing = wanted.filter((n) => !fs.existsSync(path.join(CASTS, `${n}.cast`)) || !fs.existsSync(path.join(CASTS, `${n}.index.json`)));
+  const missing = wanted.filter(
+    (n) => !fs.existsSync(path.join(CASTS, `${n}.cast`)) || !fs.existsSync(path.join(CASTS, `${n}.index.json`)),
+  );
   if (missing.length) await run(process.execPath, [path.join(HARNESS, "gen-casts.mjs"), CASTS, ...missing]);
   const recs: Recording[] = wanted.map((name) => {
     const idx = JSON.parse(fs.readFileSync(path.join(CASTS, `${name}.index.json`), "utf8")) as { duration: number };
     return { name, file: path.join(CASTS, `${name}.cast`), startS: 0.02, durationS: idx.duration };
   });
-  if (fs.existsSync(FIXTURE) && (!ONLY || ONLY.includes("server__v3-big"))) recs.push({ name: "server__v3-big", file: FIXTURE, ...externalTimes(FIXTURE) });
+  if (fs.existsSync(FIXTURE) && (!ONLY || ONLY.includes("server__v3-big")))
+    recs.push({ name: "server__v3-big", file: FIXTURE, ...externalTimes(FIXTURE) });
   return recs;
 }
 
@@ -107,17 +114,36 @@ async function importAll(recs: Recording[]): Promise<void> {
   const out = await run(process.execPath, [...cli, "import", ...recs.map((r) => r.file), "--json"], env, true);
   const summary = JSON.parse(out.trim().split("\n").at(-1)!) as { imported: number; failed: number; warnings: string[] };
   if (summary.imported !== recs.length) throw new Error(`import: expected ${recs.length} trajectories, got ${JSON.stringify(summary)}`);
-  log(`imported ${summary.imported} recordings with the CLI in ${((performance.now() - t0) / 1000).toFixed(1)} s (${summary.warnings.length} warnings)`);
+  log(
+    `imported ${summary.imported} recordings with the CLI in ${((performance.now() - t0) / 1000).toFixed(1)} s (${summary.warnings.length} warnings)`,
+  );
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NEXT_DIST_DIR: DIST, DATABASE_URL: `file:${DB_FILE}`, RETERM_DEMO: "0", RETERM_USER: "bench", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(PORT), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: DIST,
+        DATABASE_URL: `file:${DB_FILE}`,
+        RETERM_DEMO: "0",
+        RETERM_USER: "bench",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  );
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
     await new Promise((r) => setTimeout(r, 200));
   }
   server.kill("SIGTERM");
@@ -140,7 +166,10 @@ async function trajectoryIds(recs: Recording[]): Promise<Map<string, string>> {
 
 /** Opens each page once (not measured) so the first measured rep is not also the server's first compile/cache fill. */
 async function warmUp(url: string): Promise<void> {
-  await fetch(url).then((r) => r.text(), () => "");
+  await fetch(url).then(
+    (r) => r.text(),
+    () => "",
+  );
 }
 
 // ---- harness -----------------------------------------------------------------------------------------------
@@ -154,13 +183,36 @@ interface HarnessResult {
   name: string;
   bytes: number;
   seeks: { label: string; time: number }[];
-  runs: { firstFrameMs?: number; heap?: { usedMB: number }; seeks: Record<string, { ms: number; ok: boolean; preMatched: boolean }>; error?: string }[];
+  runs: {
+    firstFrameMs?: number;
+    heap?: { usedMB: number };
+    seeks: Record<string, { ms: number; ok: boolean; preMatched: boolean }>;
+    error?: string;
+  }[];
   summary: { firstFrameMs: Stat | null; heapUsedMB: Stat | null; seeks: Record<string, Stat & { failures: number; preMatched: number }> };
 }
 
-async function harness(rec: Recording, page: "reference" | "ours" | "deep", id: string | undefined, reps = REPS, tag = ""): Promise<HarnessResult> {
+async function harness(
+  rec: Recording,
+  page: "reference" | "ours" | "deep",
+  id: string | undefined,
+  reps = REPS,
+  tag = "",
+): Promise<HarnessResult> {
   const out = path.join(OUT, `${rec.name}.${page}${tag}.json`);
-  const args = [path.join(HARNESS, "run.mjs"), "--node-modules", NODE_MODULES, "--casts", CASTS, "--only", rec.name, "--reps", String(reps), "--out", out];
+  const args = [
+    path.join(HARNESS, "run.mjs"),
+    "--node-modules",
+    NODE_MODULES,
+    "--casts",
+    CASTS,
+    "--only",
+    rec.name,
+    "--reps",
+    String(reps),
+    "--out",
+    out,
+  ];
   if (!GENERATED.includes(rec.name as (typeof GENERATED)[number])) args.push("--cast", rec.file);
   if (page !== "reference") {
     const t = page === "deep" ? rec.durationS * 0.9 : rec.startS;
@@ -184,24 +236,39 @@ function merged(parts: HarnessResult[]): HarnessResult {
   const runs = parts.flatMap((p) => p.runs);
   const seeks = parts[0]!.seeks;
   return {
-    ...parts[0]!, runs,
+    ...parts[0]!,
+    runs,
     summary: {
       firstFrameMs: statOf(runs.map((r) => r.firstFrameMs)),
       heapUsedMB: statOf(runs.map((r) => r.heap?.usedMB)),
-      seeks: Object.fromEntries(seeks.map((s) => {
-        const st = statOf(runs.map((r) => (r.seeks[s.label]?.ok ? r.seeks[s.label]!.ms : undefined)));
-        return [s.label, { ...(st ?? { median: NaN, min: NaN, max: NaN, n: 0 }), failures: runs.filter((r) => !r.seeks[s.label]?.ok).length, preMatched: runs.filter((r) => r.seeks[s.label]?.preMatched).length }];
-      })),
+      seeks: Object.fromEntries(
+        seeks.map((s) => {
+          const st = statOf(runs.map((r) => (r.seeks[s.label]?.ok ? r.seeks[s.label]!.ms : undefined)));
+          return [
+            s.label,
+            {
+              ...(st ?? { median: NaN, min: NaN, max: NaN, n: 0 }),
+              failures: runs.filter((r) => !r.seeks[s.label]?.ok).length,
+              preMatched: runs.filter((r) => r.seeks[s.label]?.preMatched).length,
+            },
+          ];
+        }),
+      ),
     },
   };
 }
 
 // ---- report ------------------------------------------------------------------------------------------------
-const fmt = (s: Stat | null | undefined, digits = 0) => (s ? `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})` : "n/a");
+const fmt = (s: Stat | null | undefined, digits = 0) =>
+  s ? `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})` : "n/a";
 const ratio = (a: Stat | null | undefined, b: Stat | null | undefined) => (a && b ? `**${(a.median / b.median).toFixed(2)}×**` : "n/a");
 
 function allSeekMs(r: HarnessResult): number[] {
-  return r.runs.flatMap((run) => Object.values(run.seeks).filter((s) => s.ok).map((s) => s.ms));
+  return r.runs.flatMap((run) =>
+    Object.values(run.seeks)
+      .filter((s) => s.ok)
+      .map((s) => s.ms),
+  );
 }
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -292,4 +359,6 @@ const loadAfter = os.loadavg();
 const md = table(results);
 fs.writeFileSync(path.join(OUT, "anchor-summary.md"), md);
 console.log(`\n${md}`);
-log(`end ${new Date().toISOString()}, load before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}; raw JSON in ${OUT}`);
+log(
+  `end ${new Date().toISOString()}, load before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}; raw JSON in ${OUT}`,
+);

@@ -13,10 +13,13 @@ const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 };
-const urls = arg("urls", "").split(",").filter(Boolean).map((x) => {
-  const at = x.indexOf("=");
-  return { name: x.slice(0, at), url: x.slice(at + 1) };
-});
+const urls = arg("urls", "")
+  .split(",")
+  .filter(Boolean)
+  .map((x) => {
+    const at = x.indexOf("=");
+    return { name: x.slice(0, at), url: x.slice(at + 1) };
+  });
 const REPS = Number(arg("reps", "6"));
 if (!urls.length) throw new Error("--urls name=url[,name=url…] is required");
 
@@ -42,8 +45,17 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-interface Got { probe: number[]; visible: number[]; ttfb: number[]; html: number[]; fcp: number[] }
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+interface Got {
+  probe: number[];
+  visible: number[];
+  ttfb: number[];
+  html: number[];
+  fcp: number[];
+}
 const got = new Map<string, Got>(urls.map((u) => [u.name, { probe: [], visible: [], ttfb: [], html: [], fcp: [] }]));
 for (let rep = 0; rep < REPS; rep++) {
   for (const u of urls) {
@@ -57,7 +69,9 @@ for (let rep = 0; rep < REPS; rep++) {
     got.get(u.name)!.visible.push(r[1]);
     if (r[0] !== null) got.get(u.name)!.probe.push(r[0]);
     // Where the time went: the first byte of the HTML, its last byte, the first contentful paint.
-    const nav = (await page.evaluate(`(() => { const n = performance.getEntriesByType('navigation')[0]; const f = performance.getEntriesByName('first-contentful-paint')[0]; return [n.responseStart, n.responseEnd, f ? f.startTime : null]; })()`)) as [number, number, number | null];
+    const nav = (await page.evaluate(
+      `(() => { const n = performance.getEntriesByType('navigation')[0]; const f = performance.getEntriesByName('first-contentful-paint')[0]; return [n.responseStart, n.responseEnd, f ? f.startTime : null]; })()`,
+    )) as [number, number, number | null];
     got.get(u.name)!.ttfb.push(nav[0]);
     got.get(u.name)!.html.push(nav[1]);
     if (nav[2] !== null) got.get(u.name)!.fcp.push(nav[2]);
@@ -65,10 +79,14 @@ for (let rep = 0; rep < REPS; rep++) {
   }
 }
 await browser.close();
-console.log(`| page | HTML first byte / last byte, ms | first contentful paint, ms | first frame by the page's probe, ms | first frame visible, ms | visible, each run |`);
+console.log(
+  `| page | HTML first byte / last byte, ms | first contentful paint, ms | first frame by the page's probe, ms | first frame visible, ms | visible, each run |`,
+);
 console.log(`|---|---:|---:|---:|---:|---|`);
 for (const u of urls) {
   const g = got.get(u.name)!;
   const m = (xs: number[]) => (xs.length ? median(xs).toFixed(0) : "—");
-  console.log(`| ${u.name} | ${m(g.ttfb)} / ${m(g.html)} | ${m(g.fcp)} | ${m(g.probe)} | ${m(g.visible)} | ${g.visible.map((v) => v.toFixed(0)).join(" ")} |`);
+  console.log(
+    `| ${u.name} | ${m(g.ttfb)} / ${m(g.html)} | ${m(g.fcp)} | ${m(g.probe)} | ${m(g.visible)} | ${g.visible.map((v) => v.toFixed(0)).join(" ")} |`,
+  );
 }

@@ -22,20 +22,31 @@ if (!URL_) throw new Error("--url is required");
 
 const require = createRequire(path.join(TMP, "node_modules", "x.js"));
 const { chromium } = require("playwright-core") as typeof import("playwright-core");
-const idx = JSON.parse(fs.readFileSync(path.join(TMP, "casts", `${CAST}.index.json`), "utf8")) as { duration: number; commands: [number, string][] };
+const idx = JSON.parse(fs.readFileSync(path.join(TMP, "casts", `${CAST}.index.json`), "utf8")) as {
+  duration: number;
+  commands: [number, string][];
+};
 const expectAt = (t: number) => {
   let id = idx.commands[0]![1];
   for (const [time, cmd] of idx.commands) if (time <= t) id = cmd;
   return `step ${id} `;
 };
-const seeks = [["10 %", 0.1], ["50 %", 0.5], ["90 %", 0.9], ["back to 5 %", 0.05]] as const;
+const seeks = [
+  ["10 %", 0.1],
+  ["50 %", 0.5],
+  ["90 %", 0.9],
+  ["back to 5 %", 0.05],
+] as const;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
 const rows: Record<string, number[]> = {};
 const put = (k: string, v: number) => (rows[k] ??= []).push(v);
 try {
@@ -48,7 +59,8 @@ try {
       const mo = new MutationObserver(() => {
         if (!w.__settle.poster && document.querySelector("[data-terminal-poster]")) w.__settle.poster = performance.now();
         if (!w.__settle.xterm && document.querySelector(".xterm-screen")) w.__settle.xterm = performance.now();
-        if (!w.__settle.labelling && document.querySelector('[aria-label="Labelling"][data-hydrated="true"]')) w.__settle.labelling = performance.now();
+        if (!w.__settle.labelling && document.querySelector('[aria-label="Labelling"][data-hydrated="true"]'))
+          w.__settle.labelling = performance.now();
       });
       mo.observe(document, { subtree: true, childList: true, attributes: true });
       // Replay range requests (time to the parsed body), to split a seek into its request and its terminal work.
@@ -67,10 +79,15 @@ try {
     });
     const cdp = await ctx.newCDPSession(page);
     await page.goto(URL_);
-    await page.waitForFunction(() => {
-      const p = (window as unknown as { __retermPlayers?: Record<string, { queued?: unknown; state(): { settled: boolean } }> }).__retermPlayers?.main;
-      return !!p && !p.queued && p.state().settled && !!document.querySelector(".xterm-screen");
-    }, null, { timeout: 120_000, polling: 100 });
+    await page.waitForFunction(
+      () => {
+        const p = (window as unknown as { __retermPlayers?: Record<string, { queued?: unknown; state(): { settled: boolean } }> })
+          .__retermPlayers?.main;
+        return !!p && !p.queued && p.state().settled && !!document.querySelector(".xterm-screen");
+      },
+      null,
+      { timeout: 120_000, polling: 100 },
+    );
     await page.waitForTimeout(1500);
     await page.evaluate(() => (window as unknown as { __fetches: unknown[] }).__fetches.splice(0));
     const marks = await page.evaluate(() => (window as unknown as { __settle: Record<string, number> }).__settle);
@@ -81,18 +98,26 @@ try {
     put("heap after settle (GC), MB", ((await cdp.send("Runtime.getHeapUsage")) as { usedSize: number }).usedSize / 1e6);
     for (const [label, f] of seeks) {
       const t = idx.duration * f;
-      const ms = await page.evaluate(async ({ ms, expect }) => {
-        const w = window as unknown as { __retermPlayers: Record<string, { seek(ms: number): Promise<void> }>; __retermTerminals: Record<string, { screen(): string }> };
-        const t0 = performance.now();
-        await w.__retermPlayers.main!.seek(ms);
-        while (!w.__retermTerminals.main!.screen().includes(expect)) {
-          if (performance.now() - t0 > 30_000) return -1;
-          await new Promise((r) => requestAnimationFrame(r));
-        }
-        return performance.now() - t0;
-      }, { ms: t * 1000, expect: expectAt(t) });
+      const ms = await page.evaluate(
+        async ({ ms, expect }) => {
+          const w = window as unknown as {
+            __retermPlayers: Record<string, { seek(ms: number): Promise<void> }>;
+            __retermTerminals: Record<string, { screen(): string }>;
+          };
+          const t0 = performance.now();
+          await w.__retermPlayers.main!.seek(ms);
+          while (!w.__retermTerminals.main!.screen().includes(expect)) {
+            if (performance.now() - t0 > 30_000) return -1;
+            await new Promise((r) => requestAnimationFrame(r));
+          }
+          return performance.now() - t0;
+        },
+        { ms: t * 1000, expect: expectAt(t) },
+      );
       put(`seek ${label}, ms`, ms);
-      const req = await page.evaluate(() => (window as unknown as { __fetches: { ms: number }[] }).__fetches.splice(0).reduce((n, x) => n + x.ms, 0));
+      const req = await page.evaluate(() =>
+        (window as unknown as { __fetches: { ms: number }[] }).__fetches.splice(0).reduce((n, x) => n + x.ms, 0),
+      );
       put(`  ${label}: its range requests, ms`, req);
     }
     await page.waitForTimeout(500);
@@ -104,6 +129,9 @@ try {
   await browser.close();
 }
 console.log(`| metric | median | min–max |\n|---|---|---|`);
-for (const [k, v] of Object.entries(rows)) console.log(`| ${k} | ${median(v).toFixed(1)} | ${Math.min(...v).toFixed(1)}–${Math.max(...v).toFixed(1)} |`);
-const allSeeks = Object.entries(rows).filter(([k]) => k.startsWith("seek ")).flatMap(([, v]) => v);
+for (const [k, v] of Object.entries(rows))
+  console.log(`| ${k} | ${median(v).toFixed(1)} | ${Math.min(...v).toFixed(1)}–${Math.max(...v).toFixed(1)} |`);
+const allSeeks = Object.entries(rows)
+  .filter(([k]) => k.startsWith("seek "))
+  .flatMap(([, v]) => v);
 console.log(`| seek median (all), ms | ${median(allSeeks).toFixed(1)} | |`);

@@ -19,7 +19,15 @@ export const TARGET_OUTPUT_CHARS = 20 * 1024 * 1024;
 export const IDS = { steps: "bench-replay-steps", recorded: "bench-replay-cast" } as const;
 
 const PROMPT = "\u001b[1;32mroot@sandbox\u001b[0m:\u001b[1;34m/app\u001b[0m# ";
-const COMMANDS = ["python -m pytest -v tests/", "pip install -r requirements.txt", "make -j4", "npm install", "cargo build 2>&1 | tail -40", "ls -la /app", "cat build.log"];
+const COMMANDS = [
+  "python -m pytest -v tests/",
+  "pip install -r requirements.txt",
+  "make -j4",
+  "npm install",
+  "cargo build 2>&1 | tail -40",
+  "ls -la /app",
+  "cat build.log",
+];
 const KINDS = ["pytest-pass", "pytest-fail", "pip", "make", "npm"] as const;
 
 function output(rng: Rng, chars: number): string {
@@ -36,7 +44,13 @@ function steps(rng: Rng): StepInput[] {
     t += 4000 + Math.floor(rng() * 16_000);
     const cmd = `${COMMANDS[Math.floor(rng() * COMMANDS.length)]!} # ${i}`;
     const body = output(rng, Math.round(perStep * (0.4 + rng() * 1.2)));
-    out.push({ source: "agent", offsetMs: t, action: cmd, observation: `${PROMPT}${cmd}\r\n${body.replace(/\n/g, "\r\n")}`, exitCode: rng() < 0.1 ? 1 : 0 });
+    out.push({
+      source: "agent",
+      offsetMs: t,
+      action: cmd,
+      observation: `${PROMPT}${cmd}\r\n${body.replace(/\n/g, "\r\n")}`,
+      exitCode: rng() < 0.1 ? 1 : 0,
+    });
   }
   return out;
 }
@@ -52,7 +66,8 @@ function recording(list: StepInput[], rng: Rng): RecordingEvent[] {
     for (const ch of s.action) events.push([+(t += 0.02 + rng() * 0.03).toFixed(3), "o", ch]);
     events.push([+(t += 0.05).toFixed(3), "o", "\r\n"]);
     const body = (s.observation ?? "").split("\r\n").slice(1);
-    for (let j = 0; j < body.length; j += 8) events.push([+(t += 0.01 + rng() * 0.05).toFixed(3), "o", `${body.slice(j, j + 8).join("\r\n")}\r\n`]);
+    for (let j = 0; j < body.length; j += 8)
+      events.push([+(t += 0.01 + rng() * 0.05).toFixed(3), "o", `${body.slice(j, j + 8).join("\r\n")}\r\n`]);
     events.push([+(t += 0.01).toFixed(3), "o", PROMPT]);
   });
   return events;
@@ -61,10 +76,21 @@ function recording(list: StepInput[], rng: Rng): RecordingEvent[] {
 export function benchTrajectories(): TrajectoryInput[] {
   const rng = mulberry32(2026);
   const list = steps(rng);
-  const base = { format: "reterm.trajectory.v1" as const, task: { benchmark: "reterm-bench", id: "replay-2000", name: "Replay benchmark (2,000 steps, 20 MB)" }, run: { name: "bench-replay" }, outcome: "failed" as const, reward: 0 };
+  const base = {
+    format: "reterm.trajectory.v1" as const,
+    task: { benchmark: "reterm-bench", id: "replay-2000", name: "Replay benchmark (2,000 steps, 20 MB)" },
+    run: { name: "bench-replay" },
+    outcome: "failed" as const,
+    reward: 0,
+  };
   return [
     { ...base, id: IDS.steps, steps: list },
-    { ...base, id: IDS.recorded, steps: list.map((s) => ({ ...s })), recording: { format: "asciicast-v2", width: 120, height: 32, events: recording(list, rng) } },
+    {
+      ...base,
+      id: IDS.recorded,
+      steps: list.map((s) => ({ ...s })),
+      recording: { format: "asciicast-v2", width: 120, height: 32, events: recording(list, rng) },
+    },
   ];
 }
 

@@ -33,13 +33,30 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 async function startServer(dbUrl: string) {
-  const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, NEXT_DIST_DIR: DIST, DATABASE_URL: dbUrl, RETERM_DEMO: "0", RETERM_USER: "bench", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(PORT), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: DIST,
+        DATABASE_URL: dbUrl,
+        RETERM_DEMO: "0",
+        RETERM_USER: "bench",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  );
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
     await new Promise((r) => setTimeout(r, 200));
   }
   server.kill("SIGTERM");
@@ -66,7 +83,12 @@ async function heapMb(page: Page): Promise<number> {
 }
 
 async function replayBytes(page: Page): Promise<number> {
-  return page.evaluate(() => performance.getEntriesByType("resource").filter((e) => e.name.includes("/replay")).reduce((n, e) => n + (e as PerformanceResourceTiming).encodedBodySize, 0));
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((e) => e.name.includes("/replay"))
+      .reduce((n, e) => n + (e as PerformanceResourceTiming).encodedBodySize, 0),
+  );
 }
 
 async function timedSeek(page: Page, target: number, fromStart: boolean): Promise<{ ms: number; screen: string }> {
@@ -95,7 +117,10 @@ async function benchOne(browser: Awaited<ReturnType<typeof chromium.launch>>, id
   await page.goto(url);
   await page.waitForFunction(() => window.__retermPlayers?.main?.state().settled === true, null, { polling: 100, timeout: 60_000 });
   const duration = await page.evaluate(() => window.__retermPlayers!.main!.state().playDurationMs);
-  const index = await page.evaluate(async (trajectoryId) => (await (await fetch(`/api/v1/trajectories/${trajectoryId}/replay/index`)).json()).index, id);
+  const index = await page.evaluate(
+    async (trajectoryId) => (await (await fetch(`/api/v1/trajectories/${trajectoryId}/replay/index`)).json()).index,
+    id,
+  );
   const rng = mulberry32(99);
   const targets = Array.from({ length: SEEKS }, () => Math.floor(rng() * index.durationMs));
   const bytesBefore = await replayBytes(page);
@@ -177,7 +202,10 @@ try {
         `${(r.seek.keyframes.bytesFor40 / 1024 / 1024).toFixed(1)} MB fetched for ${SEEKS} seeks | screen mismatches ${r.seek.screenMismatches}`,
     );
   }
-  fs.writeFileSync(path.join(OUT, "replay-results.json"), JSON.stringify({ date: new Date().toISOString(), seeks: SEEKS, results }, null, 2));
+  fs.writeFileSync(
+    path.join(OUT, "replay-results.json"),
+    JSON.stringify({ date: new Date().toISOString(), seeks: SEEKS, results }, null, 2),
+  );
   log(`results in ${path.join(OUT, "replay-results.json")}`);
 } finally {
   await browser.close();

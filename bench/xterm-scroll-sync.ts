@@ -42,7 +42,9 @@ try {
   const plain = median(times.plain);
   const held = median(times.held);
   console.log(`| runs | sync per line (xterm default), median ms | sync held until parsed, median ms | ratio |`);
-  console.log(`| ${runs} | ${plain.toFixed(0)} (${times.plain.map((t) => t.toFixed(0)).join(", ")}) | ${held.toFixed(0)} (${times.held.map((t) => t.toFixed(0)).join(", ")}) | ${(held / plain).toFixed(2)}× |`);
+  console.log(
+    `| ${runs} | ${plain.toFixed(0)} (${times.plain.map((t) => t.toFixed(0)).join(", ")}) | ${held.toFixed(0)} (${times.held.map((t) => t.toFixed(0)).join(", ")}) | ${(held / plain).toFixed(2)}× |`,
+  );
 } finally {
   await browser.close();
 }

@@ -83,4 +83,7 @@ const base = rows[0]!.medianMs;
 console.log(`node ${process.version}, ${os.cpus().length} cores, ${REPS} reps, median`);
 console.log("| case | archive | median | × fixtures unpack | peak RSS growth | outcome |");
 console.log("|---|---:|---:|---:|---:|---|");
-for (const r of rows) console.log(`| ${r.name} | ${r.archiveKB} KB | ${r.medianMs.toFixed(1)} ms | ${(r.medianMs / base).toFixed(2)} | ${r.peakMB.toFixed(0)} MB | ${r.outcome} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${r.archiveKB} KB | ${r.medianMs.toFixed(1)} ms | ${(r.medianMs / base).toFixed(2)} | ${r.peakMB.toFixed(0)} MB | ${r.outcome} |`,
+  );

@@ -14,7 +14,11 @@ export function wantsHelp(argv: string[]): boolean {
 }
 
 /** Parse argv with node:util, then validate with zod, so every CLI input is checked in one place. */
-export function parseCommandArgs<S extends z.ZodType>(argv: string[], options: ParseArgsConfig["options"], schema: S): { values: z.infer<S>; positionals: string[] } {
+export function parseCommandArgs<S extends z.ZodType>(
+  argv: string[],
+  options: ParseArgsConfig["options"],
+  schema: S,
+): { values: z.infer<S>; positionals: string[] } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });

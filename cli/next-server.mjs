@@ -44,7 +44,9 @@ function decodable(url) {
 
 const server = http.createServer((req, res) => {
   if (UNFETCHABLE.has((req.method ?? "").toUpperCase())) {
-    refuse(res, 405, "METHOD_NOT_ALLOWED", `method ${req.method} is not allowed`, { allow: "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE" });
+    refuse(res, 405, "METHOD_NOT_ALLOWED", `method ${req.method} is not allowed`, {
+      allow: "GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE",
+    });
     return;
   }
   if (!decodable(req.url)) {

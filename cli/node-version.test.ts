@@ -5,7 +5,8 @@ import { nodeVersionProblem, SUPPORTED_NODE } from "./node-version.ts";
 
 describe("the Node.js version check", () => {
   it("accepts ^20.19 and >=22.12", () => {
-    for (const v of ["20.19.0", "20.20.2", "v20.19.5", "22.12.0", "22.20.1", "23.0.0", "24.11.1", "30.1.0"]) expect(nodeVersionProblem(v)).toBeNull();
+    for (const v of ["20.19.0", "20.20.2", "v20.19.5", "22.12.0", "22.20.1", "23.0.0", "24.11.1", "30.1.0"])
+      expect(nodeVersionProblem(v)).toBeNull();
   });
 
   it("refuses older versions and 21 / 22 before .12, in one line naming the version and the range", () => {

@@ -9,5 +9,7 @@ export function nodeVersionProblem(version: string): string | null {
   if (!m) return `cannot read the Node.js version "${version}"; ReTerm Studio needs Node.js ${SUPPORTED_NODE}`;
   const [major, minor] = [Number(m[1]), Number(m[2])];
   const ok = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23;
-  return ok ? null : `ReTerm Studio needs Node.js ${SUPPORTED_NODE}, this is ${m[0].replace(/^v/, "")}: install a newer Node.js (20.19+, or 22.12+) and run npm install again.`;
+  return ok
+    ? null
+    : `ReTerm Studio needs Node.js ${SUPPORTED_NODE}, this is ${m[0].replace(/^v/, "")}: install a newer Node.js (20.19+, or 22.12+) and run npm install again.`;
 }

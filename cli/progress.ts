@@ -16,7 +16,9 @@ export class ProgressLine {
     const rate = done / Math.max(secs, 0.001);
     const pct = this.total ? ` ${Math.floor((done / this.total) * 100)}%` : "";
     const eta = this.total && rate > 0 ? ` ETA ${Math.ceil((this.total - done) / rate)}s` : "";
-    process.stderr.write(`\r${done.toLocaleString("en-US")}${this.total ? `/${this.total.toLocaleString("en-US")}` : ""} ${this.unit}${pct} · ${rate.toFixed(0)}/s${eta}${extra ? ` · ${extra}` : ""}\u001b[K`);
+    process.stderr.write(
+      `\r${done.toLocaleString("en-US")}${this.total ? `/${this.total.toLocaleString("en-US")}` : ""} ${this.unit}${pct} · ${rate.toFixed(0)}/s${eta}${extra ? ` · ${extra}` : ""}\u001b[K`,
+    );
   }
 
   /** Free-form progress text (throttled, TTY only). */

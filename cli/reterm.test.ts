@@ -23,33 +23,45 @@ function reterm(args: string[], env: Record<string, string> = NO_ENV) {
 }
 
 describe("reterm help", () => {
-  it("--help and -h print the command overview and exit 0", () => {
-    for (const flag of ["--help", "-h"]) {
-      const r = reterm([flag]);
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stderr).toBe("");
-      expect(r.stdout).toContain("npm run reterm -- <command> [options]");
-      expect(r.stdout).toContain("Commands:");
-      for (const command of ["migrate", "seed-demo", "import <paths...>", "dataset create NAME", "analytics recovery"]) {
-        expect(r.stdout).toContain(command);
+  it(
+    "--help and -h print the command overview and exit 0",
+    () => {
+      for (const flag of ["--help", "-h"]) {
+        const r = reterm([flag]);
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stderr).toBe("");
+        expect(r.stdout).toContain("npm run reterm -- <command> [options]");
+        expect(r.stdout).toContain("Commands:");
+        for (const command of ["migrate", "seed-demo", "import <paths...>", "dataset create NAME", "analytics recovery"]) {
+          expect(r.stdout).toContain(command);
+        }
       }
-    }
-  }, SLOW);
+    },
+    SLOW,
+  );
 
-  it("COMMAND --help prints that command's help alone, exit 0", () => {
-    const r = reterm(["import", "--help"]);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain("import <paths...>");
-    expect(r.stdout).toContain("--dry-run");
-    expect(r.stdout).not.toContain("Commands:");
-    expect(r.stdout).not.toContain("seed-demo");
-  }, SLOW);
+  it(
+    "COMMAND --help prints that command's help alone, exit 0",
+    () => {
+      const r = reterm(["import", "--help"]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain("import <paths...>");
+      expect(r.stdout).toContain("--dry-run");
+      expect(r.stdout).not.toContain("Commands:");
+      expect(r.stdout).not.toContain("seed-demo");
+    },
+    SLOW,
+  );
 
-  it("an unknown command is still a usage error", () => {
-    const r = reterm(["no-such-command", "--help"], { DATABASE_URL: "file:/nonexistent-dir/reterm-help.db", PORT: "3000" });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('unknown command "no-such-command"');
-  }, SLOW);
+  it(
+    "an unknown command is still a usage error",
+    () => {
+      const r = reterm(["no-such-command", "--help"], { DATABASE_URL: "file:/nonexistent-dir/reterm-help.db", PORT: "3000" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('unknown command "no-such-command"');
+    },
+    SLOW,
+  );
 
   it("reads --help only before a `--` that ends the options", () => {
     expect(wantsHelp(["a", "-h"])).toBe(true);

@@ -61,7 +61,9 @@ const USAGE = "ReTerm Studio CLI — npm run reterm -- <command> [options]";
 const HELP = `${USAGE}
 
 Commands:
-${Object.values(COMMAND_HELP).map((h) => `  ${h}`).join("\n")}
+${Object.values(COMMAND_HELP)
+  .map((h) => `  ${h}`)
+  .join("\n")}
 
 Environment: DATABASE_URL (unset = data/reterm.db; file:/path.db; postgresql://...), HOST, RETERM_AUTH (see README).`;
 
@@ -97,15 +99,28 @@ const commands: Record<string, Command> = {
   },
 
   async "seed-demo"(argv) {
-    const { values } = parseCommandArgs(argv, { trajectories: { type: "string" }, seed: { type: "string" }, checkpoints: { type: "string" } }, z.object({
-      trajectories: z.coerce.number().int().min(1).max(10_000_000).default(120),
-      seed: z.coerce.number().int().min(0).default(42),
-      checkpoints: z.string().regex(/^\d{1,7}(,\d{1,7}){0,9}$/, "must be comma-separated training steps, e.g. 100,200,400").transform((s) => s.split(",").map(Number)).optional(),
-    }));
+    const { values } = parseCommandArgs(
+      argv,
+      { trajectories: { type: "string" }, seed: { type: "string" }, checkpoints: { type: "string" } },
+      z.object({
+        trajectories: z.coerce.number().int().min(1).max(10_000_000).default(120),
+        seed: z.coerce.number().int().min(0).default(42),
+        checkpoints: z
+          .string()
+          .regex(/^\d{1,7}(,\d{1,7}){0,9}$/, "must be comma-separated training steps, e.g. 100,200,400")
+          .transform((s) => s.split(",").map(Number))
+          .optional(),
+      }),
+    );
     await setupDatabase(getEnv().DATABASE_URL);
     const ctx = await getCliContext();
     const progress = new ProgressLine(values.trajectories, "trajectories");
-    const r = await seedDemo(ctx, { count: values.trajectories, seed: values.seed, checkpoints: values.checkpoints, onProgress: (p) => progress.update(p.imported + p.duplicates + p.failed) });
+    const r = await seedDemo(ctx, {
+      count: values.trajectories,
+      seed: values.seed,
+      checkpoints: values.checkpoints,
+      onProgress: (p) => progress.update(p.imported + p.duplicates + p.failed),
+    });
     progress.done();
     console.log(`Demo data: ${r?.imported ?? 0} imported, ${r?.duplicates ?? 0} already present, ${r?.failed ?? 0} failed.`);
     if (r?.failed) process.exitCode = 1;
@@ -135,7 +150,6 @@ const commands: Record<string, Command> = {
   dataset: datasetCommand,
   export: exportCommand,
   analytics: analyticsCommand,
-
 };
 
 // `reterm stats | head` closes the pipe early: that is not an error.

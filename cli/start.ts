@@ -50,7 +50,9 @@ async function main(): Promise<void> {
   if (env.RETERM_DEMO) {
     // Local mode loads it as the person at the machine; team mode as the account RETERM_USER names, never a made-up one.
     const ctx = mode === "local" ? await getLocalContext() : await getCliContext().catch(() => null);
-    const report = ctx ? await seedDemo(ctx, { count: env.RETERM_DEMO_TRAJECTORIES, checkpoints: DEMO_CHECKPOINTS, onlyIfEmpty: true }) : null;
+    const report = ctx
+      ? await seedDemo(ctx, { count: env.RETERM_DEMO_TRAJECTORIES, checkpoints: DEMO_CHECKPOINTS, onlyIfEmpty: true })
+      : null;
     if (report) console.log(`Loaded ${report.imported} demo trajectories (set RETERM_DEMO=0 to skip).`);
   }
   await closeDatabase();
@@ -58,13 +60,23 @@ async function main(): Promise<void> {
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   if (buildIsStale()) {
     console.log("Building the dashboard (first start or sources changed)…");
-    const b = spawnSync(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const b = spawnSync(process.execPath, [nextBin, "build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     if (b.status !== 0) throw new Error("next build failed");
   }
   const shown = isLoopbackHost(env.HOST) ? "localhost" : env.HOST;
-  console.log(`Dashboard: http://${shown}:${env.PORT} (${mode === "local" ? "local mode: this machine only, no sign-in" : "team mode: sign-in required"})`);
+  console.log(
+    `Dashboard: http://${shown}:${env.PORT} (${mode === "local" ? "local mode: this machine only, no sign-in" : "team mode: sign-in required"})`,
+  );
   // next start behind a small gate for methods Next cannot represent (cli/next-server.mjs).
-  const server = spawn(process.execPath, [path.join(ROOT, "cli", "next-server.mjs"), "-p", String(env.PORT), "-H", env.HOST], { cwd: ROOT, stdio: "inherit", env: serverEnv });
+  const server = spawn(process.execPath, [path.join(ROOT, "cli", "next-server.mjs"), "-p", String(env.PORT), "-H", env.HOST], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: serverEnv,
+  });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.kill(sig));
   server.on("exit", (code) => process.exit(code ?? 0));
 }

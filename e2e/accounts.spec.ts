@@ -48,7 +48,11 @@ for (const role of Object.keys(SEES) as Role[]) {
     await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(SEES[role].audit ? 1 : 0);
     await expect(page.getByTestId("trajectory-row").first()).toBeVisible();
 
-    for (const [path, allowed] of [["/import", SEES[role].import], ["/admin/users", SEES[role].users], ["/admin/audit", SEES[role].audit]] as const) {
+    for (const [path, allowed] of [
+      ["/import", SEES[role].import],
+      ["/admin/users", SEES[role].users],
+      ["/admin/audit", SEES[role].audit],
+    ] as const) {
       await page.goto(path);
       if (allowed) await expect(page).toHaveURL(new RegExp(path));
       else await expect(page.getByRole("heading", { name: "You don't have access to that page" })).toBeVisible();
@@ -60,7 +64,10 @@ for (const role of Object.keys(SEES) as Role[]) {
     // An importer gets past the guard (the invalid record is reported: 200 with failed 1, or 400); others get 403.
     if (SEES[role].import) expect([200, 400]).toContain(direct.status());
     else expect(direct.status()).toBe(403);
-    const upload = await page.request.post("/api/imports?name=x.jsonl", { data: "{}", headers: { "content-type": "application/octet-stream" } });
+    const upload = await page.request.post("/api/imports?name=x.jsonl", {
+      data: "{}",
+      headers: { "content-type": "application/octet-stream" },
+    });
     if (!SEES[role].import) expect(upload.status()).toBe(403);
 
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -98,7 +105,9 @@ test("wrong passwords are refused, then the account is locked for a while", asyn
   await expect(page.locator("form").getByRole("alert")).toContainText("Too many failed attempts", { timeout: 30_000 });
 });
 
-test("a forged X-Forwarded-For neither dodges the throttle nor names the address; a clean account still signs in from there", async ({ page }) => {
+test("a forged X-Forwarded-For neither dodges the throttle nor names the address; a clean account still signs in from there", async ({
+  page,
+}) => {
   await page.goto("/sign-in");
   await page.getByLabel("User name").fill("e2e-spoofed");
   for (let i = 0; i < 5; i++) {
@@ -117,7 +126,10 @@ test("a forged X-Forwarded-For neither dodges the throttle nor names the address
   await signIn(page, "admin");
   const audit = await page.request.get("/api/v1/audit?action=auth.sign-in-failed&actor=e2e-spoofed");
   expect(audit.headers()["cache-control"]).toBe("no-store");
-  const addresses = (await audit.text()).trim().split("\n").map((l) => JSON.parse(l).ipAddress);
+  const addresses = (await audit.text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).ipAddress);
   expect(addresses).toEqual(Array(5).fill("127.0.0.1"));
 });
 
@@ -151,7 +163,12 @@ test("admin: creates a user, issues and revokes an API token, and reads the audi
   await expect(rows.filter({ hasText: "auth.sign-in" }).first()).toBeVisible();
   const exported = await page.request.get("/api/v1/audit?action=token.");
   expect(exported.headers()["content-type"]).toContain("application/x-ndjson");
-  expect((await exported.text()).trim().split("\n").map((l) => JSON.parse(l).action)).toEqual(["token.revoke", "token.create"]);
+  expect(
+    (await exported.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).action),
+  ).toEqual(["token.revoke", "token.create"]);
 });
 
 test("XSS payloads in imported task names, commands, outputs and reasoning render as text and run nothing", async ({ page }) => {
@@ -171,11 +188,17 @@ test("XSS payloads in imported task names, commands, outputs and reasoning rende
       { source: "agent", reasoning: `Thinking ${xss}`, action: `echo '${xss}'`, observation: `out ${xss}`, exitCode: 1 },
     ],
   };
-  const res = await page.request.post("/api/imports?name=xss.reterm.jsonl", { data: JSON.stringify(trajectory) + "\n", headers: { "content-type": "application/octet-stream" } });
+  const res = await page.request.post("/api/imports?name=xss.reterm.jsonl", {
+    data: JSON.stringify(trajectory) + "\n",
+    headers: { "content-type": "application/octet-stream" },
+  });
   expect(res.status()).toBe(200);
   expect(await res.text()).toContain('"imported":1');
   await page.goto("/trajectories?q=");
-  await page.getByRole("link", { name: `Task ${xss}` }).first().click();
+  await page
+    .getByRole("link", { name: `Task ${xss}` })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Task ${xss}`);
   await expect(page.getByTestId("step-command").first()).toContainText(`echo '${xss}'`);
   await expect(page.getByTestId("step-output").first()).toContainText(`out ${xss}`);

@@ -39,7 +39,10 @@ test("every distribution has a table view and exports CSV", async ({ page }) => 
     await expect(card.getByRole("table")).toBeVisible();
     const [csv] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "CSV" }).click()]);
     expect(csv.suggestedFilename()).toBe(file);
-    const lines = fs.readFileSync((await csv.path())!, "utf8").trim().split("\r\n");
+    const lines = fs
+      .readFileSync((await csv.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe(header);
     // The table shows one row per CSV row.
     await expect(card.getByRole("table").locator("tbody tr")).toHaveCount(lines.length - 1);

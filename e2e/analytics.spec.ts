@@ -71,12 +71,19 @@ for (const how of ["mouse", "keyboard"] as const) {
       // Every dot, not only the first, is under the pointer at its centre: only another series' dot drawn at the very
       // same place (same checkpoint, same rate) may lie over it; grid, band, axis or tooltip cursor never.
       await page.getByTestId("progress-card").scrollIntoViewIfNeeded();
-      const hits = await page.getByTestId("progress-card").getByTestId("progress-point").locator("circle").evaluateAll((circles) =>
-        circles.map((c) => {
-          const r = c.getBoundingClientRect();
-          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-          return top?.closest("[data-testid=progress-point]") ? "" : `${top?.tagName}.${top?.getAttribute("class")} over ${c.parentElement?.getAttribute("aria-label")}`;
-        }));
+      const hits = await page
+        .getByTestId("progress-card")
+        .getByTestId("progress-point")
+        .locator("circle")
+        .evaluateAll((circles) =>
+          circles.map((c) => {
+            const r = c.getBoundingClientRect();
+            const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return top?.closest("[data-testid=progress-point]")
+              ? ""
+              : `${top?.tagName}.${top?.getAttribute("class")} over ${c.parentElement?.getAttribute("aria-label")}`;
+          }),
+        );
       expect(hits.length).toBeGreaterThan(1);
       expect(hits.filter(Boolean), "what lies over a dot").toEqual([]);
       // A real pointer click at the dot's centre: nothing drawn over it (grid, tooltip cursor, band) may take it.

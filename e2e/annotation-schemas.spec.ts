@@ -69,15 +69,22 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await expect(admin.getByRole("table", { name: "Label schemas" })).toContainText("Shell mood");
   await shoot(admin, "schema-list");
   // The export is the import format.
-  const exported = z.array(z.object({ key: z.string(), options: z.array(z.object({ value: z.string(), hotkey: z.string().optional() })) })).parse(await (await admin.request.get(`${TEAM}/api/v1/label-schemas`)).json());
-  expect(exported.find((s) => s.key === "shell-mood")!.options.map((o) => [o.value, o.hotkey])).toEqual([["calm", "m"], ["panic", "p"]]);
+  const exported = z
+    .array(z.object({ key: z.string(), options: z.array(z.object({ value: z.string(), hotkey: z.string().optional() })) }))
+    .parse(await (await admin.request.get(`${TEAM}/api/v1/label-schemas`)).json());
+  expect(exported.find((s) => s.key === "shell-mood")!.options.map((o) => [o.value, o.hotkey])).toEqual([
+    ["calm", "m"],
+    ["panic", "p"],
+  ]);
 
   // The annotator's browser: keyboard labelling with the new hotkey, the description readable while labelling.
   const annotator = await (await browser.newContext()).newPage();
   await signIn(annotator, "annotator");
   await annotator.goto(`${TEAM}/annotation/schemas`);
   await expect(annotator).toHaveURL(/\/forbidden/);
-  const rows = z.object({ rows: z.array(z.object({ id: z.string() })) }).parse(await (await annotator.request.get(`${TEAM}/api/v1/trajectories?perPage=1`)).json()).rows;
+  const rows = z
+    .object({ rows: z.array(z.object({ id: z.string() })) })
+    .parse(await (await annotator.request.get(`${TEAM}/api/v1/trajectories?perPage=1`)).json()).rows;
   await annotator.goto(`${TEAM}/trajectories/${rows[0]!.id}`);
   const panel = annotator.locator('[aria-label="Labelling"][data-hydrated="true"]');
   await expect(panel).toBeVisible();
@@ -95,9 +102,14 @@ test("an admin creates a schema with a hotkey; an annotator labels with that hot
   await Promise.all([admin.context().close(), annotator.context().close()]);
 });
 
-test("rank the attempts of a fork point by keyboard: Alt+↓ moves, Enter saves, the order is stored as a label", async ({ page, request }) => {
+test("rank the attempts of a fork point by keyboard: Alt+↓ moves, Enter saves, the order is stored as a label", async ({
+  page,
+  request,
+}) => {
   const all = seededTrajectories();
-  const parent = all.find((p) => all.filter((a) => a.fork?.parentId === p.id).length >= 3) ?? all.find((p) => all.filter((a) => a.fork?.parentId === p.id).length >= 2)!;
+  const parent =
+    all.find((p) => all.filter((a) => a.fork?.parentId === p.id).length >= 3) ??
+    all.find((p) => all.filter((a) => a.fork?.parentId === p.id).length >= 2)!;
   const fork = all.find((a) => a.fork?.parentId === parent.id)!.fork!.stepIndex;
   await page.goto(`/trajectories/${parent.id}/compare?fork=${fork}`);
   const card = page.getByRole("region", { name: "Rank attempts" }).or(page.locator('[aria-label="Rank attempts"]'));
@@ -121,9 +133,12 @@ test("rank the attempts of a fork point by keyboard: Alt+↓ moves, Enter saves,
   await page.keyboard.press("Enter");
   await expect(card.getByRole("status")).toHaveText("Ranking saved (version 1).");
   await shoot(page, "ranking");
-  const stored = z.object({ labels: z.array(z.object({ schemaKey: z.string(), value: z.string(), version: z.number(), targetType: z.string() })) })
+  const stored = z
+    .object({ labels: z.array(z.object({ schemaKey: z.string(), value: z.string(), version: z.number(), targetType: z.string() })) })
     .parse(await (await request.get(`/api/v1/annotations?trajectory=${parent.id}&schema=attempt-ranking`)).json()).labels;
-  expect(stored).toEqual([expect.objectContaining({ schemaKey: "attempt-ranking", targetType: "fork_point", value: JSON.stringify(moved), version: 1 })]);
+  expect(stored).toEqual([
+    expect.objectContaining({ schemaKey: "attempt-ranking", targetType: "fork_point", value: JSON.stringify(moved), version: 1 }),
+  ]);
   await page.reload();
   await expect.poll(order).toEqual(moved);
   await expect(card.getByTestId("ranking-version")).toHaveText("your ranking v1");

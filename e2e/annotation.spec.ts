@@ -4,7 +4,19 @@ import { expect, test, type Page } from "@playwright/test";
 import { z } from "zod";
 import { E2E_KAPPA, E2E_TOKENS } from "./helpers/annotation-seed.ts";
 
-const labelsSchema = z.object({ labels: z.array(z.object({ id: z.string(), trajectoryId: z.string(), annotatorName: z.string(), schemaKey: z.string(), targetType: z.string(), value: z.string(), version: z.number() })) });
+const labelsSchema = z.object({
+  labels: z.array(
+    z.object({
+      id: z.string(),
+      trajectoryId: z.string(),
+      annotatorName: z.string(),
+      schemaKey: z.string(),
+      targetType: z.string(),
+      value: z.string(),
+      version: z.number(),
+    }),
+  ),
+});
 
 async function openQueue(page: Page, name: string) {
   await page.goto("/annotation");
@@ -25,7 +37,9 @@ test("an annotator works through a queue with the keyboard only", async ({ page 
     const slot = new URL(before).searchParams.get("slot");
     await expect(page.getByTestId("queue-bar")).toBeVisible();
     // Items follow each other without a page load: wait for this item's panel, not the one still on screen.
-    await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible();
+    await expect(
+      page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`),
+    ).toBeVisible();
     await expect(page.getByRole("button", { name: /Keyboard labelling on/ })).toBeVisible();
     // The cursor starts at the item's target; one step on, a range of that step → "command-error" (hotkey 1) → Enter
     // saves, finishes the item and opens the next.
@@ -62,7 +76,9 @@ test("two annotators' labels give the expected Cohen's κ; an adjudicated item s
 
 test("a concurrent edit is refused with a message saying who changed the label", async ({ browser, request }) => {
   // The seeded step-range label (other specs may have given local-admin labels of other kinds, e.g. a ranking).
-  const mine = labelsSchema.parse(await (await request.get("/api/v1/annotations?annotator=local-admin&schema=error-category")).json()).labels.find((l) => l.targetType === "step_range")!;
+  const mine = labelsSchema
+    .parse(await (await request.get("/api/v1/annotations?annotator=local-admin&schema=error-category")).json())
+    .labels.find((l) => l.targetType === "step_range")!;
   const [a, b] = [await browser.newPage(), await browser.newPage()];
   for (const p of [a, b]) {
     await p.goto(`/trajectories/${mine.trajectoryId}`);
@@ -76,9 +92,13 @@ test("a concurrent edit is refused with a message saying who changed the label",
   await expect(a.locator('[aria-label="Labelling"]').getByRole("status")).toContainText("Saved Error category: Timeout on steps 1–2");
   await b.getByRole("radio", { name: /Command error/ }).click();
   await b.getByRole("button", { name: /Change label/ }).click();
-  await expect(b.locator('[aria-label="Labelling"]').getByRole("alert")).toContainText(/this label was changed by local-admin at .* \(version 2, you edited version 1\)/);
+  await expect(b.locator('[aria-label="Labelling"]').getByRole("alert")).toContainText(
+    /this label was changed by local-admin at .* \(version 2, you edited version 1\)/,
+  );
   // Nothing was overwritten: the stored value is tab A's.
-  const after = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${mine.trajectoryId}&annotator=local-admin`)).json()).labels.find((l) => l.id === mine.id)!;
+  const after = labelsSchema
+    .parse(await (await request.get(`/api/v1/annotations?trajectory=${mine.trajectoryId}&annotator=local-admin`)).json())
+    .labels.find((l) => l.id === mine.id)!;
   expect(after).toMatchObject({ value: "timeout", version: 2 });
   // Close both windows: left open, they keep the browser's focus and later specs' keys go astray.
   await Promise.all([a.context().close(), b.context().close()]);
@@ -87,17 +107,26 @@ test("a concurrent edit is refused with a message saying who changed the label",
 test("blind mode hides the other annotator's labels (held on the server)", async ({ request }) => {
   const all = labelsSchema.parse(await (await request.get("/api/v1/annotations?annotator=bob")).json()).labels;
   const trajectoryId = all[0]!.trajectoryId;
-  const asAlice = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${trajectoryId}`, { headers: { authorization: `Bearer ${E2E_TOKENS.alice}` } })).json()).labels;
+  const asAlice = labelsSchema.parse(
+    await (
+      await request.get(`/api/v1/annotations?trajectory=${trajectoryId}`, { headers: { authorization: `Bearer ${E2E_TOKENS.alice}` } })
+    ).json(),
+  ).labels;
   expect(asAlice.map((l) => l.annotatorName)).toEqual(["alice"]);
   const asReviewer = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${trajectoryId}`)).json()).labels;
   // A reviewer sees both annotators (and any label another spec added as local-admin).
   expect(asReviewer.map((l) => l.annotatorName)).toEqual(expect.arrayContaining(["alice", "bob"]));
   // Asking for bob's labels by name does not get around it.
-  const bobsViaAlice = labelsSchema.parse(await (await request.get("/api/v1/annotations?annotator=bob", { headers: { authorization: `Bearer ${E2E_TOKENS.alice}` } })).json()).labels;
+  const bobsViaAlice = labelsSchema.parse(
+    await (await request.get("/api/v1/annotations?annotator=bob", { headers: { authorization: `Bearer ${E2E_TOKENS.alice}` } })).json(),
+  ).labels;
   expect(bobsViaAlice).toEqual([]);
 });
 
-test("a saved step-range label shows at once in the step list and on the timeline, and in the table's Labels column", async ({ page, request }) => {
+test("a saved step-range label shows at once in the step list and on the timeline, and in the table's Labels column", async ({
+  page,
+  request,
+}) => {
   const list = z.object({ rows: z.array(z.object({ id: z.string(), stepCount: z.number() })) });
   const target = list.parse(await (await request.get("/api/v1/trajectories?annotated=nobody&steps=4..&perPage=1")).json()).rows[0]!;
   await page.goto(`/trajectories/${target.id}`);

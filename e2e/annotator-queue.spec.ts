@@ -6,7 +6,18 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { z } from "zod";
 import { E2E_FORK_QUEUE, E2E_TOKENS } from "./helpers/annotation-seed.ts";
 
-const labelsSchema = z.object({ labels: z.array(z.object({ id: z.string(), trajectoryId: z.string(), targetType: z.string(), targetKey: z.string(), forkPointId: z.string().nullable(), value: z.string() })) });
+const labelsSchema = z.object({
+  labels: z.array(
+    z.object({
+      id: z.string(),
+      trajectoryId: z.string(),
+      targetType: z.string(),
+      targetKey: z.string(),
+      forkPointId: z.string().nullable(),
+      value: z.string(),
+    }),
+  ),
+});
 const recoverySchema = z.object({ overall: z.object({ labelledForkPoints: z.number() }) });
 const VIEWPORT = { width: 1440, height: 900 };
 
@@ -37,7 +48,8 @@ async function labelItem(page: Page): Promise<{ slot: string; targetKey: string 
   const target = panel.getByTestId("label-target");
   await expect(target).toContainText("fork point after step");
   const targetKey = (await target.getAttribute("data-target-key"))!;
-  for (const part of ['[aria-label="Labelling"] [role="radiogroup"]', '[data-testid="label-target"]', '[data-testid="queue-bar"]']) expect(await inViewport(page, part), `${part} in the viewport`).toBe(true);
+  for (const part of ['[aria-label="Labelling"] [role="radiogroup"]', '[data-testid="label-target"]', '[data-testid="queue-bar"]'])
+    expect(await inViewport(page, part), `${part} in the viewport`).toBe(true);
   await page.keyboard.press("1");
   await expect(page.getByRole("radio", { name: /Command error/ })).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("Enter");
@@ -47,7 +59,9 @@ async function labelItem(page: Page): Promise<{ slot: string; targetKey: string 
 
 /** The fork queue as the API lists it to this annotator (the same list /annotation shows). */
 async function forkQueue(page: Page): Promise<{ id: string; itemCount: number }> {
-  const { queues } = z.object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string(), itemCount: z.number() }) })) }).parse(await (await page.request.get("/api/v1/annotations/queues")).json());
+  const { queues } = z
+    .object({ queues: z.array(z.object({ queue: z.object({ id: z.string(), name: z.string(), itemCount: z.number() }) })) })
+    .parse(await (await page.request.get("/api/v1/annotations/queues")).json());
   return queues.find((q) => q.queue.name === E2E_FORK_QUEUE)!.queue;
 }
 
@@ -57,7 +71,10 @@ async function start(page: Page) {
   await page.getByRole("button", { name: "Start labelling" }).click();
 }
 
-test("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({ browser, request }) => {
+test("two annotators label a fork-point queue by keyboard at once; labels land on the fork points; u withdraws", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const before = recoverySchema.parse(await (await request.get("/api/v1/analytics/recovery")).json()).overall.labelledForkPoints;
   const [alice, bob] = [await annotator(browser, "alice"), await annotator(browser, "bob")];
@@ -79,13 +96,19 @@ test("two annotators label a fork-point queue by keyboard at once; labels land o
       if (i + 1 === undoAfter && !undone) {
         undone = true;
         // The next item is open: u withdraws the submission just made and brings its item back.
-        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slotOf(page.url())}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
+        await expect(
+          page.locator(`[data-testid="queue-item"][data-slot="${slotOf(page.url())}"] [aria-label="Labelling"][data-hydrated="true"]`),
+        ).toBeVisible({ timeout: 30_000 });
         await expect(page.getByRole("button", { name: /Undo/ })).toBeEnabled({ timeout: 30_000 });
         await page.keyboard.press("u");
         await page.waitForURL((u) => slotOf(u.toString()) === slot, { timeout: 30_000 });
-        await expect(page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`)).toBeVisible({ timeout: 30_000 });
+        await expect(
+          page.locator(`[data-testid="queue-item"][data-slot="${slot}"] [aria-label="Labelling"][data-hydrated="true"]`),
+        ).toBeVisible({ timeout: 30_000 });
         await expect(page.getByTestId("label-review")).toHaveCount(0);
-        const mine = labelsSchema.parse(await (await page.request.get(`/api/v1/annotations?annotator=alice&schema=error-category&limit=1000`)).json()).labels;
+        const mine = labelsSchema.parse(
+          await (await page.request.get(`/api/v1/annotations?annotator=alice&schema=error-category&limit=1000`)).json(),
+        ).labels;
         expect(mine.some((l) => l.targetKey === targetKey)).toBe(false);
         // Labelled again (the loop's next round is this same item).
         labelled[who]--;
@@ -100,7 +123,9 @@ test("two annotators label a fork-point queue by keyboard at once; labels land o
   expect(labelled.alice + labelled.bob).toBe(QUEUE_ITEMS);
 
   // Every label made from the queue is on the fork point the panel named.
-  const labels = labelsSchema.parse(await (await request.get(`/api/v1/annotations?schema=error-category&limit=1000`)).json()).labels.filter((l) => [...shown.values()].includes(l.targetKey));
+  const labels = labelsSchema
+    .parse(await (await request.get(`/api/v1/annotations?schema=error-category&limit=1000`)).json())
+    .labels.filter((l) => [...shown.values()].includes(l.targetKey));
   expect(shown.size).toBe(QUEUE_ITEMS);
   expect(labels).toHaveLength(QUEUE_ITEMS);
   for (const l of labels) {

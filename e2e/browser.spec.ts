@@ -9,7 +9,8 @@ const all = seededTrajectories();
 const runs = [...new Set(all.map((t) => t.run.name))];
 const biggestRun = runs.sort((a, b) => all.filter((t) => t.run.name === b).length - all.filter((t) => t.run.name === a).length)[0]!;
 const inRun = all.filter((t) => t.run.name === biggestRun);
-const stepText = (t: TrajectoryInput) => t.steps.map((s) => stripAnsi([s.action, s.observation, s.reasoning, s.message].filter(Boolean).join("\n")));
+const stepText = (t: TrajectoryInput) =>
+  t.steps.map((s) => stripAnsi([s.action, s.observation, s.reasoning, s.message].filter(Boolean).join("\n")));
 const count = (n: number) => `${n.toLocaleString("en-US")} trajectories`;
 
 async function pickFacet(page: Page, facet: string, value: string) {
@@ -169,5 +170,7 @@ test("a task page shows pass@k by run and every trajectory of the task", async (
   await page.getByRole("link", { name: biggestRun, exact: true }).click();
   const roots = inRun.filter((t) => !t.fork);
   await expect(page.getByTestId("run-rollouts")).toHaveText(String(roots.length));
-  await expect(page.getByTestId("run-pass-rate")).toHaveText(`${Math.round((roots.filter((t) => t.outcome === "passed").length / roots.length) * 100)}%`);
+  await expect(page.getByTestId("run-pass-rate")).toHaveText(
+    `${Math.round((roots.filter((t) => t.outcome === "passed").length / roots.length) * 100)}%`,
+  );
 });

@@ -28,7 +28,11 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
   expect(download.suggestedFilename()).toBe("e2e-passed-v1.openai.jsonl");
-  const rows = fs.readFileSync((await download.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown> & { messages: unknown[] });
+  const rows = fs
+    .readFileSync((await download.path())!, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { messages: unknown[] });
   expect(rows).toHaveLength(passed.length);
   for (const r of rows) {
     expect(r.messages.length).toBeGreaterThan(0);
@@ -37,7 +41,11 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   }
   const [provDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-provenance").click()]);
   expect(provDownload.suggestedFilename()).toBe("e2e-passed-v1.openai.provenance.jsonl");
-  const provenance = fs.readFileSync((await provDownload.path())!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const provenance = fs
+    .readFileSync((await provDownload.path())!, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(provenance).toHaveLength(rows.length);
   for (const p of provenance) {
     expect(p).toMatchObject({ dataset: "e2e-passed", version: 1, outcome: "passed", kind: "trajectory" });
@@ -65,7 +73,9 @@ test("builds a dataset from a table filter, freezes it and downloads an export w
   await page.getByTestId("start-export").click();
   await expect(page.getByTestId("export-ready")).toContainText("e2e-passed-v1.sharegpt.jsonl", { timeout: 30_000 });
   const [info] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-dataset-info").click()]);
-  expect(JSON.parse(fs.readFileSync((await info.path())!, "utf8"))).toMatchObject({ "e2e-passed": { file_name: "e2e-passed-v1.sharegpt.jsonl", formatting: "sharegpt" } });
+  expect(JSON.parse(fs.readFileSync((await info.path())!, "utf8"))).toMatchObject({
+    "e2e-passed": { file_name: "e2e-passed-v1.sharegpt.jsonl", formatting: "sharegpt" },
+  });
   await expect(page.getByTestId("export-ready")).not.toContainText("0.0 MB");
 
   await page.goto("/datasets");
@@ -110,7 +120,10 @@ test("builds a dataset from a queue's agreed labels, exports labels CSV, then de
   await page.getByTestId("start-export").click();
   await expect(page.getByTestId("export-ready")).toBeVisible({ timeout: 30_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-export").click()]);
-  const lines = fs.readFileSync((await download.path())!, "utf8").split("\r\n").filter(Boolean);
+  const lines = fs
+    .readFileSync((await download.path())!, "utf8")
+    .split("\r\n")
+    .filter(Boolean);
   expect(lines[0]).toMatch(/^trajectoryId,externalId,task,run,annotator,schema,/);
   expect(lines.filter((l) => l.includes(",hang,")).length).toBeGreaterThanOrEqual(2);
 

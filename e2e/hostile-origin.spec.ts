@@ -72,28 +72,39 @@ test("a DNS-rebinding host name and a foreign Host header are refused", async ({
   const port = new URL(baseURL!).port;
   // Chromium resolves rebind.example to the app's address, as a rebinding DNS server would.
   const executablePath = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
-  const browser = await playwright.chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP rebind.example 127.0.0.1"] });
+  const browser = await playwright.chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP rebind.example 127.0.0.1"],
+  });
   try {
     const page = await browser.newPage();
     const res = await page.goto(`http://rebind.example:${port}/trajectories`);
     expect(res?.status()).toBe(421);
     await expect(page.locator("body")).toContainText(/does not answer to the host name .*rebind\.example/);
-    const post = await page.evaluate(async () => (await fetch("/api/v1/trajectories", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status);
+    const post = await page.evaluate(
+      async () =>
+        (await fetch("/api/v1/trajectories", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
+    );
     expect(post).toBe(421);
   } finally {
     await browser.close();
   }
   const status = await new Promise<number>((resolve, reject) => {
-    http.get({ host: "127.0.0.1", port, path: "/api/health", headers: { host: "evil.example" } }, (r) => {
-      r.resume();
-      resolve(r.statusCode ?? 0);
-    }).on("error", reject);
+    http
+      .get({ host: "127.0.0.1", port, path: "/api/health", headers: { host: "evil.example" } }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      })
+      .on("error", reject);
   });
   expect(status).toBe(421);
 });
 
 test("a trajectory full of hostile text renders as text and hydrates without errors", async ({ page, request }) => {
-  const res = await request.post("/api/v1/trajectories", { data: JSON.stringify(hostileTrajectory("e2e-hostile-text")), headers: { "content-type": "application/json" } });
+  const res = await request.post("/api/v1/trajectories", {
+    data: JSON.stringify(hostileTrajectory("e2e-hostile-text")),
+    headers: { "content-type": "application/json" },
+  });
   expect(res.ok()).toBe(true);
   const id = (await res.json()).results[0].id as string;
   const errors: string[] = [];
@@ -118,6 +129,7 @@ test("a trajectory full of hostile text renders as text and hydrates without err
 });
 
 test("unknown ids and undecodable paths get 4xx statuses, not 200 or 500", async ({ request }) => {
-  for (const path of ["/trajectories/does-not-exist", "/tasks/does-not-exist", "/runs/does-not-exist"]) expect((await request.get(path)).status(), path).toBe(404);
+  for (const path of ["/trajectories/does-not-exist", "/tasks/does-not-exist", "/runs/does-not-exist"])
+    expect((await request.get(path)).status(), path).toBe(404);
   expect((await request.get("/trajectories/%ff")).status()).toBe(400);
 });

@@ -16,10 +16,21 @@ test.beforeAll(async () => {
   server = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "cli/start.ts"], {
     cwd: ROOT,
     stdio: "ignore",
-    env: { ...process.env, DATABASE_URL: `file:${path.join(dir, "s.db")}`, PORT: String(PORT), RETERM_DEMO: "1", RETERM_DEMO_TRAJECTORIES: "5", HOST: "", RETERM_AUTH: "" },
+    env: {
+      ...process.env,
+      DATABASE_URL: `file:${path.join(dir, "s.db")}`,
+      PORT: String(PORT),
+      RETERM_DEMO: "1",
+      RETERM_DEMO_TRAJECTORIES: "5",
+      HOST: "",
+      RETERM_AUTH: "",
+    },
   });
   for (let i = 0; i < 240; i++) {
-    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -35,7 +46,13 @@ function listeners(port: number): string[] {
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
   return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((f) =>
     fs.existsSync(f)
-      ? fs.readFileSync(f, "utf8").split("\n").slice(1).map((l) => l.trim().split(/\s+/)).filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === "0A").map((c) => c[1]!.split(":")[0]!)
+      ? fs
+          .readFileSync(f, "utf8")
+          .split("\n")
+          .slice(1)
+          .map((l) => l.trim().split(/\s+/))
+          .filter((c) => c[1]?.endsWith(`:${hexPort}`) && c[3] === "0A")
+          .map((c) => c[1]!.split(":")[0]!)
       : [],
   );
 }

@@ -18,7 +18,11 @@ function corpusTrajectory(): TrajectoryInput {
   const head = generateSession(31, { resizes: false, operations: 3000 });
   const tail = generateSession(32, { resizes: true, operations: 500 });
   const end = head.events.at(-1)![0];
-  const events: ReplayEvent[] = [...head.events, [end + 20, "r", `${tail.cols}x${tail.rows}`], ...tail.events.map(([t, c, d]): ReplayEvent => [end + 40 + t, c, d])];
+  const events: ReplayEvent[] = [
+    ...head.events,
+    [end + 20, "r", `${tail.cols}x${tail.rows}`],
+    ...tail.events.map(([t, c, d]): ReplayEvent => [end + 40 + t, c, d]),
+  ];
   return {
     format: "reterm.trajectory.v1",
     id: "e2e-differential-1",
@@ -29,7 +33,12 @@ function corpusTrajectory(): TrajectoryInput {
       { source: "user", offsetMs: 0, message: "Install the packages and open the editor" },
       { source: "agent", offsetMs: 100, action: "apt-get install -y vim && vim file.py", observation: "(see the recording)", exitCode: 0 },
     ],
-    recording: { format: "asciicast-v2", width: head.cols, height: head.rows, events: events.map(([t, c, d]) => [t / 1000, c, d] as [number, "o" | "r", string]) },
+    recording: {
+      format: "asciicast-v2",
+      width: head.cols,
+      height: head.rows,
+      events: events.map(([t, c, d]) => [t / 1000, c, d] as [number, "o" | "r", string]),
+    },
   };
 }
 
@@ -52,16 +61,27 @@ function screenText(p: Player): string {
   const buf = p.term.buffer.active;
   return Array.from({ length: p.term.rows }, (_, y) => buf.getLine(buf.baseY + y)?.translateToString(true) ?? "").join("\n");
 }
-const trimRows = (s: string) => s.split("\n").map((l) => l.trimEnd()).join("\n");
+const trimRows = (s: string) =>
+  s
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n");
 
-test("keyframe seeks in Chromium show the screen of a replay from the start (scroll regions, alt screen, wide chars, resizes)", async ({ page, request }) => {
+test("keyframe seeks in Chromium show the screen of a replay from the start (scroll regions, alt screen, wide chars, resizes)", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const t = corpusTrajectory();
   const imported = await request.post("/api/v1/trajectories", { data: t });
   expect(imported.status()).toBe(200);
   const id = ((await imported.json()) as { results: { id: string }[] }).results[0]!.id;
 
-  const index = (await (await request.get(`/api/v1/trajectories/${id}/replay/index`)).json()).index as { durationMs: number; chunks: unknown[]; source: string };
+  const index = (await (await request.get(`/api/v1/trajectories/${id}/replay/index`)).json()).index as {
+    durationMs: number;
+    chunks: unknown[];
+    source: string;
+  };
   expect(index.source).toBe("recording");
   expect(index.chunks.length).toBeGreaterThan(4);
   const events = await allEvents(request, id, index.durationMs);
@@ -70,7 +90,10 @@ test("keyframe seeks in Chromium show the screen of a replay from the start (scr
 
   // Points: seeded random times, and right at and after some resizes.
   const rng = mulberry32(13);
-  const targets = [...Array.from({ length: SEEKS - 6 }, () => Math.floor(rng() * index.durationMs)), ...resizes.slice(0, 3).flatMap((r) => [r, r + 15])].sort((a, b) => a - b);
+  const targets = [
+    ...Array.from({ length: SEEKS - 6 }, () => Math.floor(rng() * index.durationMs)),
+    ...resizes.slice(0, 3).flatMap((r) => [r, r + 15]),
+  ].sort((a, b) => a - b);
 
   await page.goto(`/trajectories/${id}`);
   await page.waitForFunction(() => window.__retermPlayers?.main?.state().settled === true, null, { polling: 100, timeout: 60_000 });
@@ -104,8 +127,12 @@ test("keyframe seeks in Chromium show the screen of a replay from the start (scr
       played = upTo;
       const want = { size: `${reference.term.cols}x${reference.term.rows}`, screen: trimRows(screenText(reference)) };
       compared++;
-      for (const [what, got] of [["keyframe seek", viaKeyframes[i]!], ["browser replay from the start", fromStart[i]!]] as const) {
-        if (got.size !== want.size || trimRows(got.screen) !== want.screen) mismatches.push(`${what} at ${target} ms: ${got.size} vs ${want.size}\n${got.screen}\n---\n${want.screen}`);
+      for (const [what, got] of [
+        ["keyframe seek", viaKeyframes[i]!],
+        ["browser replay from the start", fromStart[i]!],
+      ] as const) {
+        if (got.size !== want.size || trimRows(got.screen) !== want.screen)
+          mismatches.push(`${what} at ${target} ms: ${got.size} vs ${want.size}\n${got.screen}\n---\n${want.screen}`);
       }
     }
   } finally {

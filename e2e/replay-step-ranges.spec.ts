@@ -15,14 +15,25 @@ function longTrajectory(): TrajectoryInput {
     task: { benchmark: "e2e", id: "long-step-list", name: "Long step list" },
     run: { name: "e2e-long" },
     outcome: "failed",
-    steps: Array.from({ length: STEPS }, (_, i) => ({ source: "agent" as const, offsetMs: i * 2000, action: command(i), observation: `output of step ${i}`, exitCode: 0 })),
+    steps: Array.from({ length: STEPS }, (_, i) => ({
+      source: "agent" as const,
+      offsetMs: i * 2000,
+      action: command(i),
+      observation: `output of step ${i}`,
+      exitCode: 0,
+    })),
   };
 }
 
 async function ingest(page: Page) {
-  const res = await page.request.post("/api/v1/trajectories", { data: `${JSON.stringify(longTrajectory())}\n`, headers: { "content-type": "application/json" } });
+  const res = await page.request.post("/api/v1/trajectories", {
+    data: `${JSON.stringify(longTrajectory())}\n`,
+    headers: { "content-type": "application/json" },
+  });
   expect(res.ok()).toBe(true);
-  await expect.poll(async () => (await page.request.get(`/api/v1/trajectories/${ID}/replay/steps?from=0&to=1`)).status(), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(async () => (await page.request.get(`/api/v1/trajectories/${ID}/replay/steps?from=0&to=1`)).status(), { timeout: 30_000 })
+    .toBe(200);
 }
 
 test("the step list loads far steps as it is scrolled, and clicking one seeks there", async ({ page }) => {

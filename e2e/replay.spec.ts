@@ -8,8 +8,14 @@ import type { StepInput, TrajectoryInput } from "../lib/domain/trajectory";
 // Expectations come from the same generator call e2e/serve.ts seeds with, plus e2e/fixtures/malicious-output.*.
 // Trajectories are opened by their client ids (/trajectories/gen-42-7), which the page resolves.
 
-const lastLine = (s: StepInput) => stripAnsi(s.observation ?? "").split("\n").map((l) => l.trimEnd()).filter(Boolean).at(-1) ?? "";
-const isPlainCommand = (s: StepInput) => !!s.action && !s.action.includes("\n") && s.action.length < 60 && lastLine(s).length > 0 && lastLine(s).length < 100;
+const lastLine = (s: StepInput) =>
+  stripAnsi(s.observation ?? "")
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .at(-1) ?? "";
+const isPlainCommand = (s: StepInput) =>
+  !!s.action && !s.action.includes("\n") && s.action.length < 60 && lastLine(s).length > 0 && lastLine(s).length < 100;
 
 async function waitForStep(page: Page, step: number) {
   const replay = page.getByTestId("replay");
@@ -56,7 +62,13 @@ test("a deep link opens a session rebuilt from steps at that step, with its comm
   const text = await terminalText(page);
   expect(text).toContain(t.steps[k]!.action!);
   // The screen ends exactly after step k's output: nothing of step k+1 has been typed yet.
-  expect(text.split("\n").map((l) => l.trimEnd()).filter(Boolean).at(-1)).toBe(lastLine(t.steps[k]!));
+  expect(
+    text
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter(Boolean)
+      .at(-1),
+  ).toBe(lastLine(t.steps[k]!));
   await expect(page.locator('[data-testid="replay-step"][aria-current="step"]')).toHaveAttribute("data-step", String(k));
 });
 
@@ -93,7 +105,10 @@ test("seeking to a fork point shows the terminal as it was when the attempts bra
   await expect(page.getByTestId("marker-fork")).toHaveCount(1);
   await page.keyboard.press("f");
   await waitForStep(page, fork);
-  const lines = (await terminalText(page)).split("\n").map((l) => l.trimEnd()).filter(Boolean);
+  const lines = (await terminalText(page))
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter(Boolean);
   expect(lines.at(-1)).toBe(lastLine(parent.steps[fork]!));
   expect(lines.join("\n")).toContain(parent.steps[fork]!.action!.split("\n")[0]!);
 
@@ -129,7 +144,10 @@ test("the sibling view replays two attempts from the fork point side by side, wi
   const titles = await page.getByTestId("compared-attempt").locator("header a").allTextContents();
   for (const [i, id] of ids.entries()) {
     const attempt = attempts.find((a) => `Attempt #${a.fork!.attemptIndex! + 1}` === titles[i])!;
-    const last = attempt.steps.filter((s) => s.action).at(-1)!.action!.split("\n")[0]!;
+    const last = attempt.steps
+      .filter((s) => s.action)
+      .at(-1)!
+      .action!.split("\n")[0]!;
     await expect.poll(() => terminalText(page, `attempt-${id}`)).toContain(last);
   }
 });
@@ -137,14 +155,19 @@ test("the sibling view replays two attempts from the fork point side by side, wi
 /** Uploads e2e/fixtures/malicious-output.reterm.jsonl.gz through the import API, as a user would (idempotent). */
 async function importMaliciousFixture(page: Page) {
   const data = fs.readFileSync(path.join(import.meta.dirname, "fixtures/malicious-output.reterm.jsonl.gz"));
-  const res = await page.request.post("/api/imports?name=malicious-output.reterm.jsonl.gz", { data, headers: { "content-type": "application/octet-stream" } });
+  const res = await page.request.post("/api/imports?name=malicious-output.reterm.jsonl.gz", {
+    data,
+    headers: { "content-type": "application/octet-stream" },
+  });
   expect(res.ok()).toBe(true);
   const result = JSON.parse((await res.text()).trim().split("\n").at(-1)!);
   expect(result).toMatchObject({ type: "result", failed: 0 });
   expect(result.imported + result.duplicates).toBe(2);
 }
 
-test("malicious output is neutralized: no clipboard, title, script or link escapes, and a 10 MB line does not freeze the page", async ({ page }) => {
+test("malicious output is neutralized: no clipboard, title, script or link escapes, and a 10 MB line does not freeze the page", async ({
+  page,
+}) => {
   await page.addInitScript(() => {
     const w = window as unknown as { __clipboardWrites: number };
     w.__clipboardWrites = 0;
@@ -152,11 +175,14 @@ test("malicious output is neutralized: no clipboard, title, script or link escap
   });
   await importMaliciousFixture(page);
   for (const id of ["e2e-malicious-steps", "e2e-malicious-cast"]) {
-    await expect.poll(async () => (await page.request.get(`/api/v1/trajectories/${id}/steps?from=0&to=1`)).status(), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(async () => (await page.request.get(`/api/v1/trajectories/${id}/steps?from=0&to=1`)).status(), { timeout: 30_000 })
+      .toBe(200);
     await page.goto(`/trajectories/${id}?step=1`);
     await waitForStep(page, 1);
     const text = await terminalText(page);
-    for (const safe of ["SAFE-MARKER-1", "SAFE-MARKER-2", "js-link", "web-link", `<img src=x onerror="window.__pwned=1"><script>`]) expect(text).toContain(safe);
+    for (const safe of ["SAFE-MARKER-1", "SAFE-MARKER-2", "js-link", "web-link", `<img src=x onerror="window.__pwned=1"><script>`])
+      expect(text).toContain(safe);
     expect(text).not.toContain("PWNED-TITLE");
     expect(text).not.toContain("52;c;");
     expect(await page.title()).not.toContain("PWNED");
@@ -172,7 +198,9 @@ test("malicious output is neutralized: no clipboard, title, script or link escap
       };
     });
     await clickTerminalText(page, "web-link");
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __opened: string[] }).__opened)).toEqual(["https://example.com/docs"]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __opened: string[] }).__opened))
+      .toEqual(["https://example.com/docs"]);
     await clickTerminalText(page, "js-link");
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { __opened: string[] }).__opened)).toEqual(["https://example.com/docs"]);
@@ -188,7 +216,11 @@ test("malicious output is neutralized: no clipboard, title, script or link escap
     expect(Date.now() - t0).toBeLessThan(1000);
     const after = await terminalText(page);
     // Booleans, not the text: a failure should not print megabytes of "A".
-    expect({ capped: after.includes("line truncated"), continues: after.includes("DONE-AFTER-LONG-LINE"), small: after.length < 200_000 }).toEqual({ capped: true, continues: true, small: true });
+    expect({
+      capped: after.includes("line truncated"),
+      continues: after.includes("DONE-AFTER-LONG-LINE"),
+      small: after.length < 200_000,
+    }).toEqual({ capped: true, continues: true, small: true });
   }
   // The transcript shows the HTML as text too.
   await expect(page.getByTestId("step-output").first()).toContainText("<script>window.__pwned=2</script>");

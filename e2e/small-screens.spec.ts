@@ -72,7 +72,11 @@ test.describe("390×844", () => {
     await expect(table).toBeVisible();
     await expect(page.getByTestId("trajectory-row").first()).toBeInViewport();
     const scroller = table.locator("xpath=..");
-    const sizes = await scroller.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, overflow: getComputedStyle(el).overflowX }));
+    const sizes = await scroller.evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+      overflow: getComputedStyle(el).overflowX,
+    }));
     expect(sizes.overflow).toBe("auto");
     expect(sizes.scroll).toBeGreaterThan(sizes.client);
     await scroller.evaluate((el) => el.scrollBy({ left: 200 }));
@@ -81,7 +85,10 @@ test.describe("390×844", () => {
     await expectNoPageOverflow(page);
   });
 
-  for (const [kind, pick] of [["recorded", recorded], ["rebuilt", rebuilt]] as const) {
+  for (const [kind, pick] of [
+    ["recorded", recorded],
+    ["rebuilt", rebuilt],
+  ] as const) {
     test(`the replay of a ${kind} session fits the width: terminal, controls and labelling in one column`, async ({ page }) => {
       const t = pick();
       await openSettledReplay(page, `/trajectories/${t.id}`);
@@ -94,7 +101,11 @@ test.describe("390×844", () => {
       await expectWithin(host.locator(".xterm-screen"), hostBox);
       const size = await page.evaluate(() => window.__retermTerminals?.main?.size());
       expect(size?.cols).toBeGreaterThanOrEqual(80);
-      for (const part of [page.getByRole("toolbar", { name: "Replay controls" }), page.getByTestId("timeline"), page.locator('[aria-label="Labelling"]')]) {
+      for (const part of [
+        page.getByRole("toolbar", { name: "Replay controls" }),
+        page.getByTestId("timeline"),
+        page.locator('[aria-label="Labelling"]'),
+      ]) {
         await expect(part).toBeVisible();
         await expectWithin(part, { x: 0, width: PHONE.width });
       }
@@ -103,12 +114,20 @@ test.describe("390×844", () => {
   }
 });
 
-for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+]) {
   test.describe(`${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
-    for (const [kind, pick] of [["recorded", recorded], ["rebuilt", rebuilt]] as const) {
-      test(`the trajectory page (${kind} session) shows the terminal, its controls and the timeline in the first screen`, async ({ page }) => {
+    for (const [kind, pick] of [
+      ["recorded", recorded],
+      ["rebuilt", rebuilt],
+    ] as const) {
+      test(`the trajectory page (${kind} session) shows the terminal, its controls and the timeline in the first screen`, async ({
+        page,
+      }) => {
         await openSettledReplay(page, `/trajectories/${pick().id}`);
         expect(await page.evaluate(() => window.scrollY)).toBe(0);
         await expect(page.locator('[data-terminal-id="main"]')).toBeInViewport({ ratio: 1 });
@@ -125,7 +144,9 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
 // annotate, so the local user works it), so no other spec's progress matters.
 test.describe("a queue item", () => {
   async function openItem(page: Page, name: string) {
-    const res = await page.request.post("/api/v1/annotations/queues", { data: { name, filter: "outcome=failed&forks=yes", schemas: ["error-category"], labelsPerItem: 1 } });
+    const res = await page.request.post("/api/v1/annotations/queues", {
+      data: { name, filter: "outcome=failed&forks=yes", schemas: ["error-category"], labelsPerItem: 1 },
+    });
     expect(res.status()).toBe(201);
     const { id } = (await res.json()) as { id: string };
     await page.goto(`/annotation/queues/${id}`);
@@ -135,8 +156,13 @@ test.describe("a queue item", () => {
     await expect(page.getByTestId("replay")).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
   }
 
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
-    test(`at ${viewport.width}×${viewport.height} shows terminal, step list, values, target and queue bar without scrolling`, async ({ page }) => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1280, height: 720 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height} shows terminal, step list, values, target and queue bar without scrolling`, async ({
+      page,
+    }) => {
       await page.setViewportSize(viewport);
       await openItem(page, `e2e-screen-${viewport.width}`);
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
@@ -155,7 +181,12 @@ test.describe("a queue item", () => {
     await page.setViewportSize(PHONE);
     await openItem(page, "e2e-screen-phone");
     const before = page.url();
-    for (const part of [page.locator('[data-terminal-id="main"]'), page.getByRole("toolbar", { name: "Replay controls" }), page.locator('[aria-label="Labelling"]'), page.getByTestId("label-target")]) {
+    for (const part of [
+      page.locator('[data-terminal-id="main"]'),
+      page.getByRole("toolbar", { name: "Replay controls" }),
+      page.locator('[aria-label="Labelling"]'),
+      page.getByTestId("label-target"),
+    ]) {
       await expect(part).toBeVisible();
       await expectWithin(part, { x: 0, width: PHONE.width });
     }

@@ -7,19 +7,42 @@ import { z } from "zod";
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 const rowsSchema = z.object({ rows: z.array(z.object({ id: z.string(), stepCount: z.number() })) });
-const suggestionsSchema = z.object({ suggestions: z.array(z.object({ key: z.string(), source: z.string(), value: z.string(), stepStart: z.number().nullable() })) });
-const labelsSchema = z.object({ labels: z.array(z.object({ stepStart: z.number().nullable(), stepEnd: z.number().nullable(), value: z.string(), annotatorName: z.string() })) });
+const suggestionsSchema = z.object({
+  suggestions: z.array(z.object({ key: z.string(), source: z.string(), value: z.string(), stepStart: z.number().nullable() })),
+});
+const labelsSchema = z.object({
+  labels: z.array(
+    z.object({ stepStart: z.number().nullable(), stepEnd: z.number().nullable(), value: z.string(), annotatorName: z.string() }),
+  ),
+});
 
-test("an annotator accepts one suggestion with a and rejects one with x; the accepted one is a label on the step list", async ({ page, request }) => {
+test("an annotator accepts one suggestion with a and rejects one with x; the accepted one is a label on the step list", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   // A trajectory nobody labelled whose first two suggestions are the detector's, on two different early steps
   // (the step list is virtualized: early steps are on screen).
-  const { rows } = rowsSchema.parse(await (await request.get("/api/v1/trajectories?annotated=nobody&outcome=failed&perPage=50&sort=stepCount&dir=asc")).json());
-  let pick: { id: string; first: z.infer<typeof suggestionsSchema>["suggestions"][number]; second: z.infer<typeof suggestionsSchema>["suggestions"][number] } | null = null;
+  const { rows } = rowsSchema.parse(
+    await (await request.get("/api/v1/trajectories?annotated=nobody&outcome=failed&perPage=50&sort=stepCount&dir=asc")).json(),
+  );
+  let pick: {
+    id: string;
+    first: z.infer<typeof suggestionsSchema>["suggestions"][number];
+    second: z.infer<typeof suggestionsSchema>["suggestions"][number];
+  } | null = null;
   for (const r of [...rows].reverse()) {
     const { suggestions } = suggestionsSchema.parse(await (await request.get(`/api/v1/annotations/suggestions?trajectory=${r.id}`)).json());
     const [first, second] = suggestions;
-    if (first && second && first.source === "detector" && second.source === "detector" && first.stepStart !== second.stepStart && (second.stepStart ?? 99) < 9 && !suggestions.slice(2).some((s) => s.stepStart === second.stepStart)) {
+    if (
+      first &&
+      second &&
+      first.source === "detector" &&
+      second.source === "detector" &&
+      first.stepStart !== second.stepStart &&
+      (second.stepStart ?? 99) < 9 &&
+      !suggestions.slice(2).some((s) => s.stepStart === second.stepStart)
+    ) {
       pick = { id: r.id, first, second };
       break;
     }
@@ -58,8 +81,12 @@ test("an annotator accepts one suggestion with a and rejects one with x; the acc
 
   // The server agrees: one label (the accepted suggestion's category on its step), neither suggestion pending.
   const { labels } = labelsSchema.parse(await (await request.get(`/api/v1/annotations?trajectory=${id}`)).json());
-  expect(labels.map((l) => [l.stepStart, l.stepEnd, l.value, l.annotatorName])).toEqual([[first.stepStart, first.stepStart, first.value, "local-admin"]]);
-  const after = suggestionsSchema.parse(await (await request.get(`/api/v1/annotations/suggestions?trajectory=${id}`)).json()).suggestions.map((s) => s.key);
+  expect(labels.map((l) => [l.stepStart, l.stepEnd, l.value, l.annotatorName])).toEqual([
+    [first.stepStart, first.stepStart, first.value, "local-admin"],
+  ]);
+  const after = suggestionsSchema
+    .parse(await (await request.get(`/api/v1/annotations/suggestions?trajectory=${id}`)).json())
+    .suggestions.map((s) => s.key);
   expect(after).not.toContain(first.key);
   expect(after).not.toContain(second.key);
   // After a reload the panel still offers neither, and the label stays on the step list.

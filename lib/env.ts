@@ -4,9 +4,7 @@ import { z } from "zod";
 import { parseTrustedProxies, type TrustedRange } from "./domain/network/client-address.ts";
 
 /** Where the data lives: the embedded SQLite file (default) or a PostgreSQL server. */
-export type DatabaseConfig =
-  | { provider: "sqlite"; file: string; url: string }
-  | { provider: "postgresql"; url: string };
+export type DatabaseConfig = { provider: "sqlite"; file: string; url: string } | { provider: "postgresql"; url: string };
 
 export const DEFAULT_SQLITE_FILE = "data/reterm.db";
 
@@ -54,12 +52,20 @@ const hostEntry = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(\*|\.?[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*\.?|\[[0-9a-f:.]+\])$/, "must be a host name without scheme, port or path (e.g. reterm.lab.example, .lab.example, 10.0.0.5, [fd00::5]) or *");
+  .regex(
+    /^(\*|\.?[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*\.?|\[[0-9a-f:.]+\])$/,
+    "must be a host name without scheme, port or path (e.g. reterm.lab.example, .lab.example, 10.0.0.5, [fd00::5]) or *",
+  );
 
 const hostList = z
   .string()
   .optional()
-  .transform((v) => (v ?? "").split(",").map((h) => h.trim()).filter(Boolean))
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(hostEntry).max(100));
 
 const trustedProxies = z
@@ -102,9 +108,17 @@ export const envSchema = z.object({
   /** Name of the acting user in local mode (no sign-in). */
   RETERM_USER: z.string().trim().min(1).max(64).default("local-admin"),
   /** Address `npm start` binds to. Loopback (the default) allows local mode; anything else means team mode. */
-  HOST: z.string().trim().max(255).optional().transform((v) => v || "127.0.0.1"),
+  HOST: z
+    .string()
+    .trim()
+    .max(255)
+    .optional()
+    .transform((v) => v || "127.0.0.1"),
   /** on: always require sign-in (team mode); off: local mode, refused unless HOST is loopback; unset: from HOST. */
-  RETERM_AUTH: z.enum(["on", "off", ""]).optional().transform((v) => (v ? v : undefined)),
+  RETERM_AUTH: z
+    .enum(["on", "off", ""])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Signs session cookies (team mode). `npm start` generates and keeps one in data/auth-secret when unset; any other
    * way of starting team mode needs it set (or that file present), else the server refuses to start. */
   RETERM_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -117,7 +131,11 @@ export const envSchema = z.object({
   RETERM_STORAGE: z.string().trim().min(1).optional(),
   /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
    * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
-  RETERM_EXPORT_RETENTION_DAYS: z.coerce.number({ message: "must be a number of days" }).positive("must be more than 0").max(3650).default(7),
+  RETERM_EXPORT_RETENTION_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .positive("must be more than 0")
+    .max(3650)
+    .default(7),
 });
 
 export type Env = z.infer<typeof envSchema>;

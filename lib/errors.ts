@@ -45,9 +45,17 @@ export function describeError(e: unknown): { message: string; expected: boolean 
   if (isAppError(e)) return { message: e.message, expected: true };
   const err = e as { name?: string; message?: string; code?: string; stack?: string };
   if (err?.name?.startsWith("PrismaClient") || /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|28P01|3D000)$/.test(err?.code ?? "")) {
-    const line = (err.message ?? "").split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? String(e);
+    const line =
+      (err.message ?? "")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .at(-1) ?? String(e);
     return { message: `database error: ${line} (check DATABASE_URL and that the server is running)`, expected: true };
   }
-  const detail = process.env.RETERM_DEBUG === "1" ? (err?.stack ?? String(e)) : `${err?.name && err.name !== "Error" ? `${err.name}: ` : ""}${err?.message ?? String(e)} (RETERM_DEBUG=1 shows where)`;
+  const detail =
+    process.env.RETERM_DEBUG === "1"
+      ? (err?.stack ?? String(e))
+      : `${err?.name && err.name !== "Error" ? `${err.name}: ` : ""}${err?.message ?? String(e)} (RETERM_DEBUG=1 shows where)`;
   return { message: `unexpected error: ${detail}`, expected: false };
 }

@@ -10,7 +10,8 @@ import { currentAuthMode } from "@/lib/services/accounts/authenticate";
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-const safeNext = (raw: unknown) => (typeof raw === "string" && /^\/(?!\/)[^\s\\]*$/.test(raw) && !raw.startsWith("/sign-in") ? raw : "/trajectories");
+const safeNext = (raw: unknown) =>
+  typeof raw === "string" && /^\/(?!\/)[^\s\\]*$/.test(raw) && !raw.startsWith("/sign-in") ? raw : "/trajectories";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNext((await searchParams).next);
@@ -35,7 +36,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </div>
           {refused ? (
             <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm">
-              This request&apos;s Authorization header was refused: {refused}. Pages use the session cookie; API tokens are for <Code>/api/v1</Code>.
+              This request&apos;s Authorization header was refused: {refused}. Pages use the session cookie; API tokens are for{" "}
+              <Code>/api/v1</Code>.
             </p>
           ) : null}
           {local ? null : <SignInForm next={next} />}

@@ -43,31 +43,67 @@ const ciPct = (ci: { lo: number; hi: number } | null) => (ci ? `[${pct(ci.lo)}, 
 
 function recoveryLine(label: string, r: RecoveryFigures): string {
   const k = r.recoveryAtK;
-  return [label.padEnd(24), String(r.forkPoints).padStart(6), String(r.attempts).padStart(8), String(r.successfulAttempts).padStart(8), pct(r.recoveryRate).padStart(9), ...[k["1"], k["2"], k["4"], k["8"]].map((v) => pct(v).padStart(7))].join(" ");
+  return [
+    label.padEnd(24),
+    String(r.forkPoints).padStart(6),
+    String(r.attempts).padStart(8),
+    String(r.successfulAttempts).padStart(8),
+    pct(r.recoveryRate).padStart(9),
+    ...[k["1"], k["2"], k["4"], k["8"]].map((v) => pct(v).padStart(7)),
+  ].join(" ");
 }
 
 async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchema>): Promise<unknown> {
   const runIds = await resolveRunNames(ctx, v.run);
-  const filter: AnalyticsFilter = { runId: sub === "compare" ? [] : runIds, model: v.model, checkpoint: v.checkpoint, method: v.method, category: v.category };
+  const filter: AnalyticsFilter = {
+    runId: sub === "compare" ? [] : runIds,
+    model: v.model,
+    checkpoint: v.checkpoint,
+    method: v.method,
+    category: v.category,
+  };
   if (sub === "recovery") {
     const r = await getRecoveryAnalytics(ctx, filter);
     if (!v.json) {
-      console.log(["category".padEnd(24), "forks".padStart(6), "attempts".padStart(8), "success".padStart(8), "recovery".padStart(9), ...["@1", "@2", "@4", "@8"].map((s) => s.padStart(7))].join(" "));
+      console.log(
+        [
+          "category".padEnd(24),
+          "forks".padStart(6),
+          "attempts".padStart(8),
+          "success".padStart(8),
+          "recovery".padStart(9),
+          ...["@1", "@2", "@4", "@8"].map((s) => s.padStart(7)),
+        ].join(" "),
+      );
       for (const c of r.categories) console.log(recoveryLine(c.category ?? "(uncategorized)", c));
       console.log(recoveryLine("overall", r.overall));
       const n = r.overall.recoveryAtKForkPoints;
-      console.log(`recovery@k averages over fork points with ≥ k known-outcome attempts: @1 ${n["1"]}, @2 ${n["2"]}, @4 ${n["4"]}, @8 ${n["8"]} (— = none); ${r.overall.unknownAttempts} attempts of unknown outcome left out`);
+      console.log(
+        `recovery@k averages over fork points with ≥ k known-outcome attempts: @1 ${n["1"]}, @2 ${n["2"]}, @4 ${n["4"]}, @8 ${n["8"]} (— = none); ${r.overall.unknownAttempts} attempts of unknown outcome left out`,
+      );
       return undefined;
     }
     return { categories: r.categories, overall: r.overall };
   }
   if (sub === "runs" || sub === "tasks") {
-    if (runIds.length || v.model.length || v.checkpoint.length || v.method.length || v.category.length) throw new UsageError(`analytics ${sub} takes no filter: it lists every ${sub === "runs" ? "run" : "task"}`);
+    if (runIds.length || v.model.length || v.checkpoint.length || v.method.length || v.category.length)
+      throw new UsageError(`analytics ${sub} takes no filter: it lists every ${sub === "runs" ? "run" : "task"}`);
     // The same object as GET /api/v1/runs or /tasks.
     const out = sub === "runs" ? (await listRunFigures(ctx)).runs : (await listTaskFigures(ctx)).tasks;
     if (v.json) return sub === "runs" ? { runs: out } : { tasks: out };
     console.log([sub === "runs" ? "run" : "task", "rollouts", "unknown", "pass rate [95% CI]", "pass@1", "pass@4", "recovery"].join("\t"));
-    for (const r of out) console.log([r.name, r.counts.rollouts, r.counts.unknown, `${pct(r.passRate.rate)} ${ciPct(r.passRate.ci)}`, pct(r.passAtK["1"]), pct(r.passAtK["4"]), pct(r.recovery.recoveryRate)].join("\t"));
+    for (const r of out)
+      console.log(
+        [
+          r.name,
+          r.counts.rollouts,
+          r.counts.unknown,
+          `${pct(r.passRate.rate)} ${ciPct(r.passRate.ci)}`,
+          pct(r.passAtK["1"]),
+          pct(r.passAtK["4"]),
+          pct(r.recovery.recoveryRate),
+        ].join("\t"),
+      );
     return undefined;
   }
   if (sub === "progress") return getTrainingProgress(ctx, filter);
@@ -75,7 +111,13 @@ async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchem
   if (sub === "distributions") {
     // The same object as GET /api/v1/analytics/distributions.
     const d = await getDistributions(ctx, filter);
-    return { length: d.length, firstError: d.firstError, withoutError: d.withoutError, attemptsToRecover: d.attemptsToRecover, siblingReward: d.siblingReward };
+    return {
+      length: d.length,
+      firstError: d.firstError,
+      withoutError: d.withoutError,
+      attemptsToRecover: d.attemptsToRecover,
+      siblingReward: d.siblingReward,
+    };
   }
   if (sub === "annotation") {
     // The same object as GET /api/v1/analytics/annotation.
@@ -86,12 +128,17 @@ async function run(ctx: ServiceContext, sub: string, v: z.infer<typeof argsSchem
     if (runIds.length < 2) throw new UsageError("analytics compare needs at least two --run NAME (the first is the baseline)");
     return compareRuns(ctx, runIds, v.k, filter);
   }
-  throw new UsageError(`unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health, distributions, annotation, failure-modes, runs, tasks)`);
+  throw new UsageError(
+    `unknown analytics subcommand "${sub}" (recovery, progress, compare, task-health, distributions, annotation, failure-modes, runs, tasks)`,
+  );
 }
 
 export async function analyticsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (!sub) throw new UsageError("usage: analytics recovery|progress|compare|task-health|distributions|annotation|failure-modes|runs|tasks [options]");
+  if (!sub)
+    throw new UsageError(
+      "usage: analytics recovery|progress|compare|task-health|distributions|annotation|failure-modes|runs|tasks [options]",
+    );
   // Its own options (tasks, dates, a two-sided comparison): parsed by its own command.
   if (sub === "failure-modes") return failureModesCommand(rest);
   const { values, positionals } = parseCommandArgs(rest, OPTIONS, argsSchema);

@@ -61,28 +61,63 @@ function labelConditions(specs: string[]) {
 }
 
 async function create(argv: string[]) {
-  const { values: v, positionals } = parseCommandArgs(argv, {
-    outcome: { type: "string", multiple: true }, run: { type: "string", multiple: true }, task: { type: "string", multiple: true }, segments: { type: "string" },
-    label: { type: "string", multiple: true }, "label-rule": { type: "string", multiple: true }, queue: { type: "string" }, "min-steps": { type: "string" }, "max-steps": { type: "string" }, "max-tokens": { type: "string" }, "min-reward": { type: "string" },
-    dedupe: { type: "boolean" }, "dedupe-prefix": { type: "boolean" }, description: { type: "string" },
-  }, createSchema);
+  const { values: v, positionals } = parseCommandArgs(
+    argv,
+    {
+      outcome: { type: "string", multiple: true },
+      run: { type: "string", multiple: true },
+      task: { type: "string", multiple: true },
+      segments: { type: "string" },
+      label: { type: "string", multiple: true },
+      "label-rule": { type: "string", multiple: true },
+      queue: { type: "string" },
+      "min-steps": { type: "string" },
+      "max-steps": { type: "string" },
+      "max-tokens": { type: "string" },
+      "min-reward": { type: "string" },
+      dedupe: { type: "boolean" },
+      "dedupe-prefix": { type: "boolean" },
+      description: { type: "string" },
+    },
+    createSchema,
+  );
   const [name, ...extra] = positionals;
   if (!name || extra.length) throw new UsageError("usage: dataset create NAME [options]");
   const conditions = labelConditions([...v.label, ...v["label-rule"]]);
-  if (conditions.length && (v.outcome.length || v.run.length || v.task.length)) throw new UsageError("--label-rule selects by labels; it cannot be combined with --outcome/--run/--task");
+  if (conditions.length && (v.outcome.length || v.run.length || v.task.length))
+    throw new UsageError("--label-rule selects by labels; it cannot be combined with --outcome/--run/--task");
   if (v.queue && !conditions.length) throw new UsageError("--queue needs at least one --label-rule");
   const ctx = await getCliContext();
-  const quality = { dedupeExact: v.dedupe, dedupePrefix: v["dedupe-prefix"], minSteps: v["min-steps"], maxSteps: v["max-steps"], maxTokens: v["max-tokens"], minReward: v["min-reward"] };
+  const quality = {
+    dedupeExact: v.dedupe,
+    dedupePrefix: v["dedupe-prefix"],
+    minSteps: v["min-steps"],
+    maxSteps: v["max-steps"],
+    maxTokens: v["max-tokens"],
+    minReward: v["min-reward"],
+  };
   const source: DatasetRulesInput = conditions.length
     ? { source: "labels", labels: conditions, ...(v.queue ? { queue: v.queue } : {}) }
     : { source: "filter", filter: await tableFilterFor(ctx, { outcome: v.outcome, runs: v.run, tasks: v.task }) };
-  const { dataset, built } = await createDataset(ctx, { name, description: v.description, rules: { ...source, kind: v.segments ? "segment" : "trajectory", quality } });
-  const dropped = Object.entries(built.rejected).map(([k, n]) => `${n} ${k}`).join(", ");
-  console.log(`Dataset "${dataset.name}": ${built.items.length} ${v.segments ? "recovery segments" : "trajectories"} from ${built.matched} matching${dropped ? ` (dropped: ${dropped})` : ""}. Draft version ${dataset.latest?.version ?? 1}.`);
+  const { dataset, built } = await createDataset(ctx, {
+    name,
+    description: v.description,
+    rules: { ...source, kind: v.segments ? "segment" : "trajectory", quality },
+  });
+  const dropped = Object.entries(built.rejected)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
+  console.log(
+    `Dataset "${dataset.name}": ${built.items.length} ${v.segments ? "recovery segments" : "trajectories"} from ${built.matched} matching${dropped ? ` (dropped: ${dropped})` : ""}. Draft version ${dataset.latest?.version ?? 1}.`,
+  );
 }
 
 async function freeze(argv: string[]) {
-  const { values, positionals } = parseCommandArgs(argv, { "override-held-out": { type: "string" }, note: { type: "string" } }, z.object({ "override-held-out": z.string().min(3, "must give a reason").optional(), note: z.string().max(500).optional() }));
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { "override-held-out": { type: "string" }, note: { type: "string" } },
+    z.object({ "override-held-out": z.string().min(3, "must give a reason").optional(), note: z.string().max(500).optional() }),
+  );
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("usage: dataset freeze NAME");
   const override = values["override-held-out"] ? { reason: values["override-held-out"] } : undefined;
@@ -109,8 +144,12 @@ async function storeExports(ctx: ServiceContext, name: string, version: number, 
   const now = stored.filter((s) => s.stored);
   const before = stored.filter((s) => !s.stored).map((s) => s.format);
   const mb = now.reduce((n, s) => n + s.bytes, 0) / 1e6;
-  const what = now.length ? `Stored the ${now.map((s) => s.format).join(", ")} export${now.length > 1 ? "s" : ""} of version ${version} (${mb.toFixed(1)} MB uncompressed) in ${((Date.now() - started) / 1000).toFixed(1)} s` : `The exports of version ${version} were stored already`;
-  console.log(`${what}${now.length && before.length ? `; already stored: ${before.join(", ")}` : ""}. Exports of this version now stream the stored bytes.`);
+  const what = now.length
+    ? `Stored the ${now.map((s) => s.format).join(", ")} export${now.length > 1 ? "s" : ""} of version ${version} (${mb.toFixed(1)} MB uncompressed) in ${((Date.now() - started) / 1000).toFixed(1)} s`
+    : `The exports of version ${version} were stored already`;
+  console.log(
+    `${what}${now.length && before.length ? `; already stored: ${before.join(", ")}` : ""}. Exports of this version now stream the stored bytes.`,
+  );
 }
 
 async function storeExportsCommand(argv: string[]) {
@@ -122,11 +161,16 @@ async function storeExportsCommand(argv: string[]) {
 }
 
 async function heldOut(argv: string[]) {
-  const { values, positionals } = parseCommandArgs(argv, { reason: { type: "string" } }, z.object({ reason: z.string().max(500).optional() }));
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { reason: { type: "string" } },
+    z.object({ reason: z.string().max(500).optional() }),
+  );
   const [sub, ...tasks] = positionals;
   const ctx = await getCliContext();
   if (sub === "list") {
-    for (const h of await listHeldOutTasks(ctx)) console.log(`${h.benchmark === "*" ? "" : `${h.benchmark}/`}${h.externalId}${h.reason ? `\t${h.reason}` : ""}`);
+    for (const h of await listHeldOutTasks(ctx))
+      console.log(`${h.benchmark === "*" ? "" : `${h.benchmark}/`}${h.externalId}${h.reason ? `\t${h.reason}` : ""}`);
     return;
   }
   if (sub === "add") return void console.log(`Marked ${await markHeldOut(ctx, { tasks, reason: values.reason })} task(s) held out.`);
@@ -142,7 +186,9 @@ export async function datasetCommand(argv: string[]): Promise<void> {
   if (sub === "held-out") return heldOut(rest);
   if (sub === "list") {
     for (const d of await listAllDatasets(await getCliContext())) {
-      console.log(`${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`);
+      console.log(
+        `${d.name}\t${d.latest?.itemCount ?? 0} items\t${d.itemKind}\t${d.frozenCount} frozen\t${d.latest?.frozenAt ? `v${d.latest.version} frozen` : "draft has changes"}`,
+      );
     }
     return;
   }

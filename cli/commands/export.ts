@@ -33,20 +33,42 @@ const schema = z.object({
 });
 
 export async function exportCommand(argv: string[]): Promise<void> {
-  if (argv.length === 1 && argv[0] === "--clean") return void console.log(`Deleted ${await cleanExports(await getCliContext())} expired export file(s).`);
-  const { values, positionals } = parseCommandArgs(argv, { dataset: { type: "string" }, format: { type: "string" }, out: { type: "string" }, "override-held-out": { type: "string" }, observations: { type: "string" }, context: { type: "string" }, "max-tokens": { type: "string" } }, schema);
+  if (argv.length === 1 && argv[0] === "--clean")
+    return void console.log(`Deleted ${await cleanExports(await getCliContext())} expired export file(s).`);
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      dataset: { type: "string" },
+      format: { type: "string" },
+      out: { type: "string" },
+      "override-held-out": { type: "string" },
+      observations: { type: "string" },
+      context: { type: "string" },
+      "max-tokens": { type: "string" },
+    },
+    schema,
+  );
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   tuneForShortExport();
   const [name, version] = values.dataset.split("@");
   const opened = await openExport(await getCliContext(), {
-    name: name!, version: version ? Number(version) : undefined, format: values.format,
+    name: name!,
+    version: version ? Number(version) : undefined,
+    format: values.format,
     override: values["override-held-out"] ? { reason: values["override-held-out"] } : undefined,
-    options: values.observations || values.context || values["max-tokens"] !== undefined ? { observations: values.observations, context: values.context, maxTokens: values["max-tokens"] ?? null } : undefined,
+    options:
+      values.observations || values.context || values["max-tokens"] !== undefined
+        ? { observations: values.observations, context: values.context, maxTokens: values["max-tokens"] ?? null }
+        : undefined,
   });
   const progress = new ProgressLine(opened.total, "items");
   const started = Date.now();
   const { bytes, cardPath, sidecarPaths } = await writeExportFiles(opened, values.out, (done) => progress.update(done));
   progress.done();
-  const label = opened.version.frozenAt ? `version ${opened.version.version} (hash ${opened.version.contentHash})` : "current items (not frozen)";
-  console.log(`Exported "${name}" ${label}: ${opened.total} items, ${formatBytes(bytes)} in ${((Date.now() - started) / 1000).toFixed(1)} s → ${values.out}; card: ${cardPath}${sidecarPaths.length ? `; beside it: ${sidecarPaths.join(", ")}` : ""}`);
+  const label = opened.version.frozenAt
+    ? `version ${opened.version.version} (hash ${opened.version.contentHash})`
+    : "current items (not frozen)";
+  console.log(
+    `Exported "${name}" ${label}: ${opened.total} items, ${formatBytes(bytes)} in ${((Date.now() - started) / 1000).toFixed(1)} s → ${values.out}; card: ${cardPath}${sidecarPaths.length ? `; beside it: ${sidecarPaths.join(", ")}` : ""}`,
+  );
 }

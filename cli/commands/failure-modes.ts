@@ -36,7 +36,16 @@ const cut = (s: string, n: number) => (s.length <= n ? s.padEnd(n) : `${s.slice(
 
 function changeLine(c: ModeChange): string {
   const d = c.difference;
-  return [cut(c.signature, 64), pct(c.baseline.share).padStart(7), pct(c.compared.share).padStart(7), (d ? `${d.diff >= 0 ? "+" : ""}${(d.diff * 100).toFixed(1)} [${(d.ci.lo * 100).toFixed(1)}, ${(d.ci.hi * 100).toFixed(1)}]` : "—").padStart(24), c.significant ? " *" : ""].join(" ");
+  return [
+    cut(c.signature, 64),
+    pct(c.baseline.share).padStart(7),
+    pct(c.compared.share).padStart(7),
+    (d
+      ? `${d.diff >= 0 ? "+" : ""}${(d.diff * 100).toFixed(1)} [${(d.ci.lo * 100).toFixed(1)}, ${(d.ci.hi * 100).toFixed(1)}]`
+      : "—"
+    ).padStart(24),
+    c.significant ? " *" : "",
+  ].join(" ");
 }
 
 export async function failureModesCommand(argv: string[]): Promise<void> {
@@ -50,19 +59,38 @@ export async function failureModesCommand(argv: string[]): Promise<void> {
   if (v.compare) {
     if (v.run.length === 1) [compareBy, baseline, compared] = ["run", runIds[0], runIds[1]];
     else if (v.checkpoint.length === 1 && !v.run.length) [compareBy, baseline, compared] = ["checkpoint", v.checkpoint[0], v.compare];
-    else throw new UsageError("--compare needs exactly one --run (runs compared) or one --checkpoint (checkpoints compared) as the baseline");
+    else
+      throw new UsageError("--compare needs exactly one --run (runs compared) or one --checkpoint (checkpoints compared) as the baseline");
   }
-  const query = failureModesQueryFrom(failureModesQuerySchema.parse({
-    runId: compareBy ? [] : runIds, model: v.model, checkpoint: compareBy === "checkpoint" ? [] : v.checkpoint, method: v.method, category: v.category, taskId: v.task,
-    from: v.from, to: v.to, limit: v.limit, compareBy, baseline, compared,
-  }));
+  const query = failureModesQueryFrom(
+    failureModesQuerySchema.parse({
+      runId: compareBy ? [] : runIds,
+      model: v.model,
+      checkpoint: compareBy === "checkpoint" ? [] : v.checkpoint,
+      method: v.method,
+      category: v.category,
+      taskId: v.task,
+      from: v.from,
+      to: v.to,
+      limit: v.limit,
+      compareBy,
+      baseline,
+      compared,
+    }),
+  );
   if (query.compare) {
     const c = await compareFailureModes(ctx, query.filter, query.compare, query.limit);
     if (v.json) return console.log(JSON.stringify(c));
-    console.log(`baseline ${c.by} ${v.compare && c.by === "run" ? v.run[0] : c.baseline.value}: ${c.baseline.failedTrajectories} failed trajectories, ${c.baseline.modes} modes`);
+    console.log(
+      `baseline ${c.by} ${v.compare && c.by === "run" ? v.run[0] : c.baseline.value}: ${c.baseline.failedTrajectories} failed trajectories, ${c.baseline.modes} modes`,
+    );
     console.log(`compared ${c.by} ${v.compare}: ${c.compared.failedTrajectories} failed trajectories, ${c.compared.modes} modes`);
     console.log(["", cut("mode", 64), "base".padStart(7), "comp".padStart(7), "diff pp [95% CI]".padStart(24)].join(" ").slice(1));
-    for (const [title, list] of [["only in compared", c.onlyInCompared], ["only in baseline", c.onlyInBaseline], ["in both", c.changed]] as const) {
+    for (const [title, list] of [
+      ["only in compared", c.onlyInCompared],
+      ["only in baseline", c.onlyInBaseline],
+      ["in both", c.changed],
+    ] as const) {
       console.log(`— ${title} (${list.length})`);
       for (const m of list) console.log(changeLine(m));
     }
@@ -70,10 +98,31 @@ export async function failureModesCommand(argv: string[]): Promise<void> {
   }
   const list = await listFailureModes(ctx, query.filter, { limit: query.limit });
   if (v.json) return console.log(JSON.stringify(list));
-  if (list.needsReindex) console.log("This database has failing steps but no failure signatures yet: run `npm run reterm -- reindex-failure-modes`.");
+  if (list.needsReindex)
+    console.log("This database has failing steps but no failure signatures yet: run `npm run reterm -- reindex-failure-modes`.");
   console.log(`${list.totalModes} modes over ${list.failedTrajectories} failed trajectories`);
-  console.log([cut("mode", 64), "traj".padStart(6), "share".padStart(7), "steps".padStart(6), cut("category", 18), "recovery".padStart(9), " top values"].join(" "));
+  console.log(
+    [
+      cut("mode", 64),
+      "traj".padStart(6),
+      "share".padStart(7),
+      "steps".padStart(6),
+      cut("category", 18),
+      "recovery".padStart(9),
+      " top values",
+    ].join(" "),
+  );
   for (const m of list.modes) {
-    console.log([cut(m.signature, 64), String(m.trajectories).padStart(6), pct(m.shareOfFailures).padStart(7), String(m.steps).padStart(6), cut(m.category, 18), pct(m.recovery.recoveryRate).padStart(9), ` ${m.values.map((x) => `${x.value} ${x.count}`).join(", ")}`].join(" "));
+    console.log(
+      [
+        cut(m.signature, 64),
+        String(m.trajectories).padStart(6),
+        pct(m.shareOfFailures).padStart(7),
+        String(m.steps).padStart(6),
+        cut(m.category, 18),
+        pct(m.recovery.recoveryRate).padStart(9),
+        ` ${m.values.map((x) => `${x.value} ${x.count}`).join(", ")}`,
+      ].join(" "),
+    );
   }
 }

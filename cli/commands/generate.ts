@@ -10,15 +10,25 @@ export const GENERATE_HELP = `generate --out FILE [--trajectories N] [--seed S] 
                                write N generated trajectories as native JSONL (.gz compresses)`;
 
 export async function generateCommand(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { out: { type: "string" }, trajectories: { type: "string" }, seed: { type: "string" }, "no-fork-links": { type: "boolean" } }, z.object({
-    out: z.string().min(1).optional(),
-    trajectories: z.coerce.number().int().min(1).max(100_000_000).default(1000),
-    seed: z.coerce.number().int().min(0).default(42),
-    "no-fork-links": z.boolean().default(false),
-  }));
+  const { values } = parseCommandArgs(
+    argv,
+    { out: { type: "string" }, trajectories: { type: "string" }, seed: { type: "string" }, "no-fork-links": { type: "boolean" } },
+    z.object({
+      out: z.string().min(1).optional(),
+      trajectories: z.coerce.number().int().min(1).max(100_000_000).default(1000),
+      seed: z.coerce.number().int().min(0).default(42),
+      "no-fork-links": z.boolean().default(false),
+    }),
+  );
   if (!values.out) throw new UsageError("generate needs --out FILE");
   const file = fs.createWriteStream(values.out);
-  const out: NodeJS.WritableStream = values.out.endsWith(".gz") ? (() => { const gz = zlib.createGzip(); gz.pipe(file); return gz; })() : file;
+  const out: NodeJS.WritableStream = values.out.endsWith(".gz")
+    ? (() => {
+        const gz = zlib.createGzip();
+        gz.pipe(file);
+        return gz;
+      })()
+    : file;
   let n = 0;
   for (const t of generateTrajectories({ count: values.trajectories, seed: values.seed })) {
     // Without explicit links the recovery structure must be inferred at import (shared prefixes).

@@ -17,7 +17,14 @@ const MB = 1024 * 1024;
 export async function importCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { run: { type: "string" }, format: { type: "string" }, "dry-run": { type: "boolean" }, strict: { type: "boolean" }, "no-infer-forks": { type: "boolean" }, json: { type: "boolean" } },
+    {
+      run: { type: "string" },
+      format: { type: "string" },
+      "dry-run": { type: "boolean" },
+      strict: { type: "boolean" },
+      "no-infer-forks": { type: "boolean" },
+      json: { type: "boolean" },
+    },
     z.object({
       run: z.string().min(1).max(200).optional(),
       format: z.enum(FORMAT_IDS as [string, ...string[]]).optional(),
@@ -44,7 +51,9 @@ export async function importCommand(argv: string[]): Promise<void> {
       const secs = Math.max(0.001, (Date.now() - started) / 1000);
       const rate = p.bytes / MB / secs;
       const eta = rate > 0 && p.totalBytes > p.bytes ? ` · ETA ${Math.ceil((p.totalBytes - p.bytes) / MB / rate)}s` : "";
-      progress.text(`files ${p.files}/${p.totalFiles} · trajectories ${p.report.imported + p.report.duplicates + p.report.failed} · ${(p.bytes / MB).toFixed(1)}/${(p.totalBytes / MB).toFixed(1)} MB · ${rate.toFixed(1)} MB/s${eta}`);
+      progress.text(
+        `files ${p.files}/${p.totalFiles} · trajectories ${p.report.imported + p.report.duplicates + p.report.failed} · ${(p.bytes / MB).toFixed(1)}/${(p.totalBytes / MB).toFixed(1)} MB · ${rate.toFixed(1)} MB/s${eta}`,
+      );
     },
   });
   progress.done();
@@ -75,16 +84,29 @@ function jsonSummary(r: ImportFilesResult) {
 
 function printSummary(r: ImportFilesResult, dryRun: boolean): void {
   const { report } = r;
-  const rows = r.files.map((f) => [f.file, f.format ?? "—", String(f.imported), String(f.duplicates), String(f.failed), f.skipped ? `skipped: ${f.skipped}` : ""]);
+  const rows = r.files.map((f) => [
+    f.file,
+    f.format ?? "—",
+    String(f.imported),
+    String(f.duplicates),
+    String(f.failed),
+    f.skipped ? `skipped: ${f.skipped}` : "",
+  ]);
   const head = ["file", "format", dryRun ? "valid" : "imported", "duplicates", "failed", ""];
   const widths = head.map((h, i) => Math.min(70, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]!) : c.slice(-widths[i]!).padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]!) : c.slice(-widths[i]!).padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   console.log(line(head));
   console.log(widths.map((w) => "─".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
   console.log("");
   const verb = dryRun ? "valid (dry run, nothing written)" : "imported";
-  console.log(`${report.imported} ${verb}, ${report.duplicates} skipped as duplicates, ${report.failed} failed — ${(r.bytes / MB).toFixed(1)} MB in ${r.seconds.toFixed(1)} s (${(r.bytes / MB / Math.max(r.seconds, 0.001)).toFixed(1)} MB/s)`);
+  console.log(
+    `${report.imported} ${verb}, ${report.duplicates} skipped as duplicates, ${report.failed} failed — ${(r.bytes / MB).toFixed(1)} MB in ${r.seconds.toFixed(1)} s (${(r.bytes / MB / Math.max(r.seconds, 0.001)).toFixed(1)} MB/s)`,
+  );
   if (report.rolledBack) console.log("Strict mode: nothing was imported because of the failures below.");
   if (report.errors.length) {
     console.log("\nFailures:");
@@ -97,8 +119,13 @@ function printSummary(r: ImportFilesResult, dryRun: boolean): void {
     if (report.warnings.length > 20) console.log(`  … and ${report.warnings.length - 20} more (use --json for all)`);
   }
   const inferred = r.inferredForks?.links ?? [];
-  if (inferred.length) console.log(`\nInferred ${inferred.length} fork link(s) from shared prefixes (undo: npm run reterm -- forks undo ${report.jobId}).`);
-  if (report.unresolvedForks.length) console.log(`\n${report.unresolvedForks.length} attempt(s) name a parent that is not in the database yet; import the parent and they link automatically on re-import.`);
-  if (report.resumedJobs.length) console.log(`\nCompleted ${report.resumedJobs.length} interrupted import(s): ${report.resumedJobs.join(", ")}.`);
+  if (inferred.length)
+    console.log(`\nInferred ${inferred.length} fork link(s) from shared prefixes (undo: npm run reterm -- forks undo ${report.jobId}).`);
+  if (report.unresolvedForks.length)
+    console.log(
+      `\n${report.unresolvedForks.length} attempt(s) name a parent that is not in the database yet; import the parent and they link automatically on re-import.`,
+    );
+  if (report.resumedJobs.length)
+    console.log(`\nCompleted ${report.resumedJobs.length} interrupted import(s): ${report.resumedJobs.join(", ")}.`);
   if (report.jobId) console.log(`\nImport job: ${report.jobId}`);
 }

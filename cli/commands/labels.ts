@@ -19,7 +19,11 @@ const MAX_BYTES = 256 * 1024 * 1024;
 export async function labelsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== "import") throw new UsageError("usage: labels import FILE [--as-suggestions] [--json]");
-  const { values, positionals } = parseCommandArgs(rest, { json: { type: "boolean" }, "as-suggestions": { type: "boolean" } }, z.object({ json: z.boolean().default(false), "as-suggestions": z.boolean().default(false) }));
+  const { values, positionals } = parseCommandArgs(
+    rest,
+    { json: { type: "boolean" }, "as-suggestions": { type: "boolean" } },
+    z.object({ json: z.boolean().default(false), "as-suggestions": z.boolean().default(false) }),
+  );
   const [file] = positionals;
   if (!file || positionals.length > 1) throw new UsageError("labels import takes exactly one FILE");
   let stat: fs.Stats;
@@ -36,8 +40,12 @@ export async function labelsCommand(argv: string[]): Promise<void> {
   if (values.json) console.log(JSON.stringify(r));
   else {
     for (const i of r.issues) console.error(`${file}:${i.line}: ${i.field}: ${i.message}`);
-    if (r.issues.length && !r.created && !r.updated) console.error(`No labels imported: ${r.issues.length} problem(s) in ${r.lines} line(s). Fix them and import again.`);
-    else console.log(`Labels: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${r.annotatorsCreated.length ? `; new annotators: ${r.annotatorsCreated.join(", ")}` : ""}.`);
+    if (r.issues.length && !r.created && !r.updated)
+      console.error(`No labels imported: ${r.issues.length} problem(s) in ${r.lines} line(s). Fix them and import again.`);
+    else
+      console.log(
+        `Labels: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${r.annotatorsCreated.length ? `; new annotators: ${r.annotatorsCreated.join(", ")}` : ""}.`,
+      );
   }
   if (r.issues.length) process.exitCode = 1;
 }
@@ -47,8 +55,12 @@ async function suggestionsImport(file: string, json: boolean): Promise<void> {
   if (json) console.log(JSON.stringify(r));
   else {
     for (const i of r.issues) console.error(`${file}:${i.line}: ${i.field}: ${i.message}`);
-    if (r.issues.length) console.error(`No suggestions imported: ${r.issues.length} problem(s) in ${r.lines} line(s). Fix them and import again.`);
-    else console.log(`Suggestions (not labels): ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${r.sources.length ? `; source(s): ${r.sources.join(", ")}` : ""}.`);
+    if (r.issues.length)
+      console.error(`No suggestions imported: ${r.issues.length} problem(s) in ${r.lines} line(s). Fix them and import again.`);
+    else
+      console.log(
+        `Suggestions (not labels): ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${r.sources.length ? `; source(s): ${r.sources.join(", ")}` : ""}.`,
+      );
   }
   if (r.issues.length) process.exitCode = 1;
 }

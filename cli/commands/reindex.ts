@@ -23,5 +23,7 @@ export async function reindexFailureModesCommand(): Promise<void> {
   const progress = new ProgressLine(undefined, "trajectories examined");
   const r = await reindexFailureModes(await getCliContext(), { onProgress: (n) => progress.update(n) });
   progress.done();
-  console.log(`Examined ${r.trajectories.toLocaleString("en-US")} trajectories: ${r.signatures.toLocaleString("en-US")} failure signatures.`);
+  console.log(
+    `Examined ${r.trajectories.toLocaleString("en-US")} trajectories: ${r.signatures.toLocaleString("en-US")} failure signatures.`,
+  );
 }

@@ -20,12 +20,19 @@ function line(r: PrecisionRow): string {
 export async function suggestionsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub !== "precision") throw new UsageError("usage: suggestions precision [--source S] [--schema KEY] [--json]");
-  const { values } = parseCommandArgs(rest, { source: { type: "string" }, schema: { type: "string" }, json: { type: "boolean" } }, z.object({
-    source: z.string().trim().min(1).optional(),
-    schema: z.string().trim().min(1).optional(),
-    json: z.boolean().default(false),
-  }));
-  const r = await getSuggestionPrecision(await getCliContext(), { ...(values.source ? { source: values.source } : {}), ...(values.schema ? { schema: values.schema } : {}) });
+  const { values } = parseCommandArgs(
+    rest,
+    { source: { type: "string" }, schema: { type: "string" }, json: { type: "boolean" } },
+    z.object({
+      source: z.string().trim().min(1).optional(),
+      schema: z.string().trim().min(1).optional(),
+      json: z.boolean().default(false),
+    }),
+  );
+  const r = await getSuggestionPrecision(await getCliContext(), {
+    ...(values.source ? { source: values.source } : {}),
+    ...(values.schema ? { schema: values.schema } : {}),
+  });
   if (values.json) {
     console.log(JSON.stringify({ source: r.source, schema: r.schema, categories: r.categories, overall: r.overall }));
     return;
@@ -35,7 +42,9 @@ export async function suggestionsCommand(argv: string[]): Promise<void> {
     console.log("  no decisions yet");
     return;
   }
-  console.log(`  ${"category".padEnd(22)} ${"decided".padStart(7)} ${"accepted".padStart(8)} ${"changed".padStart(7)} ${"rejected".padStart(8)}  precision (95% CI)`);
+  console.log(
+    `  ${"category".padEnd(22)} ${"decided".padStart(7)} ${"accepted".padStart(8)} ${"changed".padStart(7)} ${"rejected".padStart(8)}  precision (95% CI)`,
+  );
   for (const c of r.categories) console.log(line(c));
   console.log(line(r.overall));
 }

@@ -15,10 +15,14 @@ export const TOKEN_HELP = `token create --user NAME [--name LABEL]
 export async function tokenCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === "create") {
-    const { values } = parseCommandArgs(rest, { user: { type: "string" }, name: { type: "string" } }, z.object({
-      user: usernameSchema,
-      name: z.string().trim().min(1).max(100).default("cli"),
-    }));
+    const { values } = parseCommandArgs(
+      rest,
+      { user: { type: "string" }, name: { type: "string" } },
+      z.object({
+        user: usernameSchema,
+        name: z.string().trim().min(1).max(100).default("cli"),
+      }),
+    );
     await setupDatabase(getEnv().DATABASE_URL);
     const t = await createApiTokenFor(await getCliContext(), { userName: values.user, tokenName: values.name });
     console.log(`Token ${t.id} for ${t.userName} ("${values.name}"); keep it secret, it is not shown again:`);

@@ -5,7 +5,15 @@ import { parseCommandArgs, UsageError } from "../args.ts";
 import { getEnv } from "../../lib/env.ts";
 import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { getCliContext } from "../../lib/services/cli-context.ts";
-import { createUser, deleteUser, disableUser, enableUser, listUsers, resetPassword, setUserRole } from "../../lib/services/accounts/manage-users.ts";
+import {
+  createUser,
+  deleteUser,
+  disableUser,
+  enableUser,
+  listUsers,
+  resetPassword,
+  setUserRole,
+} from "../../lib/services/accounts/manage-users.ts";
 import { roleSchema, usernameSchema } from "../../lib/domain/accounts.ts";
 
 export const USER_HELP = `user add NAME --role ROLE    create an account (admin|researcher|annotator|viewer); prints its password once
@@ -31,7 +39,8 @@ const roleArg = (raw: string | undefined) => {
 export async function userCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   // Usage first: `user` alone (or a typo) prints the commands even where no account could be acted as.
-  if (!["add", "set-role", "reset-password", "disable", "enable", "delete", "list"].includes(sub ?? "")) throw new UsageError(`usage: ${USER_HELP}`);
+  if (!["add", "set-role", "reset-password", "disable", "enable", "delete", "list"].includes(sub ?? ""))
+    throw new UsageError(`usage: ${USER_HELP}`);
   await setupDatabase(getEnv().DATABASE_URL);
   // Only `user add` may run before any admin exists (it creates the first one).
   const ctx = await getCliContext({ bootstrap: sub === "add" });
@@ -66,7 +75,9 @@ export async function userCommand(argv: string[]): Promise<void> {
     parseCommandArgs(rest, {}, z.object({}));
     for (const u of await listUsers(ctx)) {
       const note = u.localAccount && !u.hasPassword ? "  (local/CLI account: RETERM_USER, cannot sign in)" : "";
-      console.log(`${u.name.padEnd(24)} ${u.role.padEnd(11)} ${u.state.padEnd(9)} ${u.hasPassword ? "password" : "no password"}  ${u.activeTokens} token(s)${note}`);
+      console.log(
+        `${u.name.padEnd(24)} ${u.role.padEnd(11)} ${u.state.padEnd(9)} ${u.hasPassword ? "password" : "no password"}  ${u.activeTokens} token(s)${note}`,
+      );
     }
   } else {
     throw new UsageError(`usage: ${USER_HELP}`);

@@ -12,7 +12,15 @@ export function CreateTokenForm() {
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="token-name">Token name</Label>
-          <Input id="token-name" name="name" required maxLength={100} placeholder="e.g. training-pipeline" className="w-64" autoComplete="off" />
+          <Input
+            id="token-name"
+            name="name"
+            required
+            maxLength={100}
+            placeholder="e.g. training-pipeline"
+            className="w-64"
+            autoComplete="off"
+          />
         </div>
         <Button type="submit" disabled={pending}>
           Create token

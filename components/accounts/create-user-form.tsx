@@ -13,7 +13,15 @@ export function CreateUserForm() {
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="new-user-name">User name</Label>
-          <Input id="new-user-name" name="name" required pattern="[a-z0-9][a-z0-9._\-]{1,63}" title="lowercase letters, digits, . - _" className="w-56" autoComplete="off" />
+          <Input
+            id="new-user-name"
+            name="name"
+            required
+            pattern="[a-z0-9][a-z0-9._\-]{1,63}"
+            title="lowercase letters, digits, . - _"
+            className="w-56"
+            autoComplete="off"
+          />
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="new-user-role">Role</Label>

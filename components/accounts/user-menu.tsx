@@ -11,7 +11,8 @@ export interface UserMenuProps {
   canReadAudit: boolean;
 }
 
-const linkClass = "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground";
+const linkClass =
+  "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground";
 
 export function UserMenu({ userName, role, teamMode, canManageUsers, canReadAudit }: UserMenuProps) {
   return (

@@ -16,7 +16,13 @@ export function UserStateActions({ name, disabled }: { name: string; disabled: b
       <div className="flex flex-wrap items-center gap-2">
         <form action={disabled ? enable : disable}>
           <input type="hidden" name="name" value={name} />
-          <Button type="submit" size="sm" variant="outline" disabled={togglePending} aria-label={`${disabled ? "Enable" : "Disable"} ${name}`}>
+          <Button
+            type="submit"
+            size="sm"
+            variant="outline"
+            disabled={togglePending}
+            aria-label={`${disabled ? "Enable" : "Disable"} ${name}`}
+          >
             {disabled ? "Enable" : "Disable"}
           </Button>
         </form>

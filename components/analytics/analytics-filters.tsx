@@ -9,7 +9,13 @@ export function AnalyticsFilters({ options, filter, compare }: { options: Analyt
   const url = useFilterUrl();
   return (
     <FilterToolbar label="Analytics filters" options={options} filter={filter} url={url} active={compare.length > 0}>
-      <DataTableFacetedFilter title="Compare runs" options={options.runId} selected={compare} multiple onChange={(v) => url.set("compare", v)} />
+      <DataTableFacetedFilter
+        title="Compare runs"
+        options={options.runId}
+        selected={compare}
+        multiple
+        onChange={(v) => url.set("compare", v)}
+      />
     </FilterToolbar>
   );
 }

@@ -36,19 +36,45 @@ export function ChartCard({ title, description, fileName, csv, chart, table, tes
           {description ? <p className="mt-1 text-xs text-muted-foreground">{description}</p> : null}
         </div>
         <div className="flex items-center gap-1" role="group" aria-label={`${title}: view and export`}>
-          <Button size="sm" variant={view === "chart" ? "secondary" : "ghost"} aria-pressed={view === "chart"} onClick={() => setView("chart")}>Chart</Button>
-          <Button size="sm" variant={view === "table" ? "secondary" : "ghost"} aria-pressed={view === "table"} onClick={() => setView("table")}>Table</Button>
+          <Button
+            size="sm"
+            variant={view === "chart" ? "secondary" : "ghost"}
+            aria-pressed={view === "chart"}
+            onClick={() => setView("chart")}
+          >
+            Chart
+          </Button>
+          <Button
+            size="sm"
+            variant={view === "table" ? "secondary" : "ghost"}
+            aria-pressed={view === "table"}
+            onClick={() => setView("table")}
+          >
+            Table
+          </Button>
           <Button size="sm" variant="outline" onClick={exportPng} disabled={view !== "chart"} title="Download the chart as PNG">
             <ImageIcon aria-hidden /> PNG
           </Button>
-          <Button size="sm" variant="outline" onClick={() => downloadCsv(toCsv(csv.columns, csv.rows), `${fileName}.csv`)} title="Download the numbers as CSV">
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => downloadCsv(toCsv(csv.columns, csv.rows), `${fileName}.csv`)}
+            title="Download the numbers as CSV"
+          >
             <Download aria-hidden /> CSV
           </Button>
         </div>
       </CardHeader>
       <CardContent>
         {/* Collapsed rather than display:none, so the chart keeps its measured size for the next switch and the PNG. */}
-        <div ref={chartRef} className={view === "chart" ? "bg-card" : "invisible h-0 overflow-hidden bg-card"} aria-hidden={view !== "chart"} inert={view !== "chart"}>{chart}</div>
+        <div
+          ref={chartRef}
+          className={view === "chart" ? "bg-card" : "invisible h-0 overflow-hidden bg-card"}
+          aria-hidden={view !== "chart"}
+          inert={view !== "chart"}
+        >
+          {chart}
+        </div>
         <div hidden={view !== "table"}>{table}</div>
       </CardContent>
     </Card>

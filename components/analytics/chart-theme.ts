@@ -9,7 +9,13 @@ export const SERIES_COLORS = ["var(--chart-1)", "var(--chart-2)", "var(--chart-3
 export const AXIS_TICK = { fill: "var(--color-muted-foreground)", fontSize: 12 };
 export const GRID_STROKE = "var(--color-border)";
 export const TOOLTIP_STYLE = {
-  contentStyle: { background: "var(--color-card)", border: "1px solid var(--color-border)", borderRadius: 6, fontSize: 12, color: "var(--color-foreground)" },
+  contentStyle: {
+    background: "var(--color-card)",
+    border: "1px solid var(--color-border)",
+    borderRadius: 6,
+    fontSize: 12,
+    color: "var(--color-foreground)",
+  },
   labelStyle: { color: "var(--color-foreground)", fontWeight: 600 },
   cursor: { fill: "var(--color-muted)", opacity: 0.5 },
 };

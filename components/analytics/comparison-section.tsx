@@ -10,7 +10,10 @@ function Diff({ d }: { d: { diff: number; ci: { lo: number; hi: number } } | nul
   if (!d) return null;
   const significant = d.ci.lo > 0 || d.ci.hi < 0;
   return (
-    <span className={significant ? "font-semibold" : undefined} title={significant ? "95% interval excludes zero" : "95% interval includes zero"}>
+    <span
+      className={significant ? "font-semibold" : undefined}
+      title={significant ? "95% interval excludes zero" : "95% interval includes zero"}
+    >
       {signedPct(d.diff)}
       <span className="block text-xs font-normal text-muted-foreground">{ciText(d.ci, true)}</span>
     </span>
@@ -33,14 +36,16 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
   const [base, ...others] = comparison.runs;
   const categories = [...new Set(comparison.runs.flatMap((r) => r.byCategory.map((c) => c.category)))];
   const recoveryOf = (i: number, cat: string | null) => comparison.runs[i]!.byCategory.find((c) => c.category === cat)?.recovery ?? null;
-  const diffOf = (i: number, cat: string | null): RateDifference | null => comparison.runs[i]!.vsBaseline?.byCategory.find((c) => c.category === cat)?.recoveryRate ?? null;
+  const diffOf = (i: number, cat: string | null): RateDifference | null =>
+    comparison.runs[i]!.vsBaseline?.byCategory.find((c) => c.category === cat)?.recoveryRate ?? null;
   return (
     <Card data-testid="comparison-card">
       <CardHeader>
         <CardTitle>Run comparison (baseline: {base!.run.name})</CardTitle>
         <p className="text-xs text-muted-foreground">
-          Differences are against the baseline with 95% intervals: Newcombe&apos;s score interval for rates (rollouts treated as independent), a paired bootstrap over
-          shared tasks (2,000 resamples, fixed seed) for pass@{comparison.k}. Bold = the interval excludes zero. Only the task-category filter applies here.
+          Differences are against the baseline with 95% intervals: Newcombe&apos;s score interval for rates (rollouts treated as
+          independent), a paired bootstrap over shared tasks (2,000 resamples, fixed seed) for pass@{comparison.k}. Bold = the interval
+          excludes zero. Only the task-category filter applies here.
         </p>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -61,18 +66,45 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
             {comparison.runs.map((r) => (
               <TableRow key={r.run.id} data-testid="comparison-row">
                 <TableCell className="whitespace-normal">
-                  <Link className="text-primary hover:underline" href={rolloutsHref(scope, r.run.id)}>{r.run.name}</Link>
-                  <span className="block text-xs text-muted-foreground">{[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}</span>
+                  <Link className="text-primary hover:underline" href={rolloutsHref(scope, r.run.id)}>
+                    {r.run.name}
+                  </Link>
+                  <span className="block text-xs text-muted-foreground">
+                    {[r.run.model, r.run.checkpoint, r.run.trainingMethod].filter(Boolean).join(" · ")}
+                  </span>
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{r.tasks}{r.vsBaseline ? ` (${r.vsBaseline.sharedTasks})` : ""}</TableCell>
-                <TableCell className="text-right tabular-nums"><Rate value={r.passRate} ci={r.passRateCi} unknown={r.unknown} /></TableCell>
-                <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.passRate ? <Diff d={r.vsBaseline.passRate} /> : "—") : "baseline"}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {r.tasks}
+                  {r.vsBaseline ? ` (${r.vsBaseline.sharedTasks})` : ""}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  <Rate value={r.passRate} ci={r.passRateCi} unknown={r.unknown} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {r.vsBaseline ? r.vsBaseline.passRate ? <Diff d={r.vsBaseline.passRate} /> : "—" : "baseline"}
+                </TableCell>
                 <TableCell className="text-right tabular-nums">{pct(r.passAtK)}</TableCell>
                 <TableCell className="text-right tabular-nums">
-                  {r.vsBaseline ? (r.vsBaseline.sharedTasks ? (r.vsBaseline.passAtK ? <Diff d={r.vsBaseline.passAtK} /> : "—") : <span className="text-muted-foreground">no shared tasks</span>) : "baseline"}
+                  {r.vsBaseline ? (
+                    r.vsBaseline.sharedTasks ? (
+                      r.vsBaseline.passAtK ? (
+                        <Diff d={r.vsBaseline.passAtK} />
+                      ) : (
+                        "—"
+                      )
+                    ) : (
+                      <span className="text-muted-foreground">no shared tasks</span>
+                    )
+                  ) : (
+                    "baseline"
+                  )}
                 </TableCell>
-                <TableCell className="text-right tabular-nums"><Rate value={r.recovery.recoveryRate} ci={r.recovery.recoveryRateCi} unknown={r.recovery.unknownAttempts} /></TableCell>
-                <TableCell className="text-right tabular-nums">{r.vsBaseline ? (r.vsBaseline.recoveryRate ? <Diff d={r.vsBaseline.recoveryRate} /> : "—") : "baseline"}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  <Rate value={r.recovery.recoveryRate} ci={r.recovery.recoveryRateCi} unknown={r.recovery.unknownAttempts} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {r.vsBaseline ? r.vsBaseline.recoveryRate ? <Diff d={r.vsBaseline.recoveryRate} /> : "—" : "baseline"}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -83,7 +115,11 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
               <TableRow>
                 <TableHead>Error category</TableHead>
                 <TableHead className="text-right">{base!.run.name}</TableHead>
-                {others.map((r) => <TableHead key={r.run.id} className="text-right">{r.run.name} (Δ)</TableHead>)}
+                {others.map((r) => (
+                  <TableHead key={r.run.id} className="text-right">
+                    {r.run.name} (Δ)
+                  </TableHead>
+                ))}
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -95,7 +131,11 @@ export function ComparisonSection({ comparison, scope }: { comparison: RunCompar
                     <TableCell key={r.run.id} className="text-right tabular-nums">
                       <span className="inline-flex items-start gap-2">
                         {pct(recoveryOf(j + 1, cat)?.recoveryRate)}
-                        {diffOf(j + 1, cat) ? <span className="text-muted-foreground">(<Diff d={diffOf(j + 1, cat)} />)</span> : null}
+                        {diffOf(j + 1, cat) ? (
+                          <span className="text-muted-foreground">
+                            (<Diff d={diffOf(j + 1, cat)} />)
+                          </span>
+                        ) : null}
                       </span>
                     </TableCell>
                   ))}

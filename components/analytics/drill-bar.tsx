@@ -2,7 +2,12 @@
 import type { BarShapeProps } from "recharts";
 
 /** A bar that is a link: click or Enter opens `href`, and its label names the value for screen readers. */
-export function drillBarShape(items: readonly { href: string; label: string }[], seriesName: string, navigate: (href: string) => void, testId: string) {
+export function drillBarShape(
+  items: readonly { href: string; label: string }[],
+  seriesName: string,
+  navigate: (href: string) => void,
+  testId: string,
+) {
   function DrillBar(p: BarShapeProps) {
     const item = items[p.index];
     if (!item || !(p.width > 0) || !(p.height > 0)) return <g />;

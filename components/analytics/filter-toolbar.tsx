@@ -38,12 +38,33 @@ export function useFilterUrl() {
 export type FilterUrl = ReturnType<typeof useFilterUrl>;
 
 /** `active`: whether the page's own controls are set (Reset is offered when they or a shared filter are). */
-export function FilterToolbar({ label, options, filter, url, active, children }: { label: string; options: AnalyticsOptions; filter: Record<FilterKey, string[]>; url: FilterUrl; active: boolean; children: ReactNode }) {
+export function FilterToolbar({
+  label,
+  options,
+  filter,
+  url,
+  active,
+  children,
+}: {
+  label: string;
+  options: AnalyticsOptions;
+  filter: Record<FilterKey, string[]>;
+  url: FilterUrl;
+  active: boolean;
+  children: ReactNode;
+}) {
   const any = active || FILTERS.some((f) => filter[f.key].length > 0);
   return (
     <div className="mb-4 flex flex-wrap items-center gap-1.5" role="toolbar" aria-label={label} aria-busy={url.pending}>
       {FILTERS.map(({ key, title }) => (
-        <DataTableFacetedFilter key={key} title={title} options={options[key]} selected={filter[key]} multiple onChange={(v) => url.set(key, v)} />
+        <DataTableFacetedFilter
+          key={key}
+          title={title}
+          options={options[key]}
+          selected={filter[key]}
+          multiple
+          onChange={(v) => url.set(key, v)}
+        />
       ))}
       <span className="mx-1 h-5 w-px bg-border" aria-hidden />
       {children}
@@ -52,7 +73,11 @@ export function FilterToolbar({ label, options, filter, url, active, children }:
           <RotateCcw aria-hidden /> Reset
         </Button>
       ) : null}
-      {url.pending ? <span className="text-xs text-muted-foreground" role="status">Updating…</span> : null}
+      {url.pending ? (
+        <span className="text-xs text-muted-foreground" role="status">
+          Updating…
+        </span>
+      ) : null}
     </div>
   );
 }

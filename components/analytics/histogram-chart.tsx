@@ -29,19 +29,41 @@ export function HistogramChart({ bars, names, xLabel, title }: Props) {
     const items = bars.map((x) => ({ href: (key === "a" ? x.aHref : x.bHref) ?? "", label: x.label }));
     return items.every((i) => i.href) ? drillBarShape(items, seriesName, router.push, testId) : undefined;
   };
-  const describe = (x: HistogramBar) => `${x.label}: ${x.a}${names.b ? ` ${names.a.toLowerCase()}, ${x.b ?? 0} ${names.b.toLowerCase()}` : ""}`;
+  const describe = (x: HistogramBar) =>
+    `${x.label}: ${x.a}${names.b ? ` ${names.a.toLowerCase()}, ${x.b ?? 0} ${names.b.toLowerCase()}` : ""}`;
   return (
     <div className={CHART_VARS} role="figure" aria-label={`${title}. ${bars.map(describe).join("; ")}`}>
       <ResponsiveContainer width="100%" height={260}>
         <BarChart data={bars} margin={{ left: 0, right: 16, top: 8, bottom: 4 }} barCategoryGap="12%">
           <CartesianGrid vertical={false} stroke={GRID_STROKE} />
-          <XAxis dataKey="label" tick={AXIS_TICK} stroke={GRID_STROKE} height={40}
-            label={{ value: xLabel, position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} />
+          <XAxis
+            dataKey="label"
+            tick={AXIS_TICK}
+            stroke={GRID_STROKE}
+            height={40}
+            label={{ value: xLabel, position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }}
+          />
           <YAxis allowDecimals={false} tick={AXIS_TICK} stroke={GRID_STROKE} width={44} />
           <Tooltip {...TOOLTIP_STYLE} />
           {names.b ? <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} /> : null}
-          <Bar dataKey="a" name={names.a} stackId="h" fill="var(--chart-1)" isAnimationActive={false} shape={drill("a", names.a, "hist-bar-a")} />
-          {names.b ? <Bar dataKey="b" name={names.b} stackId="h" fill="var(--chart-2)" isAnimationActive={false} shape={drill("b", names.b, "hist-bar-b")} /> : null}
+          <Bar
+            dataKey="a"
+            name={names.a}
+            stackId="h"
+            fill="var(--chart-1)"
+            isAnimationActive={false}
+            shape={drill("a", names.a, "hist-bar-a")}
+          />
+          {names.b ? (
+            <Bar
+              dataKey="b"
+              name={names.b}
+              stackId="h"
+              fill="var(--chart-2)"
+              isAnimationActive={false}
+              shape={drill("b", names.b, "hist-bar-b")}
+            />
+          ) : null}
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -1,7 +1,19 @@
 "use client";
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis, type DotItemDotProps, type TooltipContentProps } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type DotItemDotProps,
+  type TooltipContentProps,
+} from "recharts";
 import type { NameType, ValueType } from "recharts/types/component/DefaultTooltipContent";
 import { Button } from "@/components/ui/button";
 import { AXIS_TICK, CHART_VARS, GRID_STROKE, SERIES_COLORS, TOOLTIP_STYLE } from "./chart-theme";
@@ -90,55 +102,148 @@ export function ProgressChart({ series, ks }: { series: ProgressLineSeries[]; ks
       if (!point || typeof p.cx !== "number" || typeof p.cy !== "number") return <g />;
       const label = `${s.key}, ${point.checkpoint} (${point.runName}): pass@${k} ${pct(point.passAt[k])}, n = ${point.rollouts} rollouts${point.lowN ? " (fewer than 5)" : ""}. Open its rollouts`;
       return (
-        <g role="link" tabIndex={0} aria-label={label} data-testid="progress-point" data-low-n={point.lowN ? "true" : "false"} className="cursor-pointer outline-none"
-          onClick={() => router.push(point.href)} onKeyDown={(e) => (e.key === "Enter" ? router.push(point.href) : undefined)}>
-          <circle cx={p.cx} cy={p.cy} r={point.lowN ? 4 : 5} fill={point.lowN ? "var(--color-card)" : color} stroke={color} strokeWidth={2} strokeDasharray={point.lowN ? "2 1.5" : undefined}
-            opacity={shown(s.key) ? 1 : 0.45} />
+        <g
+          role="link"
+          tabIndex={0}
+          aria-label={label}
+          data-testid="progress-point"
+          data-low-n={point.lowN ? "true" : "false"}
+          className="cursor-pointer outline-none"
+          onClick={() => router.push(point.href)}
+          onKeyDown={(e) => (e.key === "Enter" ? router.push(point.href) : undefined)}
+        >
+          <circle
+            cx={p.cx}
+            cy={p.cy}
+            r={point.lowN ? 4 : 5}
+            fill={point.lowN ? "var(--color-card)" : color}
+            stroke={color}
+            strokeWidth={2}
+            strokeDasharray={point.lowN ? "2 1.5" : undefined}
+            opacity={shown(s.key) ? 1 : 0.45}
+          />
           {/* A halo in the card's colour keeps the label readable where it crosses another line or dot. */}
-          {shown(s.key) ? <text x={p.cx} y={p.cy - 10} textAnchor="middle" fontSize={10} fill="var(--color-foreground)" stroke="var(--color-card)" strokeWidth={3} paintOrder="stroke" pointerEvents="none">n={point.rollouts}</text> : null}
+          {shown(s.key) ? (
+            <text
+              x={p.cx}
+              y={p.cy - 10}
+              textAnchor="middle"
+              fontSize={10}
+              fill="var(--color-foreground)"
+              stroke="var(--color-card)"
+              strokeWidth={3}
+              paintOrder="stroke"
+              pointerEvents="none"
+            >
+              n={point.rollouts}
+            </text>
+          ) : null}
         </g>
       );
     };
   const look = styles(series);
   const data = (s: ProgressLineSeries): Datum[] =>
-    s.points.map((p) => ({ step: p.step, value: p.passAt[k] ?? null, band: p.ci[k] ? [p.ci[k]!.lo, p.ci[k]!.hi] : null, point: p, series: s.key }));
+    s.points.map((p) => ({
+      step: p.step,
+      value: p.passAt[k] ?? null,
+      band: p.ci[k] ? [p.ci[k]!.lo, p.ci[k]!.hi] : null,
+      point: p,
+      series: s.key,
+    }));
   return (
     <div className={CHART_VARS}>
       <div className="mb-2 flex flex-wrap items-center gap-1 text-xs text-muted-foreground" role="group" aria-label="Metric">
         {ks.map((v) => (
-          <Button key={v} size="sm" variant={String(v) === k ? "secondary" : "ghost"} aria-pressed={String(v) === k} onClick={() => setK(String(v))}>
+          <Button
+            key={v}
+            size="sm"
+            variant={String(v) === k ? "secondary" : "ghost"}
+            aria-pressed={String(v) === k}
+            onClick={() => setK(String(v))}
+          >
             pass@{v}
           </Button>
         ))}
         <span className="ml-2">
-          Shaded: 95% interval · n = rollouts of known outcome · hollow point: fewer than 5{crowded ? ` · showing the band and n of ${focused}; click a legend entry for another` : ""}
+          Shaded: 95% interval · n = rollouts of known outcome · hollow point: fewer than 5
+          {crowded ? ` · showing the band and n of ${focused}; click a legend entry for another` : ""}
         </span>
       </div>
-      <div role="figure" aria-label={`pass@${k} by checkpoint: ${series.map((s) => `${s.key}: ${s.points.map((p) => `${p.checkpoint} ${pct(p.passAt[k])} (n = ${p.rollouts})`).join(", ")}`).join("; ")}`}>
+      <div
+        role="figure"
+        aria-label={`pass@${k} by checkpoint: ${series.map((s) => `${s.key}: ${s.points.map((p) => `${p.checkpoint} ${pct(p.passAt[k])} (n = ${p.rollouts})`).join(", ")}`).join("; ")}`}
+      >
         <ResponsiveContainer width="100%" height={320}>
           <ComposedChart margin={{ left: 0, right: 24, top: 16, bottom: 4 }}>
             <CartesianGrid stroke={GRID_STROKE} />
-            <XAxis type="number" dataKey="step" domain={["dataMin", "dataMax"]} padding={{ left: 24, right: 24 }} allowDuplicatedCategory={false} tick={AXIS_TICK} stroke={GRID_STROKE}
-              label={{ value: "training step (from checkpoint name)", position: "insideBottom", offset: -2, fill: "var(--color-muted-foreground)", fontSize: 11 }} height={40} />
+            <XAxis
+              type="number"
+              dataKey="step"
+              domain={["dataMin", "dataMax"]}
+              padding={{ left: 24, right: 24 }}
+              allowDuplicatedCategory={false}
+              tick={AXIS_TICK}
+              stroke={GRID_STROKE}
+              label={{
+                value: "training step (from checkpoint name)",
+                position: "insideBottom",
+                offset: -2,
+                fill: "var(--color-muted-foreground)",
+                fontSize: 11,
+              }}
+              height={40}
+            />
             <YAxis domain={[0, 1]} padding={{ top: 10, bottom: 10 }} tickFormatter={pct} tick={AXIS_TICK} stroke={GRID_STROKE} width={48} />
             <Tooltip content={(props: TooltipContentProps<ValueType, NameType>) => <ProgressTooltip {...props} k={k} />} />
-            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 12, cursor: "pointer" }}
+            <Legend
+              wrapperStyle={{ fontSize: 12, paddingTop: 12, cursor: "pointer" }}
               onClick={(entry) => setFocus((cur) => (typeof entry.value === "string" && cur !== entry.value ? entry.value : null))}
-              formatter={(value: string) => <span style={{ fontWeight: focused === value ? 600 : 400 }}>{value}</span>} />
+              formatter={(value: string) => <span style={{ fontWeight: focused === value ? 600 : 400 }}>{value}</span>}
+            />
             {series.map((s, i) => {
               const { color } = look[i]!;
               if (!shown(s.key)) return null;
-              return <Area key={`${s.key} band`} data={data(s)} dataKey="band" stroke="none" fill={color} fillOpacity={0.15} isAnimationActive={false} connectNulls legendType="none" tooltipType="none" activeDot={false} />;
+              return (
+                <Area
+                  key={`${s.key} band`}
+                  data={data(s)}
+                  dataKey="band"
+                  stroke="none"
+                  fill={color}
+                  fillOpacity={0.15}
+                  isAnimationActive={false}
+                  connectNulls
+                  legendType="none"
+                  tooltipType="none"
+                  activeDot={false}
+                />
+              );
             })}
             {/* The series in focus is drawn last: its dots and n labels lie over the others' and take the click where
                 dots of several runs coincide (the legend order is alphabetical, not this one). */}
-            {series.map((s, i) => [s, i] as const).sort(([a], [b]) => Number(a.key === focused) - Number(b.key === focused)).map(([s, i]) => {
-              const { color, dash } = look[i]!;
-              return (
-                <Line key={s.key} name={s.key} data={data(s)} dataKey="value" stroke={color} strokeDasharray={dash} legendType="plainline" strokeOpacity={shown(s.key) ? 1 : 0.35}
-                  strokeWidth={2} isAnimationActive={false} connectNulls dot={dot(s, color)} activeDot={false} />
-              );
-            })}
+            {series
+              .map((s, i) => [s, i] as const)
+              .sort(([a], [b]) => Number(a.key === focused) - Number(b.key === focused))
+              .map(([s, i]) => {
+                const { color, dash } = look[i]!;
+                return (
+                  <Line
+                    key={s.key}
+                    name={s.key}
+                    data={data(s)}
+                    dataKey="value"
+                    stroke={color}
+                    strokeDasharray={dash}
+                    legendType="plainline"
+                    strokeOpacity={shown(s.key) ? 1 : 0.35}
+                    strokeWidth={2}
+                    isAnimationActive={false}
+                    connectNulls
+                    dot={dot(s, color)}
+                    activeDot={false}
+                  />
+                );
+              })}
           </ComposedChart>
         </ResponsiveContainer>
       </div>

@@ -17,13 +17,54 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
       fileName="pass-at-k-by-checkpoint"
       description="Original rollouts of known outcome only (recovery attempts and unknown outcomes excluded); mean over tasks of the unbiased pass@k, tasks with fewer than k rollouts left out. Shaded band: 95% interval (bootstrap over tasks and rollouts). Each point shows its n; hollow points rest on fewer than 5 rollouts. Click a point to open that run's rollouts."
       csv={{
-        columns: ["series", "run", "checkpoint", "step", "tasks", "rollouts", "passed", "unknown", ...ks.flatMap((k) => [`passAt${k}`, `passAt${k}Lo`, `passAt${k}Hi`, `passAt${k}Tasks`])],
-        rows: rows.map(({ s, p }) => [s.key, p.runName, p.checkpoint, p.step, p.tasks, p.rollouts, p.passed, p.unknown, ...ks.flatMap((k) => {
-          const key = `${k}` as KKey;
-          return [round(p.passAtK[key]), round(p.passAtKCi[key]?.lo), round(p.passAtKCi[key]?.hi), p.passAtKTasks[key]];
-        })]),
+        columns: [
+          "series",
+          "run",
+          "checkpoint",
+          "step",
+          "tasks",
+          "rollouts",
+          "passed",
+          "unknown",
+          ...ks.flatMap((k) => [`passAt${k}`, `passAt${k}Lo`, `passAt${k}Hi`, `passAt${k}Tasks`]),
+        ],
+        rows: rows.map(({ s, p }) => [
+          s.key,
+          p.runName,
+          p.checkpoint,
+          p.step,
+          p.tasks,
+          p.rollouts,
+          p.passed,
+          p.unknown,
+          ...ks.flatMap((k) => {
+            const key = `${k}` as KKey;
+            return [round(p.passAtK[key]), round(p.passAtKCi[key]?.lo), round(p.passAtKCi[key]?.hi), p.passAtKTasks[key]];
+          }),
+        ]),
       }}
-      chart={<ProgressChart ks={ks} series={series.map((s) => ({ key: s.key, model: s.model, method: s.method, points: s.points.map((p) => ({ step: p.step ?? 0, checkpoint: p.checkpoint ?? "—", runName: p.runName, passAt: p.passAtK, ci: p.passAtKCi, tasks: p.passAtKTasks, rollouts: p.rollouts, unknown: p.unknown, lowN: p.lowN, href: rolloutsHref(scope, p.runId) })) }))} />}
+      chart={
+        <ProgressChart
+          ks={ks}
+          series={series.map((s) => ({
+            key: s.key,
+            model: s.model,
+            method: s.method,
+            points: s.points.map((p) => ({
+              step: p.step ?? 0,
+              checkpoint: p.checkpoint ?? "—",
+              runName: p.runName,
+              passAt: p.passAtK,
+              ci: p.passAtKCi,
+              tasks: p.passAtKTasks,
+              rollouts: p.rollouts,
+              unknown: p.unknown,
+              lowN: p.lowN,
+              href: rolloutsHref(scope, p.runId),
+            })),
+          }))}
+        />
+      }
       table={
         <Table aria-label="pass@k by checkpoint">
           <TableHeader>
@@ -33,7 +74,11 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
               <TableHead>Run</TableHead>
               <TableHead className="text-right">Tasks</TableHead>
               <TableHead className="text-right">Passed / rollouts</TableHead>
-              {ks.map((k) => <TableHead key={k} className="text-right">pass@{k} [95% CI] tasks</TableHead>)}
+              {ks.map((k) => (
+                <TableHead key={k} className="text-right">
+                  pass@{k} [95% CI] tasks
+                </TableHead>
+              ))}
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -41,7 +86,11 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
               <TableRow key={p.runId}>
                 <TableCell>{s.key}</TableCell>
                 <TableCell>{p.checkpoint ?? "—"}</TableCell>
-                <TableCell><Link className="text-primary hover:underline" href={rolloutsHref(scope, p.runId)}>{p.runName}</Link></TableCell>
+                <TableCell>
+                  <Link className="text-primary hover:underline" href={rolloutsHref(scope, p.runId)}>
+                    {p.runName}
+                  </Link>
+                </TableCell>
                 <TableCell className="text-right tabular-nums">{p.tasks}</TableCell>
                 <TableCell className="text-right tabular-nums">
                   {p.passed} / {p.rollouts}
@@ -52,7 +101,10 @@ export function ProgressSection({ series, ks, scope }: { series: ProgressSeries[
                   const key = `${k}` as KKey;
                   return (
                     <TableCell key={k} className="text-right tabular-nums">
-                      {pct(p.passAtK[key])} <span className="text-xs text-muted-foreground">{ciText(p.passAtKCi[key])} n={p.passAtKTasks[key]}</span>
+                      {pct(p.passAtK[key])}{" "}
+                      <span className="text-xs text-muted-foreground">
+                        {ciText(p.passAtKCi[key])} n={p.passAtKTasks[key]}
+                      </span>
                     </TableCell>
                   );
                 })}

@@ -20,8 +20,11 @@ export function TaskHealthSection({ report, scope }: { report: TaskHealthReport;
       <CardHeader>
         <CardTitle>Task health</CardTitle>
         <p className="text-xs text-muted-foreground">
-          {Object.entries(report.counts).map(([f, n]) => `${FLAG_LABEL[f as TaskFlag]}: ${n}`).join(" · ")}. Persistent failure = every rollout failed at two consecutive checkpoints of one model · method;
-          reward ≠ verifier = a passed rollout with reward ≤ 0 or a failed one with reward ≥ 1.
+          {Object.entries(report.counts)
+            .map(([f, n]) => `${FLAG_LABEL[f as TaskFlag]}: ${n}`)
+            .join(" · ")}
+          . Persistent failure = every rollout failed at two consecutive checkpoints of one model · method; reward ≠ verifier = a passed
+          rollout with reward ≤ 0 or a failed one with reward ≥ 1.
         </p>
       </CardHeader>
       <CardContent>
@@ -41,16 +44,36 @@ export function TaskHealthSection({ report, scope }: { report: TaskHealthReport;
                 {report.tasks.map((t) => (
                   <TableRow key={t.taskId} data-testid="task-health-row">
                     <TableCell>
-                      <Link className="text-primary hover:underline" href={`/tasks/${encodeURIComponent(t.taskId)}`}>{t.name}</Link>
+                      <Link className="text-primary hover:underline" href={`/tasks/${encodeURIComponent(t.taskId)}`}>
+                        {t.name}
+                      </Link>
                       {t.category ? <span className="ml-1 text-xs text-muted-foreground">{t.category}</span> : null}
                     </TableCell>
                     <TableCell className="whitespace-normal">
                       <div className="flex flex-wrap gap-1">
-                        {t.flags.map((f) => <Badge key={f} variant={f === "always-passed" ? "default" : f === "never-passed" || f === "labelled-invalid" ? "destructive" : "warning"} title={f === "persistent-failure" ? t.persistentIn.join(", ") : undefined}>{FLAG_LABEL[f]}</Badge>)}
+                        {t.flags.map((f) => (
+                          <Badge
+                            key={f}
+                            variant={
+                              f === "always-passed"
+                                ? "default"
+                                : f === "never-passed" || f === "labelled-invalid"
+                                  ? "destructive"
+                                  : "warning"
+                            }
+                            title={f === "persistent-failure" ? t.persistentIn.join(", ") : undefined}
+                          >
+                            {FLAG_LABEL[f]}
+                          </Badge>
+                        ))}
                       </div>
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{t.runs}</TableCell>
-                    <TableCell className="text-right tabular-nums"><Link className="hover:underline" href={taskRolloutsHref(scope, t.taskId)}>{t.passed} / {t.rollouts}</Link></TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      <Link className="hover:underline" href={taskRolloutsHref(scope, t.taskId)}>
+                        {t.passed} / {t.rollouts}
+                      </Link>
+                    </TableCell>
                     <TableCell className="text-right tabular-nums">{t.rewardAnomalies || "—"}</TableCell>
                   </TableRow>
                 ))}

@@ -15,7 +15,15 @@ function targetInput(t: AdjudicationTarget): TargetInput | undefined {
   return undefined;
 }
 
-export function AdjudicationList({ trajectoryId, targets, schemas }: { trajectoryId: string; targets: AdjudicationTarget[]; schemas: LabelSchemaView[] }) {
+export function AdjudicationList({
+  trajectoryId,
+  targets,
+  schemas,
+}: {
+  trajectoryId: string;
+  targets: AdjudicationTarget[];
+  schemas: LabelSchemaView[];
+}) {
   if (!targets.length) return <p className="text-sm text-muted-foreground">No labels on this trajectory yet.</p>;
   return (
     <div className="flex flex-col gap-3">
@@ -28,13 +36,24 @@ export function AdjudicationList({ trajectoryId, targets, schemas }: { trajector
               <div className="flex flex-wrap items-center gap-2 text-sm">
                 <span className="font-medium">{schema?.name ?? t.schemaKey}</span>
                 <span className="text-muted-foreground">· {describeTarget(t)}</span>
-                {t.stepStart !== null ? <Link className="text-xs text-primary hover:underline" href={`/trajectories/${trajectoryId}?step=${t.stepStart}`}>replay at step {t.stepStart}</Link> : null}
+                {t.stepStart !== null ? (
+                  <Link className="text-xs text-primary hover:underline" href={`/trajectories/${trajectoryId}?step=${t.stepStart}`}>
+                    replay at step {t.stepStart}
+                  </Link>
+                ) : null}
                 {t.agreed ? <Badge variant="success">agreed</Badge> : <Badge variant="warning">disagreement</Badge>}
-                {t.gold ? <Badge variant="primary" data-testid="gold-label">final: {label(t.gold.value)}</Badge> : null}
+                {t.gold ? (
+                  <Badge variant="primary" data-testid="gold-label">
+                    final: {label(t.gold.value)}
+                  </Badge>
+                ) : null}
               </div>
               <ul className="flex flex-wrap gap-3 text-sm">
                 {t.labels.map((l) => (
-                  <li key={l.id}><span className="text-muted-foreground">{l.annotatorName}:</span> {label(l.value)}{l.comment ? <span className="text-xs text-muted-foreground"> — “{l.comment}”</span> : null}</li>
+                  <li key={l.id}>
+                    <span className="text-muted-foreground">{l.annotatorName}:</span> {label(l.value)}
+                    {l.comment ? <span className="text-xs text-muted-foreground"> — “{l.comment}”</span> : null}
+                  </li>
                 ))}
               </ul>
               {schema && (schema.kind === "categorical" || schema.kind === "ordinal" || schema.kind === "boolean") ? (
@@ -42,7 +61,14 @@ export function AdjudicationList({ trajectoryId, targets, schemas }: { trajector
                   trajectoryId={trajectoryId}
                   schemaKey={t.schemaKey}
                   target={targetInput(t)}
-                  options={schema.kind === "boolean" && !schema.options.length ? [{ value: "true", label: "Yes" }, { value: "false", label: "No" }] : schema.options}
+                  options={
+                    schema.kind === "boolean" && !schema.options.length
+                      ? [
+                          { value: "true", label: "Yes" },
+                          { value: "false", label: "No" },
+                        ]
+                      : schema.options
+                  }
                   initial={t.gold?.value ?? (t.agreed ? t.labels[0]!.value : "")}
                   version={t.gold?.version ?? 0}
                 />

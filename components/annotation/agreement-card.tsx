@@ -21,28 +21,65 @@ export function AgreementCard({ a }: { a: SchemaAgreement }) {
     <Card data-testid={`agreement-${a.schema}`} className="min-w-0">
       <CardHeader>
         <CardTitle>{a.schemaName}</CardTitle>
-        <p className="text-xs text-muted-foreground">{a.items} item(s) labelled by at least two of {a.annotators} annotator(s)</p>
+        <p className="text-xs text-muted-foreground">
+          {a.items} item(s) labelled by at least two of {a.annotators} annotator(s)
+        </p>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="grid grid-cols-3 gap-3 text-sm">
-          <div><dt className="text-xs text-muted-foreground">Cohen&apos;s κ</dt><dd className="text-lg font-semibold tabular-nums" data-testid="cohen-kappa">{fmt(a.cohenKappa)}</dd></div>
-          <div><dt className="text-xs text-muted-foreground">Fleiss&apos; κ</dt><dd className="text-lg font-semibold tabular-nums">{fmt(a.fleissKappa)}</dd></div>
-          <div><dt className="text-xs text-muted-foreground">Krippendorff&apos;s α ({a.level})</dt><dd className="text-lg font-semibold tabular-nums">{fmt(a.krippendorffAlpha)}</dd></div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Cohen&apos;s κ</dt>
+            <dd className="text-lg font-semibold tabular-nums" data-testid="cohen-kappa">
+              {fmt(a.cohenKappa)}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Fleiss&apos; κ</dt>
+            <dd className="text-lg font-semibold tabular-nums">{fmt(a.fleissKappa)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Krippendorff&apos;s α ({a.level})</dt>
+            <dd className="text-lg font-semibold tabular-nums">{fmt(a.krippendorffAlpha)}</dd>
+          </div>
         </dl>
         {a.items ? (
           <div className="overflow-x-auto">
-            <p className="mb-1 text-xs text-muted-foreground">{a.matrixKind === "confusion" ? "Confusion matrix (rows: first annotator, columns: second)" : "Coincidence matrix"}</p>
+            <p className="mb-1 text-xs text-muted-foreground">
+              {a.matrixKind === "confusion" ? "Confusion matrix (rows: first annotator, columns: second)" : "Coincidence matrix"}
+            </p>
             <table className="text-xs tabular-nums">
               <thead>
-                <tr><th />{used.map((j) => <th key={j} scope="col" title={a.matrix.values[j]} className="max-w-28 px-2 py-1 align-bottom font-medium text-muted-foreground">{label(a.matrix.values[j]!)}</th>)}</tr>
+                <tr>
+                  <th />
+                  {used.map((j) => (
+                    <th
+                      key={j}
+                      scope="col"
+                      title={a.matrix.values[j]}
+                      className="max-w-28 px-2 py-1 align-bottom font-medium text-muted-foreground"
+                    >
+                      {label(a.matrix.values[j]!)}
+                    </th>
+                  ))}
+                </tr>
               </thead>
               <tbody>
                 {used.map((i) => (
                   <tr key={i}>
-                    <th scope="row" title={a.matrix.values[i]} className="px-2 py-1 text-left font-medium whitespace-nowrap text-muted-foreground">{label(a.matrix.values[i]!)}</th>
+                    <th
+                      scope="row"
+                      title={a.matrix.values[i]}
+                      className="px-2 py-1 text-left font-medium whitespace-nowrap text-muted-foreground"
+                    >
+                      {label(a.matrix.values[i]!)}
+                    </th>
                     {used.map((j) => {
                       const x = a.matrix.counts[i]![j]!;
-                      return <td key={j} className={`px-2 py-1 text-center ${i === j && x ? "bg-success/15" : x ? "bg-destructive/10" : ""}`}>{x ? cell(x) : "·"}</td>;
+                      return (
+                        <td key={j} className={`px-2 py-1 text-center ${i === j && x ? "bg-success/15" : x ? "bg-destructive/10" : ""}`}>
+                          {x ? cell(x) : "·"}
+                        </td>
+                      );
                     })}
                   </tr>
                 ))}
@@ -51,13 +88,19 @@ export function AgreementCard({ a }: { a: SchemaAgreement }) {
           </div>
         ) : null}
         <div>
-          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">Disagreements ({a.disagreements.length})</h3>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+            Disagreements ({a.disagreements.length})
+          </h3>
           {a.disagreements.length ? (
             <ul className="flex max-h-64 flex-col gap-1.5 overflow-auto text-sm" data-testid="disagreements">
               {a.disagreements.slice(0, 200).map((d) => (
                 <li key={d.targetKey} className="flex flex-col gap-0.5">
                   {/* Task and target in words: two trajectories of one task differ in their id, shown in full on hover. */}
-                  <Link className="text-primary hover:underline" href={`/annotation/adjudicate/${d.trajectoryId}`} title={`Trajectory ${d.trajectoryId}`}>
+                  <Link
+                    className="text-primary hover:underline"
+                    href={`/annotation/adjudicate/${d.trajectoryId}`}
+                    title={`Trajectory ${d.trajectoryId}`}
+                  >
                     <span className="font-medium">{d.taskName}</span> · {describeTarget(d.target)}
                     {seen.get(named(d))! > 1 ? <span className="font-mono text-xs"> · …{d.trajectoryId.slice(-6)}</span> : null}
                   </Link>

@@ -33,7 +33,17 @@ function initialOrder(attempts: RankedAttempt[], saved: string | null): string[]
   return [...kept, ...attempts.map((a) => a.id).filter((id) => !kept.includes(id))];
 }
 
-export function AttemptRanking({ parentId, forkStep, attempts, view }: { parentId: string; forkStep: number; attempts: RankedAttempt[]; view: RankingView }) {
+export function AttemptRanking({
+  parentId,
+  forkStep,
+  attempts,
+  view,
+}: {
+  parentId: string;
+  forkStep: number;
+  attempts: RankedAttempt[];
+  view: RankingView;
+}) {
   const [mine, setMine] = useState(view.mine);
   const [order, setOrder] = useState(() => initialOrder(attempts, view.mine?.value ?? null));
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
@@ -73,7 +83,9 @@ export function AttemptRanking({ parentId, forkStep, attempts, view }: { parentI
       } catch (e) {
         setMessage({ error: true, text: (e as Error).message });
         // Show what is stored now (someone else's save, or our own from another tab), keeping nothing stale.
-        const fresh = (await labelApi.list(parentId).catch(() => null))?.labels.find((l) => l.schemaKey === view.schema.key && l.targetKey === view.targetKey && l.annotatorId === view.actorId);
+        const fresh = (await labelApi.list(parentId).catch(() => null))?.labels.find(
+          (l) => l.schemaKey === view.schema.key && l.targetKey === view.targetKey && l.annotatorId === view.actorId,
+        );
         if (fresh) setMine({ id: fresh.id, version: fresh.version, value: fresh.value, updatedAt: fresh.updatedAt });
       }
     });
@@ -97,13 +109,21 @@ export function AttemptRanking({ parentId, forkStep, attempts, view }: { parentI
         <div className="flex flex-col gap-0.5">
           <CardTitle>{view.schema.name}: best → worst</CardTitle>
           <p className="text-xs text-muted-foreground">
-            {view.schema.description ? `${view.schema.description} ` : ""}Focus an attempt, <kbd className="rounded border px-1 font-mono">Alt+↑</kbd>/<kbd className="rounded border px-1 font-mono">Alt+↓</kbd> to move it, <kbd className="rounded border px-1 font-mono">Enter</kbd> to save; or drag.
+            {view.schema.description ? `${view.schema.description} ` : ""}Focus an attempt,{" "}
+            <kbd className="rounded border px-1 font-mono">Alt+↑</kbd>/<kbd className="rounded border px-1 font-mono">Alt+↓</kbd> to move
+            it, <kbd className="rounded border px-1 font-mono">Enter</kbd> to save; or drag.
           </p>
         </div>
         {view.canRank ? (
           <div className="flex items-center gap-2">
-            {mine ? <span className="text-xs text-muted-foreground" data-testid="ranking-version">your ranking v{mine.version}</span> : null}
-            <Button size="sm" onClick={save} disabled={busy || !dirty}>Save ranking <kbd className="font-mono text-[10px] opacity-70">Enter</kbd></Button>
+            {mine ? (
+              <span className="text-xs text-muted-foreground" data-testid="ranking-version">
+                your ranking v{mine.version}
+              </span>
+            ) : null}
+            <Button size="sm" onClick={save} disabled={busy || !dirty}>
+              Save ranking <kbd className="font-mono text-[10px] opacity-70">Enter</kbd>
+            </Button>
           </div>
         ) : null}
       </CardHeader>
@@ -132,18 +152,37 @@ export function AttemptRanking({ parentId, forkStep, attempts, view }: { parentI
                   if (moved) move(moved, i);
                   setDragging(null);
                 }}
-                className={cn("flex items-center gap-3 rounded-md border bg-background px-2 py-1.5 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring", dragging === id && "opacity-50", view.canRank && "cursor-grab")}
+                className={cn(
+                  "flex items-center gap-3 rounded-md border bg-background px-2 py-1.5 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring",
+                  dragging === id && "opacity-50",
+                  view.canRank && "cursor-grab",
+                )}
               >
                 <span className="w-6 text-right font-semibold tabular-nums">{i + 1}.</span>
                 {view.canRank ? <GripVertical className="size-4 text-muted-foreground" aria-hidden /> : null}
                 <span className="font-medium">Attempt #{a.n}</span>
-                <span className={a.outcome === "passed" ? "text-success" : a.outcome === "failed" ? "text-destructive" : "text-muted-foreground"}>{a.outcome}</span>
-                <span className="text-xs text-muted-foreground">r={formatReward(a.reward)} · {a.stepCount} steps</span>
+                <span
+                  className={
+                    a.outcome === "passed" ? "text-success" : a.outcome === "failed" ? "text-destructive" : "text-muted-foreground"
+                  }
+                >
+                  {a.outcome}
+                </span>
+                <span className="text-xs text-muted-foreground">
+                  r={formatReward(a.reward)} · {a.stepCount} steps
+                </span>
               </li>
             );
           })}
         </ol>
-        {message ? <p role={message.error ? "alert" : "status"} className={cn("text-sm", message.error ? "text-destructive" : "text-muted-foreground")}>{message.text}</p> : null}
+        {message ? (
+          <p
+            role={message.error ? "alert" : "status"}
+            className={cn("text-sm", message.error ? "text-destructive" : "text-muted-foreground")}
+          >
+            {message.text}
+          </p>
+        ) : null}
       </CardContent>
     </Card>
   );

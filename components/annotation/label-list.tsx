@@ -22,13 +22,17 @@ export function LabelList({ labels, schemas, history }: { labels: LabelView[]; s
           <p className="text-sm text-muted-foreground">No labels yet.</p>
         ) : (
           <ul className="flex flex-col gap-1 text-sm" data-testid="label-list">
-            {[...labels].sort((a, b) => (a.stepStart ?? -1) - (b.stepStart ?? -1)).map((l) => (
-              <li key={l.id} className="flex flex-wrap items-center gap-2">
-                <Badge variant="primary">{valueText(schemas, l.schemaId, l.value)}</Badge>
-                <span className="text-muted-foreground">{describeTarget(l)} · {l.schemaKey} · {l.annotatorName} · v{l.version}</span>
-                {l.comment ? <span className="w-full pl-1 text-xs text-muted-foreground">“{l.comment}”</span> : null}
-              </li>
-            ))}
+            {[...labels]
+              .sort((a, b) => (a.stepStart ?? -1) - (b.stepStart ?? -1))
+              .map((l) => (
+                <li key={l.id} className="flex flex-wrap items-center gap-2">
+                  <Badge variant="primary">{valueText(schemas, l.schemaId, l.value)}</Badge>
+                  <span className="text-muted-foreground">
+                    {describeTarget(l)} · {l.schemaKey} · {l.annotatorName} · v{l.version}
+                  </span>
+                  {l.comment ? <span className="w-full pl-1 text-xs text-muted-foreground">“{l.comment}”</span> : null}
+                </li>
+              ))}
           </ul>
         )}
       </div>
@@ -40,8 +44,11 @@ export function LabelList({ labels, schemas, history }: { labels: LabelView[]; s
           <ul className="flex max-h-48 flex-col gap-1 overflow-auto text-xs text-muted-foreground">
             {history.map((e) => (
               <li key={e.id}>
-                {formatDateTime(e.createdAt)} · <span className="text-foreground">{e.actorName}</span> {e.action === "create" ? "labelled" : e.action === "delete" ? "removed" : "changed"}{" "}
-                {e.action === "update" ? `${valueText(schemas, e.schemaId, e.oldValue)} → ${valueText(schemas, e.schemaId, e.newValue)}` : valueText(schemas, e.schemaId, e.newValue ?? e.oldValue)}
+                {formatDateTime(e.createdAt)} · <span className="text-foreground">{e.actorName}</span>{" "}
+                {e.action === "create" ? "labelled" : e.action === "delete" ? "removed" : "changed"}{" "}
+                {e.action === "update"
+                  ? `${valueText(schemas, e.schemaId, e.oldValue)} → ${valueText(schemas, e.schemaId, e.newValue)}`
+                  : valueText(schemas, e.schemaId, e.newValue ?? e.oldValue)}
               </li>
             ))}
           </ul>

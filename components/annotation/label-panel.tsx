@@ -26,7 +26,14 @@ import { optionLabel, ValuePicker } from "./label-panel/value-picker";
 import { TargetLine, TargetPicker } from "./label-panel/target-picker";
 import { cn } from "@/lib/utils";
 
-export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance, className }: {
+export function LabelPanel({
+  trajectoryId,
+  stepCount,
+  forkSteps,
+  view,
+  onAdvance,
+  className,
+}: {
   trajectoryId: string;
   stepCount: number;
   forkSteps: number[];
@@ -37,9 +44,14 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
 }) {
   const router = useRouter();
   const advance = onAdvance ?? ((href: string) => router.push(href));
-  const facts: PanelFacts = useMemo(() => ({ schemas: view.schemas, defaults: view.defaults, stepCount, forkSteps, isAttempt: view.isAttempt, trajectoryId }), [view, stepCount, forkSteps, trajectoryId]);
+  const facts: PanelFacts = useMemo(
+    () => ({ schemas: view.schemas, defaults: view.defaults, stepCount, forkSteps, isAttempt: view.isAttempt, trajectoryId }),
+    [view, stepCount, forkSteps, trajectoryId],
+  );
   const reducer = useMemo(() => panelReducer(facts), [facts]);
-  const [s, dispatch] = useReducer(reducer, facts, (f) => initialPanelState(f, { keys: view.queue !== null, cursorFollows: view.queue !== null }));
+  const [s, dispatch] = useReducer(reducer, facts, (f) =>
+    initialPanelState(f, { keys: view.queue !== null, cursorFollows: view.queue !== null }),
+  );
   const [labels, setLabels] = useState<LabelView[]>(view.labels);
   useEffect(() => publishStepLabels(trajectoryId, stepLabelsOf(labels)), [labels, trajectoryId]);
   const scope = view.queue ? `queue:${view.queue.queueId}` : `trajectory:${trajectoryId}`;
@@ -48,18 +60,28 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
   const pushUndo = (e: UndoEntry) => (undoStore.push(scope, e), setUndoCount(undoStore.size(scope)));
   const [busy, startTransition] = useTransition();
   // True once hydrated (keys work from then on); tests and the "keys on" badge rely on it.
-  const hydrated = useSyncExternalStore(noopSubscribe, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noopSubscribe,
+    () => true,
+    () => false,
+  );
   const say = useCallback((text: string, error = false) => dispatch({ type: "say", text, error }), []);
-  const sug = useSuggestions(trajectoryId, { suggestions: view.suggestions, more: view.suggestionsMore, total: view.suggestionTotal }, (t) => say(t, true));
+  const sug = useSuggestions(
+    trajectoryId,
+    { suggestions: view.suggestions, more: view.suggestionsMore, total: view.suggestionTotal },
+    (t) => say(t, true),
+  );
 
   const schema = view.schemas[s.schemaIdx];
   const mode = effectiveMode(s, schema, view.isAttempt);
   const { input: targetInput, target, isDefault } = currentTarget(s, facts);
-  const mine = (schemaId: string, key: string) => labels.find((l) => l.annotatorId === view.actorId && l.schemaId === schemaId && l.targetKey === key);
+  const mine = (schemaId: string, key: string) =>
+    labels.find((l) => l.annotatorId === view.actorId && l.schemaId === schemaId && l.targetKey === key);
   const current = schema && target?.ok ? mine(schema.id, target.target.key) : undefined;
   const focused = sug.list.find((x) => x.key === s.picked) ?? (sug.covers(s.cursor) ? focusedSuggestion(sug.list, s.cursor) : undefined);
   const refresh = async () => setLabels((await labelApi.list(trajectoryId)).labels);
-  const queueComplete = (list: LabelView[]) => view.queue !== null && view.queue.schemaKeys.every((k) => list.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
+  const queueComplete = (list: LabelView[]) =>
+    view.queue !== null && view.queue.schemaKeys.every((k) => list.some((l) => l.annotatorId === view.actorId && l.schemaKey === k));
 
   const finishItem = () => {
     const q = view.queue;
@@ -85,7 +107,13 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
         pushUndo({ kind: "decision", suggestion: x.key, trajectoryId, labelId: r.label?.id ?? null });
         dispatch({ type: "decided" });
         if (r.label) setLabels((ls) => [...ls.filter((l) => l.id !== r.label!.id), r.label!]);
-        say(r.decision === "rejected" ? `Rejected the suggestion ${what}.` : r.decision === "accepted" ? `Accepted ${what} as your label.` : `Changed the suggestion ${what} to ${suggestionValueLabel(view.schemas, { schemaId: x.schemaId, value: r.label?.value ?? "" })}.`);
+        say(
+          r.decision === "rejected"
+            ? `Rejected the suggestion ${what}.`
+            : r.decision === "accepted"
+              ? `Accepted ${what} as your label.`
+              : `Changed the suggestion ${what} to ${suggestionValueLabel(view.schemas, { schemaId: x.schemaId, value: r.label?.value ?? "" })}.`,
+        );
       } catch (e) {
         say((e as Error).message, true);
         await sug.reload();
@@ -110,10 +138,23 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
     startTransition(async () => {
       try {
         let saved: LabelView;
-        let previous: { value: string; comment: string | null } | null = current ? { value: current.value, comment: current.comment } : null;
+        let previous: { value: string; comment: string | null } | null = current
+          ? { value: current.value, comment: current.comment }
+          : null;
         let href: string | null = null;
         if (q) {
-          const r = await submitQueueLabelAction({ queueId: q.queueId, slotId: q.slotId, label: { ...(current ? { id: current.id, version: current.version } : {}), trajectory: trajectoryId, schema: schema.key, value, target: targetInput, comment: note } });
+          const r = await submitQueueLabelAction({
+            queueId: q.queueId,
+            slotId: q.slotId,
+            label: {
+              ...(current ? { id: current.id, version: current.version } : {}),
+              trajectory: trajectoryId,
+              schema: schema.key,
+              value,
+              target: targetInput,
+              comment: note,
+            },
+          });
           if (!r.ok) throw new Error(r.error);
           ({ label: saved, previous, href } = r.data);
         } else if (current) {
@@ -158,7 +199,11 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
         const previous = last.kind === "updated" ? last.previous : null;
         if (last.slot?.finished) {
           // The submission finished its item: withdraw it and go back to that item.
-          const r = await withdrawSubmissionAction({ queueId: last.slot.queueId, slotId: last.slot.slotId, label: { id: live.id, version: live.version, previous } });
+          const r = await withdrawSubmissionAction({
+            queueId: last.slot.queueId,
+            slotId: last.slot.slotId,
+            label: { id: live.id, version: live.version, previous },
+          });
           if (!r.ok) throw new Error(r.error);
           undoStore.pop(scope);
           setUndoCount(undoStore.size(scope));
@@ -222,37 +267,85 @@ export function LabelPanel({ trajectoryId, stepCount, forkSteps, view, onAdvance
         <div className="flex items-center gap-2">
           {q ? <SkipButton queueId={q.queueId} slotId={q.slotId} onDone={advance} onError={(t) => say(t, true)} /> : null}
           {view.canLabel ? (
-            <Button variant={s.keys ? "secondary" : "outline"} size="sm" aria-pressed={s.keys} onClick={() => dispatch({ type: "keys" })} title="Labelling keys take j/k, [ ], digits and letters from the replay while on">
+            <Button
+              variant={s.keys ? "secondary" : "outline"}
+              size="sm"
+              aria-pressed={s.keys}
+              onClick={() => dispatch({ type: "keys" })}
+              title="Labelling keys take j/k, [ ], digits and letters from the replay while on"
+            >
               <Keyboard aria-hidden /> Keyboard labelling {s.keys ? "on" : "off"}
             </Button>
           ) : null}
-          <Button variant="ghost" size="sm" onClick={() => dispatch({ type: "help" })} aria-expanded={s.help}>?</Button>
+          <Button variant="ghost" size="sm" onClick={() => dispatch({ type: "help" })} aria-expanded={s.help}>
+            ?
+          </Button>
         </div>
       </CardHeader>
       <CardContent className="flex min-h-0 flex-col gap-3">
         {s.help ? <ShortcutHelp schema={schema} /> : null}
         {view.canLabel && schema ? (
           <div className="flex flex-col gap-2.5" data-testid="label-form">
-            <TargetPicker s={s} dispatch={dispatch} schemas={view.schemas} schema={schema} mode={mode} forkSteps={forkSteps} isAttempt={view.isAttempt} stepCount={stepCount} queueKeys={q?.schemaKeys ?? null} />
-            <TargetLine target={target?.ok ? target.target : null} defaultWords={isDefault ? (view.defaults[schema.id]?.words ?? null) : null} />
-            {current ? <p className="text-xs text-muted-foreground" data-testid="label-review">You labelled this target {optionLabel(schema.options, current.value)} (version {current.version}): Enter keeps it, a value key changes it.</p> : null}
+            <TargetPicker
+              s={s}
+              dispatch={dispatch}
+              schemas={view.schemas}
+              schema={schema}
+              mode={mode}
+              forkSteps={forkSteps}
+              isAttempt={view.isAttempt}
+              stepCount={stepCount}
+              queueKeys={q?.schemaKeys ?? null}
+            />
+            <TargetLine
+              target={target?.ok ? target.target : null}
+              defaultWords={isDefault ? (view.defaults[schema.id]?.words ?? null) : null}
+            />
+            {current ? (
+              <p className="text-xs text-muted-foreground" data-testid="label-review">
+                You labelled this target {optionLabel(schema.options, current.value)} (version {current.version}): Enter keeps it, a value
+                key changes it.
+              </p>
+            ) : null}
             {schema.description ? <p className="text-xs text-muted-foreground">{schema.description}</p> : null}
-            <ValuePicker schema={schema} pending={s.pending} current={current?.value} onPick={(value) => dispatch({ type: "pick", value })} />
+            <ValuePicker
+              schema={schema}
+              pending={s.pending}
+              current={current?.value}
+              onPick={(value) => dispatch({ type: "pick", value })}
+            />
             <div className="flex flex-wrap items-end gap-2">
-              <textarea aria-label="Rationale" placeholder="Rationale (optional)" value={s.comment} onChange={(e) => dispatch({ type: "comment", text: e.target.value })} rows={1} className="min-h-8 flex-1 rounded-md border bg-background px-2 py-1 text-sm" />
-              <Button size="sm" onClick={submit} disabled={busy}>{current ? "Change label" : "Save label"} <kbd className="font-mono text-[10px] opacity-70">Enter</kbd></Button>
-              <Button size="sm" variant="outline" onClick={undo} disabled={busy || undoCount === 0}>Undo <kbd className="font-mono text-[10px] opacity-70">u</kbd></Button>
+              <textarea
+                aria-label="Rationale"
+                placeholder="Rationale (optional)"
+                value={s.comment}
+                onChange={(e) => dispatch({ type: "comment", text: e.target.value })}
+                rows={1}
+                className="min-h-8 flex-1 rounded-md border bg-background px-2 py-1 text-sm"
+              />
+              <Button size="sm" onClick={submit} disabled={busy}>
+                {current ? "Change label" : "Save label"} <kbd className="font-mono text-[10px] opacity-70">Enter</kbd>
+              </Button>
+              <Button size="sm" variant="outline" onClick={undo} disabled={busy || undoCount === 0}>
+                Undo <kbd className="font-mono text-[10px] opacity-70">u</kbd>
+              </Button>
             </div>
             {target && !target.ok ? <p className="text-xs text-destructive">{target.message}</p> : null}
           </div>
         ) : null}
         {s.changing ? (
           <p className="rounded-md border border-primary/50 bg-primary/5 px-2 py-1 text-xs" data-testid="changing-suggestion">
-            Changing the {s.changing.source === "detector" ? "detector's" : `${s.changing.source.replace(/^imported:/, "")}'s`} suggestion {suggestionValueLabel(view.schemas, s.changing)} on {describeTarget(s.changing)} — pick a value above, then Enter.
+            Changing the {s.changing.source === "detector" ? "detector's" : `${s.changing.source.replace(/^imported:/, "")}'s`} suggestion{" "}
+            {suggestionValueLabel(view.schemas, s.changing)} on {describeTarget(s.changing)} — pick a value above, then Enter.
           </p>
         ) : null}
         {s.message ? (
-          <p role={s.message.error ? "alert" : "status"} className={cn("text-sm", s.message.error ? "text-destructive" : "text-muted-foreground")}>{s.message.text}</p>
+          <p
+            role={s.message.error ? "alert" : "status"}
+            className={cn("text-sm", s.message.error ? "text-destructive" : "text-muted-foreground")}
+          >
+            {s.message.text}
+          </p>
         ) : null}
         {view.canLabel ? (
           <SuggestionList

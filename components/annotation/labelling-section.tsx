@@ -4,7 +4,27 @@ import type { ServiceContext } from "@/lib/services/context";
 import { getLabellingView } from "@/lib/services/annotation/labelling-view";
 import { LabelPanel } from "./label-panel";
 
-export async function LabellingSection({ ctx, trajectoryId, stepCount, forkSteps, slotId }: { ctx: ServiceContext; trajectoryId: string; stepCount: number; forkSteps: number[]; slotId?: string }) {
+export async function LabellingSection({
+  ctx,
+  trajectoryId,
+  stepCount,
+  forkSteps,
+  slotId,
+}: {
+  ctx: ServiceContext;
+  trajectoryId: string;
+  stepCount: number;
+  forkSteps: number[];
+  slotId?: string;
+}) {
   const view = await getLabellingView(ctx, trajectoryId, { slotId });
-  return <LabelPanel key={`${trajectoryId}:${slotId ?? ""}`} trajectoryId={trajectoryId} stepCount={stepCount} forkSteps={forkSteps} view={view} />;
+  return (
+    <LabelPanel
+      key={`${trajectoryId}:${slotId ?? ""}`}
+      trajectoryId={trajectoryId}
+      stepCount={stepCount}
+      forkSteps={forkSteps}
+      view={view}
+    />
+  );
 }

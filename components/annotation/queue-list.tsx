@@ -23,18 +23,32 @@ export function QueueList({ queues }: { queues: QueueSummary[] }) {
           return (
             <TableRow key={q.id}>
               <TableCell>
-                <Link className="font-medium text-primary hover:underline" href={`/annotation/queues/${q.id}`}>{q.name}</Link>
-                {q.blind ? <Badge variant="outline" className="ml-2">blind</Badge> : null}
+                <Link className="font-medium text-primary hover:underline" href={`/annotation/queues/${q.id}`}>
+                  {q.name}
+                </Link>
+                {q.blind ? (
+                  <Badge variant="outline" className="ml-2">
+                    blind
+                  </Badge>
+                ) : null}
               </TableCell>
               <TableCell className="text-muted-foreground">{q.schemaKeys.join(", ")}</TableCell>
-              <TableCell className="text-right tabular-nums">{q.itemCount} × {q.labelsPerItem}</TableCell>
+              <TableCell className="text-right tabular-nums">
+                {q.itemCount} × {q.labelsPerItem}
+              </TableCell>
               <TableCell>
                 <div className="flex items-center gap-2">
-                  <div className="h-2 w-32 overflow-hidden rounded bg-muted" aria-hidden><div className="h-full bg-primary" style={{ width: `${pct}%` }} /></div>
-                  <span className="text-xs tabular-nums text-muted-foreground">{p.done}/{p.places} ({pct}%)</span>
+                  <div className="h-2 w-32 overflow-hidden rounded bg-muted" aria-hidden>
+                    <div className="h-full bg-primary" style={{ width: `${pct}%` }} />
+                  </div>
+                  <span className="text-xs tabular-nums text-muted-foreground">
+                    {p.done}/{p.places} ({pct}%)
+                  </span>
                 </div>
               </TableCell>
-              <TableCell className="text-right"><StartQueueButton queueId={q.id} /></TableCell>
+              <TableCell className="text-right">
+                <StartQueueButton queueId={q.id} />
+              </TableCell>
             </TableRow>
           );
         })}

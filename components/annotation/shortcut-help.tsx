@@ -20,19 +20,28 @@ export function ShortcutHelp({ schema }: { schema: LabelSchemaView | undefined }
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         {KEYS.map(([k, d]) => (
           <div key={k} className="contents">
-            <dt><kbd className="rounded border bg-background px-1 font-mono">{k}</kbd></dt>
+            <dt>
+              <kbd className="rounded border bg-background px-1 font-mono">{k}</kbd>
+            </dt>
             <dd className="text-muted-foreground">{d}</dd>
           </div>
         ))}
       </dl>
       {schema ? (
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-          {schema.options.filter((o) => !o.retired && o.hotkey).map((o) => (
-            <div key={o.value} className="contents">
-              <dt><kbd className="rounded border bg-background px-1 font-mono">{o.hotkey}</kbd></dt>
-              <dd><span className="font-medium">{o.label}</span>{o.description ? <span className="text-muted-foreground"> — {o.description}</span> : null}</dd>
-            </div>
-          ))}
+          {schema.options
+            .filter((o) => !o.retired && o.hotkey)
+            .map((o) => (
+              <div key={o.value} className="contents">
+                <dt>
+                  <kbd className="rounded border bg-background px-1 font-mono">{o.hotkey}</kbd>
+                </dt>
+                <dd>
+                  <span className="font-medium">{o.label}</span>
+                  {o.description ? <span className="text-muted-foreground"> — {o.description}</span> : null}
+                </dd>
+              </div>
+            ))}
         </dl>
       ) : null}
     </div>

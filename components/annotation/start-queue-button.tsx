@@ -17,7 +17,15 @@ const FULL = { kind: "full" } as unknown as PrefetchOptions;
 const FRESH_MS = 60_000;
 
 /** `ahead`: reserve on intent (the queue's own page; not lists, where a passing pointer would reserve everywhere). */
-export function StartQueueButton({ queueId, label = "Start labelling", ahead = false }: { queueId: string; label?: string; ahead?: boolean }) {
+export function StartQueueButton({
+  queueId,
+  label = "Start labelling",
+  ahead = false,
+}: {
+  queueId: string;
+  label?: string;
+  ahead?: boolean;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, start] = useTransition();
@@ -52,7 +60,11 @@ export function StartQueueButton({ queueId, label = "Start labelling", ahead = f
       >
         {label}
       </Button>
-      {error ? <span role="alert" className="text-xs text-destructive">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-destructive">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

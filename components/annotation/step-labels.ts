@@ -15,7 +15,9 @@ const byTrajectory = new Map<string, StepLabel[]>();
 const listeners = new Set<() => void>();
 const NONE: StepLabel[] = [];
 
-export function stepLabelsOf(labels: readonly { targetType: string; stepStart: number | null; stepEnd: number | null; value: string; schemaKey: string }[]): StepLabel[] {
+export function stepLabelsOf(
+  labels: readonly { targetType: string; stepStart: number | null; stepEnd: number | null; value: string; schemaKey: string }[],
+): StepLabel[] {
   return labels
     .filter((l) => l.targetType === "step_range" && l.stepStart !== null)
     .map((l) => ({ start: l.stepStart!, end: l.stepEnd ?? l.stepStart!, value: l.value, schemaKey: l.schemaKey }))
@@ -34,7 +36,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The step-range labels of a trajectory as the label panel last published them. */
 export function useStepLabels(trajectoryId: string | undefined): StepLabel[] {
-  return useSyncExternalStore(subscribe, () => (trajectoryId ? (byTrajectory.get(trajectoryId) ?? NONE) : NONE), () => NONE);
+  return useSyncExternalStore(
+    subscribe,
+    () => (trajectoryId ? (byTrajectory.get(trajectoryId) ?? NONE) : NONE),
+    () => NONE,
+  );
 }
 
 /** Labels covering one step, distinct by value. */

@@ -12,17 +12,33 @@ export function StepZeroReview({ queueId, labels, open }: { queueId: string; lab
     <Card data-testid="step-zero-review">
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle>
-          To review: <span className="tabular-nums" data-testid="step-zero-count">{labels.length}</span> label(s) stored on step 0 (the task prompt) from this queue
+          To review:{" "}
+          <span className="tabular-nums" data-testid="step-zero-count">
+            {labels.length}
+          </span>{" "}
+          label(s) stored on step 0 (the task prompt) from this queue
         </CardTitle>
-        <Link href={open ? base : `${base}?review=step0`} className="text-xs underline-offset-2 hover:underline">{open ? "Hide" : "Show them"}</Link>
+        <Link href={open ? base : `${base}?review=step0`} className="text-xs underline-offset-2 hover:underline">
+          {open ? "Hide" : "Show them"}
+        </Link>
       </CardHeader>
       {open ? (
         <CardContent>
           <ul className="flex flex-col gap-1 text-sm">
             {labels.map((l) => (
               <li key={l.labelId}>
-                <Link className="font-medium underline-offset-2 hover:underline" href={`/trajectories/${encodeURIComponent(l.trajectoryId)}${l.forkStep !== null ? `?step=${l.forkStep}` : ""}`}>{l.taskName}</Link>
-                <span className="text-muted-foreground"> · {l.annotatorName} · {l.schemaKey} = {l.value} on step 0 · {l.forkStep !== null ? `belongs on the fork point after step ${l.forkStep}` : "no fork point"} · {formatDateTime(l.createdAt)}</span>
+                <Link
+                  className="font-medium underline-offset-2 hover:underline"
+                  href={`/trajectories/${encodeURIComponent(l.trajectoryId)}${l.forkStep !== null ? `?step=${l.forkStep}` : ""}`}
+                >
+                  {l.taskName}
+                </Link>
+                <span className="text-muted-foreground">
+                  {" "}
+                  · {l.annotatorName} · {l.schemaKey} = {l.value} on step 0 ·{" "}
+                  {l.forkStep !== null ? `belongs on the fork point after step ${l.forkStep}` : "no fork point"} ·{" "}
+                  {formatDateTime(l.createdAt)}
+                </span>
               </li>
             ))}
           </ul>

@@ -18,7 +18,18 @@ export function focusedSuggestion(list: readonly SuggestionView[], cursor: numbe
   return list.find((s) => (s.stepStart ?? 0) >= cursor) ?? list.at(-1);
 }
 
-export function SuggestionList({ suggestions, total, more, onMore, schemas, focusedKey, changingKey, busy, onFocus, onDecide }: {
+export function SuggestionList({
+  suggestions,
+  total,
+  more,
+  onMore,
+  schemas,
+  focusedKey,
+  changingKey,
+  busy,
+  onFocus,
+  onDecide,
+}: {
   suggestions: SuggestionView[];
   /** Undecided in all; `more`: some are not loaded yet (`onMore` fetches the next range). */
   total: number;
@@ -38,7 +49,10 @@ export function SuggestionList({ suggestions, total, more, onMore, schemas, focu
     const root = list.current;
     const target = end.current;
     if (!more || !root || !target || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), { root, rootMargin: "0px 0px 200px 0px" });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), {
+      root,
+      rootMargin: "0px 0px 200px 0px",
+    });
     io.observe(target);
     return () => io.disconnect();
   }, [more, onMore, suggestions.length]);
@@ -58,20 +72,49 @@ export function SuggestionList({ suggestions, total, more, onMore, schemas, focu
               data-step={s.stepStart ?? ""}
               aria-current={focused ? "true" : undefined}
               onClick={() => onFocus(s)}
-              className={cn("flex flex-wrap items-center gap-2 rounded-md border border-dashed px-2 py-1", focused ? "border-primary bg-primary/10" : "border-border")}
+              className={cn(
+                "flex flex-wrap items-center gap-2 rounded-md border border-dashed px-2 py-1",
+                focused ? "border-primary bg-primary/10" : "border-border",
+              )}
             >
               <span className="min-w-20 text-xs text-muted-foreground">{describeTarget(s)}</span>
-              <Badge variant="outline" data-testid="suggestion-value">{suggestionValueLabel(schemas, s)}</Badge>
-              <span className="text-xs text-muted-foreground">{s.source === "detector" ? "detector" : s.source.replace(/^imported:/, "")}</span>
-              {s.message ? <span className="max-w-md truncate font-mono text-xs text-muted-foreground" title={s.message}>{s.message}</span> : null}
+              <Badge variant="outline" data-testid="suggestion-value">
+                {suggestionValueLabel(schemas, s)}
+              </Badge>
+              <span className="text-xs text-muted-foreground">
+                {s.source === "detector" ? "detector" : s.source.replace(/^imported:/, "")}
+              </span>
+              {s.message ? (
+                <span className="max-w-md truncate font-mono text-xs text-muted-foreground" title={s.message}>
+                  {s.message}
+                </span>
+              ) : null}
               <span className="ml-auto flex gap-1">
-                <Button size="sm" variant="outline" disabled={busy} onClick={(e) => (e.stopPropagation(), onDecide(s, "accepted"))} aria-label={`Accept ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={busy}
+                  onClick={(e) => (e.stopPropagation(), onDecide(s, "accepted"))}
+                  aria-label={`Accept ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}
+                >
                   Accept{focused ? <kbd className="font-mono text-[10px] opacity-70">a</kbd> : null}
                 </Button>
-                <Button size="sm" variant={changingKey === s.key ? "secondary" : "outline"} disabled={busy} onClick={(e) => (e.stopPropagation(), onDecide(s, "changed"))} aria-label={`Change ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}>
+                <Button
+                  size="sm"
+                  variant={changingKey === s.key ? "secondary" : "outline"}
+                  disabled={busy}
+                  onClick={(e) => (e.stopPropagation(), onDecide(s, "changed"))}
+                  aria-label={`Change ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}
+                >
                   Change{focused ? <kbd className="font-mono text-[10px] opacity-70">c</kbd> : null}
                 </Button>
-                <Button size="sm" variant="ghost" disabled={busy} onClick={(e) => (e.stopPropagation(), onDecide(s, "rejected"))} aria-label={`Reject ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  disabled={busy}
+                  onClick={(e) => (e.stopPropagation(), onDecide(s, "rejected"))}
+                  aria-label={`Reject ${suggestionValueLabel(schemas, s)} on ${describeTarget(s)}`}
+                >
                   Reject{focused ? <kbd className="font-mono text-[10px] opacity-70">x</kbd> : null}
                 </Button>
               </span>
@@ -81,7 +124,9 @@ export function SuggestionList({ suggestions, total, more, onMore, schemas, focu
         {more ? (
           <li ref={end} className="flex items-center gap-2 px-2 py-1 text-xs text-muted-foreground">
             {suggestions.length} of {total} loaded
-            <Button size="sm" variant="ghost" onClick={onMore} data-testid="suggestions-more">Load more</Button>
+            <Button size="sm" variant="ghost" onClick={onMore} data-testid="suggestions-more">
+              Load more
+            </Button>
           </li>
         ) : null}
       </ul>

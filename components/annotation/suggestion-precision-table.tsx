@@ -18,7 +18,11 @@ function Row({ r, overall }: { r: PrecisionRow; overall?: boolean }) {
       <TableCell className="text-right tabular-nums">{r.rejected}</TableCell>
       <TableCell className="text-right tabular-nums">
         {r.precision === null ? "—" : pct(r.precision)}
-        {r.ci ? <span className="ml-1 text-xs text-muted-foreground">({pct(r.ci.lo)}–{pct(r.ci.hi)})</span> : null}
+        {r.ci ? (
+          <span className="ml-1 text-xs text-muted-foreground">
+            ({pct(r.ci.lo)}–{pct(r.ci.hi)})
+          </span>
+        ) : null}
       </TableCell>
     </TableRow>
   );
@@ -30,13 +34,15 @@ export function SuggestionPrecisionTable({ p }: { p: SuggestionPrecision }) {
       <CardHeader>
         <CardTitle>Detector precision</CardTitle>
         <p className="text-xs text-muted-foreground">
-          Of annotators&apos; decisions on the error detector&apos;s suggestions, the share accepted as suggested (Wilson 95% interval). Every
-          annotator&apos;s decision counts; changed and rejected suggestions count against it.
+          Of annotators&apos; decisions on the error detector&apos;s suggestions, the share accepted as suggested (Wilson 95% interval).
+          Every annotator&apos;s decision counts; changed and rejected suggestions count against it.
         </p>
       </CardHeader>
       <CardContent>
         {p.categories.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No decisions yet: accept (a), change (c) or reject (x) suggestions in a trajectory&apos;s labelling panel.</p>
+          <p className="text-sm text-muted-foreground">
+            No decisions yet: accept (a), change (c) or reject (x) suggestions in a trajectory&apos;s labelling panel.
+          </p>
         ) : (
           <Table data-testid="detector-precision">
             <TableHeader>
@@ -50,7 +56,9 @@ export function SuggestionPrecisionTable({ p }: { p: SuggestionPrecision }) {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {p.categories.map((r) => <Row key={r.category} r={r} />)}
+              {p.categories.map((r) => (
+                <Row key={r.category} r={r} />
+              ))}
               <Row r={p.overall} overall />
             </TableBody>
           </Table>

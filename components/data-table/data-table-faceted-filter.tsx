@@ -49,7 +49,12 @@ export function DataTableFacetedFilter({ title, options, selected, multiple, onC
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <Button variant="outline" size="sm" className={cn("border-dashed", selected.length && "border-solid border-primary/60")} data-testid={`facet-${title}`}>
+        <Button
+          variant="outline"
+          size="sm"
+          className={cn("border-dashed", selected.length && "border-solid border-primary/60")}
+          data-testid={`facet-${title}`}
+        >
           <PlusCircle aria-hidden />
           {title}
           {selected.length ? (
@@ -60,7 +65,12 @@ export function DataTableFacetedFilter({ title, options, selected, multiple, onC
         </Button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="start" sideOffset={4} className="z-50 w-72 rounded-md border bg-card p-2 text-sm text-card-foreground shadow-md" aria-label={`${title} filter`}>
+        <Popover.Content
+          align="start"
+          sideOffset={4}
+          className="z-50 w-72 rounded-md border bg-card p-2 text-sm text-card-foreground shadow-md"
+          aria-label={`${title} filter`}
+        >
           {options.length > FILTERABLE ? (
             <input
               type="search"
@@ -74,14 +84,27 @@ export function DataTableFacetedFilter({ title, options, selected, multiple, onC
           <div role="group" aria-label={title} className="flex max-h-72 flex-col overflow-y-auto">
             {!multiple ? (
               <label className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 hover:bg-accent">
-                <input type="radio" name={`facet-${title}`} aria-label="Any" checked={current.length === 0} onChange={() => change([])} className="accent-primary" />
+                <input
+                  type="radio"
+                  name={`facet-${title}`}
+                  aria-label="Any"
+                  checked={current.length === 0}
+                  onChange={() => change([])}
+                  className="accent-primary"
+                />
                 <span className="flex-1">Any</span>
               </label>
             ) : null}
             {shown.map((o) => {
               const on = current.includes(o.value);
               return (
-                <label key={o.value} className={cn("flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 hover:bg-accent", o.count === 0 && !on && "opacity-50")}>
+                <label
+                  key={o.value}
+                  className={cn(
+                    "flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 hover:bg-accent",
+                    o.count === 0 && !on && "opacity-50",
+                  )}
+                >
                   <input
                     type={multiple ? "checkbox" : "radio"}
                     name={`facet-${title}`}

@@ -40,7 +40,11 @@ export function DataTablePagination({ total, page, pageCount, pageCountKnown = t
       <div className="flex items-center gap-3">
         <label className="flex items-center gap-2">
           Rows per page
-          <select className="h-8 rounded-md border bg-background px-2 text-foreground" value={perPage} onChange={(e) => onPerPage(Number(e.target.value))}>
+          <select
+            className="h-8 rounded-md border bg-background px-2 text-foreground"
+            value={perPage}
+            onChange={(e) => onPerPage(Number(e.target.value))}
+          >
             {perPageOptions.map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -52,10 +56,18 @@ export function DataTablePagination({ total, page, pageCount, pageCountKnown = t
           Page {formatCount(page)} of {formatCountAtLeast(pageCount, !pageCountKnown)}
         </span>
         <div className="flex items-center gap-1">
-          <PageLink href={hrefs.first} label="First page"><ChevronFirst /></PageLink>
-          <PageLink href={hrefs.prev} label="Previous page"><ChevronLeft /></PageLink>
-          <PageLink href={hrefs.next} label="Next page"><ChevronRight /></PageLink>
-          <PageLink href={hrefs.last} label="Last page"><ChevronLast /></PageLink>
+          <PageLink href={hrefs.first} label="First page">
+            <ChevronFirst />
+          </PageLink>
+          <PageLink href={hrefs.prev} label="Previous page">
+            <ChevronLeft />
+          </PageLink>
+          <PageLink href={hrefs.next} label="Next page">
+            <ChevronRight />
+          </PageLink>
+          <PageLink href={hrefs.last} label="Last page">
+            <ChevronLast />
+          </PageLink>
         </div>
       </div>
     </div>

@@ -37,7 +37,10 @@ export function DataTableRangeFilter({ title, value, bounds, step, onChange }: P
     setError(null);
     onChange(lo === undefined && hi === undefined ? undefined : { min: lo, max: hi });
   };
-  const hint = bounds.min !== null && bounds.max !== null ? `Values here range from ${bounds.min} to ${bounds.max}.` : "No values among the current matches.";
+  const hint =
+    bounds.min !== null && bounds.max !== null
+      ? `Values here range from ${bounds.min} to ${bounds.max}.`
+      : "No values among the current matches.";
   return (
     <Popover.Root
       onOpenChange={(open) => {
@@ -48,28 +51,58 @@ export function DataTableRangeFilter({ title, value, bounds, step, onChange }: P
       }}
     >
       <Popover.Trigger asChild>
-        <Button variant="outline" size="sm" className={cn("border-dashed", value && "border-solid border-primary/60")} data-testid={`facet-${title}`}>
+        <Button
+          variant="outline"
+          size="sm"
+          className={cn("border-dashed", value && "border-solid border-primary/60")}
+          data-testid={`facet-${title}`}
+        >
           <PlusCircle aria-hidden />
           {title}
           {value ? <Badge variant="primary">{show(value)}</Badge> : null}
         </Button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="start" sideOffset={4} className="z-50 w-64 rounded-md border bg-card p-3 text-sm text-card-foreground shadow-md" aria-label={`${title} range`}>
+        <Popover.Content
+          align="start"
+          sideOffset={4}
+          className="z-50 w-64 rounded-md border bg-card p-3 text-sm text-card-foreground shadow-md"
+          aria-label={`${title} range`}
+        >
           <form onSubmit={submit} className="flex flex-col gap-2">
             <div className="flex items-end gap-2">
               <label className="flex flex-1 flex-col gap-1 text-xs text-muted-foreground">
                 Minimum
-                <input type="number" step={step} value={min} onChange={(e) => setMin(e.target.value)} placeholder={bounds.min?.toString() ?? ""} aria-label={`Minimum ${title.toLowerCase()}`} className="h-8 rounded-md border bg-background px-2 text-sm text-foreground" />
+                <input
+                  type="number"
+                  step={step}
+                  value={min}
+                  onChange={(e) => setMin(e.target.value)}
+                  placeholder={bounds.min?.toString() ?? ""}
+                  aria-label={`Minimum ${title.toLowerCase()}`}
+                  className="h-8 rounded-md border bg-background px-2 text-sm text-foreground"
+                />
               </label>
               <span className="pb-1.5 text-muted-foreground">–</span>
               <label className="flex flex-1 flex-col gap-1 text-xs text-muted-foreground">
                 Maximum
-                <input type="number" step={step} value={max} onChange={(e) => setMax(e.target.value)} placeholder={bounds.max?.toString() ?? ""} aria-label={`Maximum ${title.toLowerCase()}`} className="h-8 rounded-md border bg-background px-2 text-sm text-foreground" />
+                <input
+                  type="number"
+                  step={step}
+                  value={max}
+                  onChange={(e) => setMax(e.target.value)}
+                  placeholder={bounds.max?.toString() ?? ""}
+                  aria-label={`Maximum ${title.toLowerCase()}`}
+                  className="h-8 rounded-md border bg-background px-2 text-sm text-foreground"
+                />
               </label>
             </div>
             <p className="text-xs text-muted-foreground">{hint}</p>
-            {error ? <p role="alert" className="text-xs text-destructive">{error}</p> : null}
+            {error ? (
+              <p role="alert" className="text-xs text-destructive">
+                {error}
+              </p>
+            ) : null}
             <div className="flex justify-end gap-2">
               {value ? (
                 <Button type="button" variant="ghost" size="sm" onClick={() => onChange(undefined)}>

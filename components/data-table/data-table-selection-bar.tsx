@@ -24,7 +24,19 @@ interface Props {
 }
 
 /** What is selected, with "select all N matching" (not only the page) and actions on the selection. */
-export function DataTableSelectionBar({ count, matching, matchingCapped = false, pageSelected, allMatching, noun, busy, error, onSelectAll, onClear, children }: Props) {
+export function DataTableSelectionBar({
+  count,
+  matching,
+  matchingCapped = false,
+  pageSelected,
+  allMatching,
+  noun,
+  busy,
+  error,
+  onSelectAll,
+  onClear,
+  children,
+}: Props) {
   if (count === 0 && !error) return null;
   return (
     <div role="region" aria-label="Selection" className="flex flex-wrap items-center gap-3 border-b bg-accent/40 px-3 py-2 text-sm">
@@ -38,7 +50,11 @@ export function DataTableSelectionBar({ count, matching, matchingCapped = false,
           Select all {formatCountAtLeast(matching, matchingCapped)} matching
         </Button>
       ) : null}
-      {error ? <span role="alert" className="text-destructive">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-destructive">
+          {error}
+        </span>
+      ) : null}
       <div className="ml-auto flex items-center gap-2">
         {children}
         <Button variant="ghost" size="sm" onClick={onClear}>

@@ -16,7 +16,11 @@ export function DataTableViewOptions<T>({ table, onReset }: { table: Table<T>; o
         </Button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-48 rounded-md border bg-card p-1 text-sm text-card-foreground shadow-md">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-48 rounded-md border bg-card p-1 text-sm text-card-foreground shadow-md"
+        >
           <DropdownMenu.Label className="px-2 py-1.5 text-xs font-medium text-muted-foreground">Visible columns</DropdownMenu.Label>
           {columns.map((c) => (
             <DropdownMenu.CheckboxItem

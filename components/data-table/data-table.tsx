@@ -66,7 +66,13 @@ function HeaderCell<T>({ header, props }: { header: Header<T, unknown>; props: P
             onChange={(e) => table.toggleAllPageRowsSelected(e.target.checked)}
           />
         ) : null}
-        <Link href={sortHref(id, false)} onClick={onClick} scroll={false} className="inline-flex items-center gap-1 hover:text-foreground" title="Sort (shift-click to add as a further sort)">
+        <Link
+          href={sortHref(id, false)}
+          onClick={onClick}
+          scroll={false}
+          className="inline-flex items-center gap-1 hover:text-foreground"
+          title="Sort (shift-click to add as a further sort)"
+        >
           {flexRender(header.column.columnDef.header, header.getContext())}
           <SortIcon state={state} position={position} />
         </Link>
@@ -79,7 +85,10 @@ function HeaderCell<T>({ header, props }: { header: Header<T, unknown>; props: P
           onMouseDown={header.getResizeHandler()}
           onTouchStart={header.getResizeHandler()}
           onDoubleClick={() => header.column.resetSize()}
-          className={cn("absolute top-1 right-0 h-7 w-1 cursor-col-resize rounded bg-border opacity-0 hover:opacity-100", header.column.getIsResizing() && "bg-primary opacity-100")}
+          className={cn(
+            "absolute top-1 right-0 h-7 w-1 cursor-col-resize rounded bg-border opacity-0 hover:opacity-100",
+            header.column.getIsResizing() && "bg-primary opacity-100",
+          )}
         />
       ) : null}
     </TableHead>
@@ -98,7 +107,12 @@ export function DataTable<T>(props: Props<T>) {
   }, [activeIndex]);
 
   return (
-    <Table aria-label={label} aria-busy={busy || undefined} className={cn("table-fixed transition-opacity", busy && "opacity-60")} style={{ width: table.getTotalSize(), minWidth: "100%" }}>
+    <Table
+      aria-label={label}
+      aria-busy={busy || undefined}
+      className={cn("table-fixed transition-opacity", busy && "opacity-60")}
+      style={{ width: table.getTotalSize(), minWidth: "100%" }}
+    >
       <TableHeader>
         {table.getHeaderGroups().map((hg) => (
           <TableRow key={hg.id} className="hover:bg-transparent">
@@ -123,10 +137,21 @@ export function DataTable<T>(props: Props<T>) {
                 className={cn(active && "bg-muted/70 outline-2 -outline-offset-2 outline-primary/70", sub && "border-b-0")}
               >
                 {row.getVisibleCells().map((cell, c) => (
-                  <TableCell key={cell.id} className={cn("overflow-hidden text-ellipsis", cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums")}>
+                  <TableCell
+                    key={cell.id}
+                    className={cn(
+                      "overflow-hidden text-ellipsis",
+                      cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums",
+                    )}
+                  >
                     {c === 0 ? (
                       <div className="flex min-w-0 items-center gap-2">
-                        <DataTableCheckbox aria-label="Select row" checked={row.getIsSelected()} onChange={(e) => row.toggleSelected(e.target.checked)} onClick={(e) => e.stopPropagation()} />
+                        <DataTableCheckbox
+                          aria-label="Select row"
+                          checked={row.getIsSelected()}
+                          onChange={(e) => row.toggleSelected(e.target.checked)}
+                          onClick={(e) => e.stopPropagation()}
+                        />
                         <div className="min-w-0 flex-1">{flexRender(cell.column.columnDef.cell, cell.getContext())}</div>
                       </div>
                     ) : (

@@ -16,7 +16,11 @@ export function usePersistedState<T>(key: string, schema: z.ZodType<T>, fallback
     },
     [key],
   );
-  const raw = useSyncExternalStore(subscribe, () => window.localStorage.getItem(key), () => null);
+  const raw = useSyncExternalStore(
+    subscribe,
+    () => window.localStorage.getItem(key),
+    () => null,
+  );
   const value = useMemo(() => {
     if (raw === null) return fallback;
     try {

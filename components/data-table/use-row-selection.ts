@@ -39,7 +39,8 @@ function setSelection(scope: string, value: Selection) {
   s.value = value;
   try {
     if (value.ids.size === 0) window.sessionStorage.removeItem(`selection:${scope}`);
-    else if (value.ids.size <= PERSIST_MAX) window.sessionStorage.setItem(`selection:${scope}`, JSON.stringify({ ids: [...value.ids], allMatching: value.allMatching }));
+    else if (value.ids.size <= PERSIST_MAX)
+      window.sessionStorage.setItem(`selection:${scope}`, JSON.stringify({ ids: [...value.ids], allMatching: value.allMatching }));
   } catch {
     // storage full: keep it in memory only
   }
@@ -55,14 +56,20 @@ export function useRowSelection(scope: string) {
     },
     [scope],
   );
-  const selection = useSyncExternalStore(subscribe, () => storeFor(scope).value, () => EMPTY);
+  const selection = useSyncExternalStore(
+    subscribe,
+    () => storeFor(scope).value,
+    () => EMPTY,
+  );
   return useMemo(
     () => ({
       selection,
       setMany(ids: string[], on: boolean) {
         // Read the store, not this render's snapshot: several updates can happen before the next render.
         const next = new Set(storeFor(scope).value.ids);
-        for (const id of ids) if (on) next.add(id); else next.delete(id);
+        for (const id of ids)
+          if (on) next.add(id);
+          else next.delete(id);
         setSelection(scope, { ids: next, allMatching: null });
       },
       selectAll(ids: string[], view: string, total: number) {

@@ -1,5 +1,12 @@
 "use client";
-import { functionalUpdate, getCoreRowModel, useReactTable, type ColumnDef, type RowSelectionState, type VisibilityState } from "@tanstack/react-table";
+import {
+  functionalUpdate,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type RowSelectionState,
+  type VisibilityState,
+} from "@tanstack/react-table";
 import { z } from "zod";
 import { usePersistedState } from "./use-persisted-state";
 import type { SortState } from "./data-table";
@@ -30,7 +37,9 @@ export interface ServerTableOptions<T extends { id: string }> {
 export function useServerTable<T extends { id: string }>(o: ServerTableOptions<T>) {
   const [widths, setWidths] = usePersistedState(`${o.storageKey}:widths`, widthsSchema, NO_WIDTHS);
   const selectable = o.selectedIds !== undefined && o.onSelect !== undefined;
-  const rowSelection: RowSelectionState = selectable ? Object.fromEntries(o.rows.filter((r) => o.selectedIds!.has(r.id)).map((r) => [r.id, true])) : {};
+  const rowSelection: RowSelectionState = selectable
+    ? Object.fromEntries(o.rows.filter((r) => o.selectedIds!.has(r.id)).map((r) => [r.id, true]))
+    : {};
   const columnVisibility = o.columnVisibility ?? {};
 
   // TanStack Table returns fresh functions each render; the React Compiler skips memoizing this hook, which is fine here.
@@ -59,8 +68,14 @@ export function useServerTable<T extends { id: string }>(o: ServerTableOptions<T
     onRowSelectionChange: (u) => {
       if (!selectable) return;
       const next = functionalUpdate(u, rowSelection);
-      o.onSelect!(o.rows.filter((r) => next[r.id]).map((r) => r.id), true);
-      o.onSelect!(o.rows.filter((r) => !next[r.id]).map((r) => r.id), false);
+      o.onSelect!(
+        o.rows.filter((r) => next[r.id]).map((r) => r.id),
+        true,
+      );
+      o.onSelect!(
+        o.rows.filter((r) => !next[r.id]).map((r) => r.id),
+        false,
+      );
     },
   });
   return { table, resetWidths: () => setWidths(null) };

@@ -13,7 +13,15 @@ type Kind = "trajectory" | "segment";
 type Create = (v: { name: string; kind: Kind; description?: string }) => Promise<ActionResult<{ name: string; items: number }>>;
 
 /** "Create a dataset from this filter": every trajectory the table's current filters match (not only this page). */
-export function CreateDatasetForm({ filter, matching, matchingCapped = false }: { filter: string; matching: number; matchingCapped?: boolean }) {
+export function CreateDatasetForm({
+  filter,
+  matching,
+  matchingCapped = false,
+}: {
+  filter: string;
+  matching: number;
+  matchingCapped?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
@@ -22,11 +30,25 @@ export function CreateDatasetForm({ filter, matching, matchingCapped = false }: 
       </Button>
     );
   }
-  return <DatasetForm create={(v) => createDatasetFromFilterAction({ ...v, filter })} submitLabel={`Create from ${formatCountAtLeast(matching, matchingCapped)} matching`} onCancel={() => setOpen(false)} />;
+  return (
+    <DatasetForm
+      create={(v) => createDatasetFromFilterAction({ ...v, filter })}
+      submitLabel={`Create from ${formatCountAtLeast(matching, matchingCapped)} matching`}
+      onCancel={() => setOpen(false)}
+    />
+  );
 }
 
 /** The form for a dataset built from the selected trajectories (ids are read when it is submitted). */
-export function CreateDatasetFromSelectionForm({ ids, onCancel, onCreated }: { ids: string[]; onCancel: () => void; onCreated: () => void }) {
+export function CreateDatasetFromSelectionForm({
+  ids,
+  onCancel,
+  onCreated,
+}: {
+  ids: string[];
+  onCancel: () => void;
+  onCreated: () => void;
+}) {
   return (
     <DatasetForm
       create={(v) => createDatasetFromSelectionAction({ ...v, ids })}
@@ -38,7 +60,13 @@ export function CreateDatasetFromSelectionForm({ ids, onCancel, onCreated }: { i
   );
 }
 
-interface FormProps { create: Create; submitLabel: string; label?: string; onCancel: () => void; onCreated?: () => void }
+interface FormProps {
+  create: Create;
+  submitLabel: string;
+  label?: string;
+  onCancel: () => void;
+  onCreated?: () => void;
+}
 
 function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel, onCreated }: FormProps) {
   const router = useRouter();
@@ -67,10 +95,26 @@ function DatasetForm({ create, submitLabel, label = "Create dataset", onCancel, 
         <Input name="description" maxLength={2000} placeholder="optional" />
       </FieldLabel>
       <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={pending}>{pending ? "Creating…" : submitLabel}</Button>
-        <Button type="button" variant="ghost" size="sm" onClick={() => { setError(null); onCancel(); }}>Cancel</Button>
+        <Button type="submit" size="sm" disabled={pending}>
+          {pending ? "Creating…" : submitLabel}
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          onClick={() => {
+            setError(null);
+            onCancel();
+          }}
+        >
+          Cancel
+        </Button>
       </div>
-      {error ? <p role="alert" className="basis-full text-sm text-destructive">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="basis-full text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -2,7 +2,16 @@
 import { useState, useTransition } from "react";
 import { Trash2 } from "lucide-react";
 import type { TrajectoryList } from "@/lib/services/browse/browse-trajectories";
-import { DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, decodeCursor, isTrajectoryColumnId, trajectoryListUrlSchema, trajectoryQueryToParams, updateQuery, type RawParams } from "@/lib/validation/search-params";
+import {
+  DEFAULT_PER_PAGE,
+  TRAJECTORY_COLUMN_IDS,
+  decodeCursor,
+  isTrajectoryColumnId,
+  trajectoryListUrlSchema,
+  trajectoryQueryToParams,
+  updateQuery,
+  type RawParams,
+} from "@/lib/validation/search-params";
 import { editDatasetItemsAction } from "@/lib/actions/datasets";
 import { formatCount } from "@/lib/format";
 import { DataTable } from "@/components/data-table/data-table";
@@ -17,7 +26,17 @@ const parseUrl = (p: RawParams) => trajectoryListUrlSchema.parse(p);
 const VISIBLE = Object.fromEntries(TRAJECTORY_COLUMN_IDS.map((c) => [c, !DEFAULT_HIDDEN_COLUMNS.includes(c)]));
 
 /** The dataset's current items in the trajectories table's columns; rows can be removed from the draft by hand. */
-export function DatasetItemsTable({ list, name, revision, editable }: { list: TrajectoryList; name: string; revision: number; editable: boolean }) {
+export function DatasetItemsTable({
+  list,
+  name,
+  revision,
+  editable,
+}: {
+  list: TrajectoryList;
+  name: string;
+  revision: number;
+  editable: boolean;
+}) {
   const { state: query, isPending, hrefFor, go } = useUrlState(parseUrl, trajectoryQueryToParams);
   const { selection, setMany, clear } = useRowSelection(`dataset:${name}`);
   const [active, setActive] = useState(-1);
@@ -34,8 +53,16 @@ export function DatasetItemsTable({ list, name, revision, editable }: { list: Tr
     columnVisibility: VISIBLE,
     ...(editable ? { selectedIds: selection.ids, onSelect: setMany } : {}),
   });
-  const sortTo = (id: string, multi: boolean) => (isTrajectoryColumnId(id) ? updateQuery(query, { sort: multi ? [...query.sort.filter((s) => s.id !== id), { id, desc: true }].slice(-3) : [{ id, desc: !(query.sort[0]?.id === id && query.sort[0].desc) }] }) : query);
-  const pageHref = (page: number, cursor?: string | null) => hrefFor(updateQuery(query, { page, cursor: (cursor && decodeCursor(cursor)) || undefined }));
+  const sortTo = (id: string, multi: boolean) =>
+    isTrajectoryColumnId(id)
+      ? updateQuery(query, {
+          sort: multi
+            ? [...query.sort.filter((s) => s.id !== id), { id, desc: true }].slice(-3)
+            : [{ id, desc: !(query.sort[0]?.id === id && query.sort[0].desc) }],
+        })
+      : query;
+  const pageHref = (page: number, cursor?: string | null) =>
+    hrefFor(updateQuery(query, { page, cursor: (cursor && decodeCursor(cursor)) || undefined }));
   const { page, pageCount } = list;
 
   return (
@@ -47,19 +74,27 @@ export function DatasetItemsTable({ list, name, revision, editable }: { list: Tr
             variant="outline"
             size="sm"
             disabled={removing}
-            onClick={() => start(async () => {
-              const r = await editDatasetItemsAction({ name, expectedRevision: revision, remove: [...selection.ids] });
-              if (!r.ok) return setError(r.error);
-              clear();
-              setError(null);
-            })}
+            onClick={() =>
+              start(async () => {
+                const r = await editDatasetItemsAction({ name, expectedRevision: revision, remove: [...selection.ids] });
+                if (!r.ok) return setError(r.error);
+                clear();
+                setError(null);
+              })
+            }
           >
             <Trash2 aria-hidden /> Remove from dataset
           </Button>
-          <Button variant="ghost" size="sm" onClick={clear}>Clear</Button>
+          <Button variant="ghost" size="sm" onClick={clear}>
+            Clear
+          </Button>
         </div>
       ) : null}
-      {error ? <p role="alert" className="border-b px-3 py-2 text-sm text-destructive">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="border-b px-3 py-2 text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
       {list.rows.length ? (
         <DataTable
           table={table}
@@ -73,7 +108,9 @@ export function DatasetItemsTable({ list, name, revision, editable }: { list: Tr
           busy={isPending}
         />
       ) : (
-        <p role="status" className="px-6 py-10 text-center text-sm text-muted-foreground">This dataset has no items. Build it from a filter on the Trajectories page.</p>
+        <p role="status" className="px-6 py-10 text-center text-sm text-muted-foreground">
+          This dataset has no items. Build it from a filter on the Trajectories page.
+        </p>
       )}
       <DataTablePagination
         total={`${formatCount(list.total)} items`}

@@ -1,12 +1,31 @@
 import { FieldLabel, Input, NativeSelect } from "@/components/ui/input";
 
 /** The Name and Items fields every "create dataset" form starts with (form fields `name` and `kind`). */
-export function DatasetNameFields({ defaultKind, placeholder, invalid, autoFocus = false }: { defaultKind: "trajectory" | "segment"; placeholder: string; invalid: boolean; autoFocus?: boolean }) {
+export function DatasetNameFields({
+  defaultKind,
+  placeholder,
+  invalid,
+  autoFocus = false,
+}: {
+  defaultKind: "trajectory" | "segment";
+  placeholder: string;
+  invalid: boolean;
+  autoFocus?: boolean;
+}) {
   return (
     <>
       <FieldLabel>
         Name
-        <Input name="name" required pattern="[\w.\-]+" maxLength={100} placeholder={placeholder} autoFocus={autoFocus} aria-invalid={invalid} className="w-56" />
+        <Input
+          name="name"
+          required
+          pattern="[\w.\-]+"
+          maxLength={100}
+          placeholder={placeholder}
+          autoFocus={autoFocus}
+          aria-invalid={invalid}
+          className="w-56"
+        />
       </FieldLabel>
       <FieldLabel>
         Items

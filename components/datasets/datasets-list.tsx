@@ -22,13 +22,19 @@ export function DatasetsList({ datasets }: { datasets: DatasetSummary[] }) {
           {datasets.map((d) => (
             <TableRow key={d.id} data-testid="dataset-row">
               <TableCell>
-                <Link href={`/datasets/${encodeURIComponent(d.name)}`} className="font-medium hover:underline">{d.name}</Link>
+                <Link href={`/datasets/${encodeURIComponent(d.name)}`} className="font-medium hover:underline">
+                  {d.name}
+                </Link>
                 {d.description ? <p className="max-w-md truncate text-xs text-muted-foreground">{d.description}</p> : null}
               </TableCell>
               <TableCell>{d.itemKind === "segment" ? "Recovery segments" : "Trajectories"}</TableCell>
               <TableCell className="text-right tabular-nums">{formatCount(d.latest?.itemCount ?? 0)}</TableCell>
               <TableCell>
-                {d.latest?.frozenAt ? <Badge variant="success">v{d.latest.version} frozen</Badge> : <Badge variant="warning">draft{d.frozenCount ? ` (after v${d.frozenCount})` : ""}</Badge>}
+                {d.latest?.frozenAt ? (
+                  <Badge variant="success">v{d.latest.version} frozen</Badge>
+                ) : (
+                  <Badge variant="warning">draft{d.frozenCount ? ` (after v${d.frozenCount})` : ""}</Badge>
+                )}
               </TableCell>
               <TableCell className="text-muted-foreground">{formatDateTime(d.updatedAt)}</TableCell>
               <TableCell className="text-muted-foreground">{d.createdBy}</TableCell>

@@ -26,7 +26,11 @@ export function DeleteDatasetButton({ name, revision }: { name: string; revision
       >
         <Trash2 aria-hidden /> {pending ? "Deleting…" : confirming ? "Delete dataset and its export files?" : "Delete"}
       </Button>
-      {error ? <p role="alert" className="max-w-sm text-sm text-destructive">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="max-w-sm text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

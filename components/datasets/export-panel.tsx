@@ -19,8 +19,16 @@ const CHAT = new Set(["openai", "trl", "sharegpt", "axolotl"]);
 const SIDECAR_LINKS: Record<string, string> = { provenance: "Provenance (.provenance.jsonl)", "dataset-info": "dataset_info.json" };
 
 const jobSchema = z.object({
-  id: z.string(), format: z.string(), status: z.enum(["running", "succeeded", "failed", "expired"]), rowsWritten: z.number(), rowsTotal: z.number(),
-  bytesWritten: z.number(), error: z.string().nullable(), ready: z.boolean(), filename: z.string().nullable(), sidecars: z.array(z.string()).default([]),
+  id: z.string(),
+  format: z.string(),
+  status: z.enum(["running", "succeeded", "failed", "expired"]),
+  rowsWritten: z.number(),
+  rowsTotal: z.number(),
+  bytesWritten: z.number(),
+  error: z.string().nullable(),
+  ready: z.boolean(),
+  filename: z.string().nullable(),
+  sidecars: z.array(z.string()).default([]),
 });
 type Job = z.infer<typeof jobSchema>;
 const errorSchema = z.object({ error: z.object({ message: z.string() }) });
@@ -30,8 +38,18 @@ const errorSchema = z.object({ error: z.object({ message: z.string() }) });
  * `leaks`: held-out tasks per version number that holds any (the form then asks for an override reason);
  * `defaultVersion`: the version an export without a number takes.
  */
-export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersion = null }: {
-  name: string; versions: { version: number; frozen: boolean }[]; initial: Job[]; leaks?: Record<number, string[]>; defaultVersion?: number | null;
+export function ExportPanel({
+  name,
+  versions,
+  initial,
+  leaks = {},
+  defaultVersion = null,
+}: {
+  name: string;
+  versions: { version: number; frozen: boolean }[];
+  initial: Job[];
+  leaks?: Record<number, string[]>;
+  defaultVersion?: number | null;
 }) {
   const [job, setJob] = useState<Job | null>(initial[0] ?? null);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +80,11 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
         const reason = String(data.get("override") ?? "").trim();
         const maxTokens = String(data.get("maxTokens") ?? "").trim();
         const options = CHAT.has(format)
-          ? { observations: data.get("observations"), ...(data.get("context") ? { context: data.get("context") } : {}), ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) }
+          ? {
+              observations: data.get("observations"),
+              ...(data.get("context") ? { context: data.get("context") } : {}),
+              ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}),
+            }
           : undefined;
         setStarting(true);
         setError(null);
@@ -72,7 +94,12 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
           const res = await fetch(`/api/v1/datasets/${encodeURIComponent(name)}/exports`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ format, ...(version ? { version: Number(version) } : {}), ...(reason ? { override: { reason } } : {}), ...(options ? { options } : {}) }),
+            body: JSON.stringify({
+              format,
+              ...(version ? { version: Number(version) } : {}),
+              ...(reason ? { override: { reason } } : {}),
+              ...(options ? { options } : {}),
+            }),
           });
           const body: unknown = await res.json();
           if (!res.ok) throw new Error(errorSchema.safeParse(body).data?.error.message ?? `HTTP ${res.status}`);
@@ -88,14 +115,23 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
         <FieldLabel>
           Format
           <NativeSelect name="format" value={format} onChange={(e) => setFormat(e.target.value)} aria-label="Export format">
-            {FORMATS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+            {FORMATS.map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
           </NativeSelect>
         </FieldLabel>
         <FieldLabel>
           Version
           <NativeSelect name="version" value={version} onChange={(e) => setVersion(e.target.value)} aria-label="Version">
             <option value="">Latest frozen (or current items)</option>
-            {versions.map((v) => <option key={v.version} value={v.version}>v{v.version}{v.frozen ? "" : " (draft)"}</option>)}
+            {versions.map((v) => (
+              <option key={v.version} value={v.version}>
+                v{v.version}
+                {v.frozen ? "" : " (draft)"}
+              </option>
+            ))}
           </NativeSelect>
         </FieldLabel>
         {CHAT.has(format) ? (
@@ -111,7 +147,9 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
               Failed context
               <NativeSelect name="context" defaultValue="" aria-label="Failed context">
                 <option value="">{format === "sharegpt" ? "Folded into the first human turn (default)" : "Masked turns (default)"}</option>
-                <option value={format === "sharegpt" ? "turns" : "prompt"}>{format === "sharegpt" ? "As turns (LLaMA-Factory trains them)" : "Folded into the first user turn"}</option>
+                <option value={format === "sharegpt" ? "turns" : "prompt"}>
+                  {format === "sharegpt" ? "As turns (LLaMA-Factory trains them)" : "Folded into the first user turn"}
+                </option>
               </NativeSelect>
             </FieldLabel>
             <FieldLabel>
@@ -126,11 +164,23 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
       </div>
       {held.length ? (
         <FieldLabel>
-          Override reason — this version holds held-out tasks ({held.slice(0, 5).join(", ")}{held.length > 5 ? ` and ${held.length - 5} more` : ""}); needed unless its freeze recorded one
-          <Input name="override" minLength={3} placeholder="why held-out tasks may be included" className="max-w-xl" aria-label="Override reason" data-testid="override-reason" />
+          Override reason — this version holds held-out tasks ({held.slice(0, 5).join(", ")}
+          {held.length > 5 ? ` and ${held.length - 5} more` : ""}); needed unless its freeze recorded one
+          <Input
+            name="override"
+            minLength={3}
+            placeholder="why held-out tasks may be included"
+            className="max-w-xl"
+            aria-label="Override reason"
+            data-testid="override-reason"
+          />
         </FieldLabel>
       ) : null}
-      {error ? <p role="alert" className="max-w-3xl text-sm text-destructive">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="max-w-3xl text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
       {job ? <JobStatus job={job} /> : null}
     </form>
   );
@@ -138,11 +188,17 @@ export function ExportPanel({ name, versions, initial, leaks = {}, defaultVersio
 
 function JobStatus({ job }: { job: Job }) {
   const pct = job.rowsTotal ? Math.min(100, Math.round((job.rowsWritten / job.rowsTotal) * 100)) : 0;
-  if (job.status === "failed") return <p role="alert" className="text-sm text-destructive">Export failed: {job.error}</p>;
+  if (job.status === "failed")
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Export failed: {job.error}
+      </p>
+    );
   if (job.status === "expired") {
     return (
       <p role="status" className="text-sm text-muted-foreground" data-testid="export-expired">
-        The file of the last export ({job.filename ?? job.format}, {formatCount(job.rowsTotal)} items) has expired: {job.error}. Export again to download it.
+        The file of the last export ({job.filename ?? job.format}, {formatCount(job.rowsTotal)} items) has expired: {job.error}. Export
+        again to download it.
       </p>
     );
   }
@@ -163,14 +219,20 @@ function JobStatus({ job }: { job: Job }) {
         {job.filename} · {formatCount(job.rowsTotal)} items · {job.bytesWritten ? formatBytes(job.bytesWritten) : "empty file"}
       </span>
       <Button asChild size="sm" variant="secondary">
-        <a href={`/api/exports/${job.id}/download`} download data-testid="download-export"><Download aria-hidden /> Download</a>
+        <a href={`/api/exports/${job.id}/download`} download data-testid="download-export">
+          <Download aria-hidden /> Download
+        </a>
       </Button>
       <Button asChild size="sm" variant="ghost">
-        <a href={`/api/exports/${job.id}/download?file=card`} download>Dataset card (README.md)</a>
+        <a href={`/api/exports/${job.id}/download?file=card`} download>
+          Dataset card (README.md)
+        </a>
       </Button>
       {job.sidecars.map((s) => (
         <Button key={s} asChild size="sm" variant="ghost">
-          <a href={`/api/exports/${job.id}/download?file=${s}`} download data-testid={`download-${s}`}>{SIDECAR_LINKS[s] ?? s}</a>
+          <a href={`/api/exports/${job.id}/download?file=${s}`} download data-testid={`download-${s}`}>
+            {SIDECAR_LINKS[s] ?? s}
+          </a>
         </Button>
       ))}
     </div>

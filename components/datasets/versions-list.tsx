@@ -9,7 +9,12 @@ export interface VersionDiff {
   removed: number;
 }
 
-const top = (m: Record<string, number>, n = 3) => Object.entries(m).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${formatCount(v)}`).join(", ");
+const top = (m: Record<string, number>, n = 3) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => `${k} ${formatCount(v)}`)
+    .join(", ");
 
 /** Versions newest first: state, size, change from the previous version, manifest highlights, hash. */
 export function VersionsList({ versions, diffs }: { versions: VersionView[]; diffs: Map<number, VersionDiff> }) {
@@ -31,13 +36,32 @@ export function VersionsList({ versions, diffs }: { versions: VersionView[]; dif
           return (
             <TableRow key={v.id} data-testid="version-row">
               <TableCell>
-                <span className="font-medium">v{v.version}</span> {v.frozenAt ? <Badge variant="success">frozen</Badge> : <Badge variant="warning">draft</Badge>}
-                {v.manifest?.leakageOverride ? <Badge variant="destructive" className="ml-1" title={v.manifest.leakageOverride.reason}>held-out override</Badge> : null}
+                <span className="font-medium">v{v.version}</span>{" "}
+                {v.frozenAt ? <Badge variant="success">frozen</Badge> : <Badge variant="warning">draft</Badge>}
+                {v.manifest?.leakageOverride ? (
+                  <Badge variant="destructive" className="ml-1" title={v.manifest.leakageOverride.reason}>
+                    held-out override
+                  </Badge>
+                ) : null}
               </TableCell>
               <TableCell className="text-right tabular-nums">{formatCount(v.itemCount)}</TableCell>
-              <TableCell className="tabular-nums">{d ? <><span className="text-success">+{formatCount(d.added)}</span> / <span className="text-destructive">−{formatCount(d.removed)}</span></> : <span className="text-muted-foreground">—</span>}</TableCell>
-              <TableCell className="max-w-md truncate text-xs text-muted-foreground" title={v.manifest ? JSON.stringify(v.manifest.byOutcome) : undefined}>
-                {v.manifest ? `${formatCount(v.manifest.tokens.total)} tokens · ${top(v.manifest.byOutcome)} · ${top(v.manifest.byErrorCategory)}` : "—"}
+              <TableCell className="tabular-nums">
+                {d ? (
+                  <>
+                    <span className="text-success">+{formatCount(d.added)}</span> /{" "}
+                    <span className="text-destructive">−{formatCount(d.removed)}</span>
+                  </>
+                ) : (
+                  <span className="text-muted-foreground">—</span>
+                )}
+              </TableCell>
+              <TableCell
+                className="max-w-md truncate text-xs text-muted-foreground"
+                title={v.manifest ? JSON.stringify(v.manifest.byOutcome) : undefined}
+              >
+                {v.manifest
+                  ? `${formatCount(v.manifest.tokens.total)} tokens · ${top(v.manifest.byOutcome)} · ${top(v.manifest.byErrorCategory)}`
+                  : "—"}
               </TableCell>
               <TableCell className="font-mono text-xs">{v.contentHash ? v.contentHash.slice(0, 12) : "—"}</TableCell>
               <TableCell className="text-muted-foreground">

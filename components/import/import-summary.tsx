@@ -7,7 +7,8 @@ export function ImportSummary({ name, result }: { name: string; result: UploadRe
     <div className="flex flex-col gap-3" data-testid="import-summary">
       <p className="text-sm">
         <span className="font-medium">{name}</span>: <span data-testid="summary-imported">{result.imported}</span> imported,{" "}
-        <span data-testid="summary-duplicates">{result.duplicates}</span> skipped as duplicates, <span data-testid="summary-failed">{result.failed}</span> failed
+        <span data-testid="summary-duplicates">{result.duplicates}</span> skipped as duplicates,{" "}
+        <span data-testid="summary-failed">{result.failed}</span> failed
         {result.inferredForks ? `, ${result.inferredForks} fork links inferred` : ""}.
         {result.rolledBack ? " Strict mode: nothing was imported." : ""}
       </p>
@@ -39,14 +40,22 @@ export function ImportSummary({ name, result }: { name: string; result: UploadRe
         </Table>
       </div>
       {result.errors.length ? (
-        <ul className="flex max-h-64 flex-col gap-1 overflow-auto rounded-md border border-destructive/40 bg-destructive/5 p-3 font-mono text-xs" aria-label="Import errors" data-testid="import-errors">
+        <ul
+          className="flex max-h-64 flex-col gap-1 overflow-auto rounded-md border border-destructive/40 bg-destructive/5 p-3 font-mono text-xs"
+          aria-label="Import errors"
+          data-testid="import-errors"
+        >
           {result.errors.map((e, i) => (
             <li key={i}>{e}</li>
           ))}
         </ul>
       ) : null}
       {result.warnings.length ? (
-        <ul className="flex max-h-48 flex-col gap-1 overflow-auto rounded-md border border-warning/50 bg-warning/10 p-3 font-mono text-xs" aria-label="Import warnings" data-testid="import-warnings">
+        <ul
+          className="flex max-h-48 flex-col gap-1 overflow-auto rounded-md border border-warning/50 bg-warning/10 p-3 font-mono text-xs"
+          aria-label="Import warnings"
+          data-testid="import-warnings"
+        >
           {result.warnings.map((w, i) => (
             <li key={i}>{w}</li>
           ))}

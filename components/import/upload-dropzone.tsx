@@ -52,7 +52,12 @@ export function UploadDropzone({ maxMb }: { maxMb: number }) {
       <div className="flex flex-wrap items-end gap-4">
         <label className="flex flex-col gap-1 text-sm">
           <span className="text-muted-foreground">Run name (optional, overrides the file&apos;s)</span>
-          <input value={runName} onChange={(e) => setRunName(e.target.value)} className="h-9 w-64 rounded-md border bg-background px-2" placeholder="e.g. qwen3-8b-grpo-s400" />
+          <input
+            value={runName}
+            onChange={(e) => setRunName(e.target.value)}
+            className="h-9 w-64 rounded-md border bg-background px-2"
+            placeholder="e.g. qwen3-8b-grpo-s400"
+          />
         </label>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} />
@@ -72,12 +77,16 @@ export function UploadDropzone({ maxMb }: { maxMb: number }) {
         onDrop={onDrop}
         onClick={() => input.current?.click()}
         onKeyDown={(e) => (e.key === "Enter" || e.key === " ") && input.current?.click()}
-        className={cn("flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-6 py-12 text-center transition-colors", dragging ? "border-primary bg-accent" : "hover:bg-muted/50")}
+        className={cn(
+          "flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-6 py-12 text-center transition-colors",
+          dragging ? "border-primary bg-accent" : "hover:bg-muted/50",
+        )}
       >
         <Upload className="size-8 text-muted-foreground" aria-hidden />
         <p className="font-medium">Drop files or a zipped job folder here</p>
         <p className="text-sm text-muted-foreground">
-          Harbor/ATIF (multi-step trials too), asciinema casts, Terminal-Bench, SWE-agent, OpenHands, Inspect (.eval or .json), SFT JSONL/ShareGPT, ReTerm native JSONL · .gz and .zip accepted · up to {maxMb} MB each
+          Harbor/ATIF (multi-step trials too), asciinema casts, Terminal-Bench, SWE-agent, OpenHands, Inspect (.eval or .json), SFT
+          JSONL/ShareGPT, ReTerm native JSONL · .gz and .zip accepted · up to {maxMb} MB each
         </p>
         <Button variant="outline" size="sm" type="button" disabled={busy}>
           Choose files
@@ -123,11 +132,18 @@ function ProgressRow({ item }: { item: Item }) {
       <div className="flex justify-between">
         <span className="font-medium">{item.name}</span>
         <span className="text-muted-foreground">
-          {!p ? "waiting…" : p.phase === "uploading" ? `uploading ${pct}%` : `importing… ${p.imported} imported, ${p.duplicates} duplicates, ${p.failed} failed`}
+          {!p
+            ? "waiting…"
+            : p.phase === "uploading"
+              ? `uploading ${pct}%`
+              : `importing… ${p.imported} imported, ${p.duplicates} duplicates, ${p.failed} failed`}
         </span>
       </div>
       <div className="h-1.5 overflow-hidden rounded bg-muted" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
-        <div className={cn("h-full bg-primary transition-all", p?.phase === "importing" && "animate-pulse")} style={{ width: `${p?.phase === "importing" ? 100 : pct}%` }} />
+        <div
+          className={cn("h-full bg-primary transition-all", p?.phase === "importing" && "animate-pulse")}
+          style={{ width: `${p?.phase === "importing" ? 100 : pct}%` }}
+        />
       </div>
     </div>
   );

@@ -43,7 +43,12 @@ export function uploadFile(file: File, params: Record<string, string>, onProgres
           continue;
         }
         if (msg.type === "progress") {
-          Object.assign(state, { phase: "importing", imported: Number(msg.imported), duplicates: Number(msg.duplicates), failed: Number(msg.failed) });
+          Object.assign(state, {
+            phase: "importing",
+            imported: Number(msg.imported),
+            duplicates: Number(msg.duplicates),
+            failed: Number(msg.failed),
+          });
           onProgress({ ...state });
         } else if (msg.type === "result" && !settled) {
           settled = true;

@@ -45,7 +45,11 @@ export function MobileNav({ children }: { children: ReactNode }) {
       </header>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 md:hidden" />
-        <Dialog.Content aria-describedby={undefined} className="fixed inset-y-0 left-0 z-50 flex w-64 max-w-[85vw] flex-col bg-card shadow-lg outline-none md:hidden" onClick={onClick}>
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 left-0 z-50 flex w-64 max-w-[85vw] flex-col bg-card shadow-lg outline-none md:hidden"
+          onClick={onClick}
+        >
           <Dialog.Title className="sr-only">Menu</Dialog.Title>
           <Dialog.Close asChild>
             <Button variant="ghost" size="icon" aria-label="Close menu" className="absolute top-2 right-2">

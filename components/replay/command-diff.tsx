@@ -22,11 +22,21 @@ export function CommandDiff({ comparison }: { comparison: AttemptComparison }) {
             </p>
             <ol className="overflow-auto rounded-md border font-mono text-xs">
               {comparison.diffs[i]!.map((op, k) => (
-                <li key={k} data-kind={op.kind} className={cn("flex gap-2 px-2 py-0.5 whitespace-pre", op.kind === "removed" && "bg-destructive/10 text-destructive", op.kind === "added" && "bg-success/10 text-success")}>
+                <li
+                  key={k}
+                  data-kind={op.kind}
+                  className={cn(
+                    "flex gap-2 px-2 py-0.5 whitespace-pre",
+                    op.kind === "removed" && "bg-destructive/10 text-destructive",
+                    op.kind === "added" && "bg-success/10 text-success",
+                  )}
+                >
                   <span aria-hidden className="w-3 shrink-0 select-none">
                     {SIGN[op.kind]}
                   </span>
-                  <span className="sr-only">{op.kind === "same" ? "in both:" : op.kind === "removed" ? "only in the first:" : "only in this one:"}</span>
+                  <span className="sr-only">
+                    {op.kind === "same" ? "in both:" : op.kind === "removed" ? "only in the first:" : "only in this one:"}
+                  </span>
                   <span className="truncate">{op.text}</span>
                 </li>
               ))}

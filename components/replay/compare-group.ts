@@ -34,14 +34,25 @@ export class CompareGroup {
   private readonly listeners = new Set<() => void>();
 
   constructor(sessions: { index: ReplayIndex; forkRecMs: number }[], idleCap: IdleCap) {
-    this.members = sessions.map((s) => ({ ...s, driver: new TerminalDriver(s.index, rangeFetcher(s.index.trajectoryId), () => this.emit()), map: new TimeMap(s.index.gaps, s.index.durationMs, idleCap) }));
+    this.members = sessions.map((s) => ({
+      ...s,
+      driver: new TerminalDriver(s.index, rangeFetcher(s.index.trajectoryId), () => this.emit()),
+      map: new TimeMap(s.index.gaps, s.index.durationMs, idleCap),
+    }));
     this.clock = new PlaybackClock({
       duration: () => this.durationMs(),
       stalled: () => this.members.some((m) => m.driver.stalled),
       onTick: (rel) => this.show(rel),
       onEnd: () => this.patch({ status: "ended" }),
     });
-    this.state = { status: "paused", relMs: 0, durationMs: this.durationMs(), speed: 1, idleCap, shown: this.members.map((m) => m.forkRecMs) };
+    this.state = {
+      status: "paused",
+      relMs: 0,
+      durationMs: this.durationMs(),
+      speed: 1,
+      idleCap,
+      shown: this.members.map((m) => m.forkRecMs),
+    };
   }
 
   private durationMs(): number {

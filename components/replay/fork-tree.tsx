@@ -23,8 +23,24 @@ function labelText(label: string): string {
 function NodeLine({ node, currentId, compareForm }: { node: ForkTreeNode; currentId: string; compareForm?: string }) {
   const current = node.id === currentId;
   return (
-    <div className={cn("flex flex-wrap items-center gap-2 rounded-md border px-2 py-1.5 text-sm", current ? "border-primary bg-primary/5" : "bg-card")} data-testid="fork-tree-node" data-current={current}>
-      {compareForm ? <input type="checkbox" form={compareForm} name="attempts" value={node.id} aria-label={`Select attempt ${(node.attemptIndex ?? 0) + 1} for comparison`} className="size-3.5" /> : null}
+    <div
+      className={cn(
+        "flex flex-wrap items-center gap-2 rounded-md border px-2 py-1.5 text-sm",
+        current ? "border-primary bg-primary/5" : "bg-card",
+      )}
+      data-testid="fork-tree-node"
+      data-current={current}
+    >
+      {compareForm ? (
+        <input
+          type="checkbox"
+          form={compareForm}
+          name="attempts"
+          value={node.id}
+          aria-label={`Select attempt ${(node.attemptIndex ?? 0) + 1} for comparison`}
+          className="size-3.5"
+        />
+      ) : null}
       <Link prefetch={false} href={`/trajectories/${node.id}`} className="font-medium hover:underline">
         {node.attemptIndex !== null ? `Attempt #${node.attemptIndex + 1}` : "Root trajectory"}
         <LinkPending />
@@ -52,7 +68,12 @@ function Forks({ node, currentId }: { node: ForkTreeNode; currentId: string }) {
     const pickable = f.attempts.length > 1;
     return (
       <div key={f.id} className="ml-3 flex flex-col gap-2 border-l-2 border-primary/30 pl-3" data-testid="fork-tree-fork">
-        <form id={formId} action={`/trajectories/${node.id}/compare`} method="get" className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+        <form
+          id={formId}
+          action={`/trajectories/${node.id}/compare`}
+          method="get"
+          className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground"
+        >
           <input type="hidden" name="fork" value={f.stepIndex} />
           <GitFork className="size-3.5 text-primary" aria-hidden />
           <Link prefetch={false} className="font-medium text-foreground hover:underline" href={replayHref(node.id, { step: f.stepIndex })}>
@@ -85,12 +106,17 @@ export async function ForkTree({ tree, currentId }: { tree: Promise<{ root: Fork
         <CardTitle className="flex items-center gap-2">
           <GitFork className="size-4" aria-hidden /> Fork tree
         </CardTitle>
-        <p className="text-xs text-muted-foreground">Recovery attempts branch from a failure state (fork point) of their parent. Tick two or more attempts of a fork to replay them side by side.</p>
+        <p className="text-xs text-muted-foreground">
+          Recovery attempts branch from a failure state (fork point) of their parent. Tick two or more attempts of a fork to replay them
+          side by side.
+        </p>
       </CardHeader>
       <CardContent className="flex max-h-[32rem] flex-col gap-2 overflow-auto">
         <NodeLine node={root} currentId={currentId} />
         <Forks node={root} currentId={currentId} />
-        {truncated ? <p className="text-xs text-muted-foreground">Deeper levels are not shown; open an attempt to see its own forks.</p> : null}
+        {truncated ? (
+          <p className="text-xs text-muted-foreground">Deeper levels are not shown; open an attempt to see its own forks.</p>
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,15 +1,54 @@
 "use client";
-import { ChevronLeft, ChevronRight, Copy, GitFork, Link, Maximize, Minimize, Pause, Play, Scaling, SkipBack, SkipForward, TriangleAlert } from "lucide-react";
+import {
+  ChevronLeft,
+  ChevronRight,
+  Copy,
+  GitFork,
+  Link,
+  Maximize,
+  Minimize,
+  Pause,
+  Play,
+  Scaling,
+  SkipBack,
+  SkipForward,
+  TriangleAlert,
+} from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { formatClock, IDLE_CAPS, SPEEDS, type IdleCap, type Speed } from "@/lib/domain/replay/player-options";
 import { cn } from "@/lib/utils";
 import type { PlayerState, ReplayPlayer } from "./replay-player";
 
-function IconButton({ label, shortcut, onClick, children, pressed, testId, wide }: { label: string; shortcut?: string; onClick: () => void; children: ReactNode; pressed?: boolean; testId?: string; wide?: boolean }) {
+function IconButton({
+  label,
+  shortcut,
+  onClick,
+  children,
+  pressed,
+  testId,
+  wide,
+}: {
+  label: string;
+  shortcut?: string;
+  onClick: () => void;
+  children: ReactNode;
+  pressed?: boolean;
+  testId?: string;
+  wide?: boolean;
+}) {
   const title = shortcut ? `${label} (${shortcut})` : label;
   return (
-    <Button variant="ghost" size="icon" className={cn("size-8", wide && "w-11 gap-0 [&_svg]:size-3.5", pressed && "bg-accent text-accent-foreground")} aria-label={label} title={title} aria-pressed={pressed} onClick={onClick} data-testid={testId}>
+    <Button
+      variant="ghost"
+      size="icon"
+      className={cn("size-8", wide && "w-11 gap-0 [&_svg]:size-3.5", pressed && "bg-accent text-accent-foreground")}
+      aria-label={label}
+      title={title}
+      aria-pressed={pressed}
+      onClick={onClick}
+      data-testid={testId}
+    >
       {children}
     </Button>
   );
@@ -28,7 +67,17 @@ export interface ViewOptions {
 }
 
 /** Transport, navigation and view controls of the replay. */
-export function ReplayControls({ player, state, view, counts }: { player: ReplayPlayer; state: PlayerState; view: ViewOptions; counts: { errors: number; forks: number } }) {
+export function ReplayControls({
+  player,
+  state,
+  view,
+  counts,
+}: {
+  player: ReplayPlayer;
+  state: PlayerState;
+  view: ViewOptions;
+  counts: { errors: number; forks: number };
+}) {
   const playing = state.status === "playing";
   return (
     <div className="flex flex-wrap items-center gap-1" role="toolbar" aria-label="Replay controls">
@@ -44,15 +93,33 @@ export function ReplayControls({ player, state, view, counts }: { player: Replay
       <span className="mx-1 font-mono text-xs tabular-nums text-muted-foreground" data-testid="replay-clock">
         {formatClock(state.playMs)} / {formatClock(state.playDurationMs)}
       </span>
-      <IconButton wide label={`Previous error (${counts.errors} suggested)`} shortcut="Shift+E" onClick={() => player.marker("error", -1)} testId="prev-error">
+      <IconButton
+        wide
+        label={`Previous error (${counts.errors} suggested)`}
+        shortcut="Shift+E"
+        onClick={() => player.marker("error", -1)}
+        testId="prev-error"
+      >
         <ChevronLeft />
         <TriangleAlert className="text-warning" />
       </IconButton>
-      <IconButton wide label={`Next error (${counts.errors} suggested)`} shortcut="e" onClick={() => player.marker("error", 1)} testId="next-error">
+      <IconButton
+        wide
+        label={`Next error (${counts.errors} suggested)`}
+        shortcut="e"
+        onClick={() => player.marker("error", 1)}
+        testId="next-error"
+      >
         <TriangleAlert className="text-warning" />
         <ChevronRight />
       </IconButton>
-      <IconButton wide label={`Previous fork point (${counts.forks})`} shortcut="Shift+F" onClick={() => player.marker("fork", -1)} testId="prev-fork">
+      <IconButton
+        wide
+        label={`Previous fork point (${counts.forks})`}
+        shortcut="Shift+F"
+        onClick={() => player.marker("fork", -1)}
+        testId="prev-fork"
+      >
         <ChevronLeft />
         <GitFork className="text-primary" />
       </IconButton>
@@ -62,7 +129,12 @@ export function ReplayControls({ player, state, view, counts }: { player: Replay
       </IconButton>
       <label className="ml-1 flex items-center gap-1 text-xs text-muted-foreground">
         Speed
-        <select className={selectClass} value={state.speed} onChange={(e) => player.setSpeed(SPEEDS.find((s) => String(s) === e.target.value) ?? 1)} aria-label="Playback speed">
+        <select
+          className={selectClass}
+          value={state.speed}
+          onChange={(e) => player.setSpeed(SPEEDS.find((s) => String(s) === e.target.value) ?? 1)}
+          aria-label="Playback speed"
+        >
           {SPEEDS.map((s: Speed) => (
             <option key={s} value={s}>
               {s}×
@@ -72,7 +144,12 @@ export function ReplayControls({ player, state, view, counts }: { player: Replay
       </label>
       <label className="flex items-center gap-1 text-xs text-muted-foreground" title="Pauses longer than this are shortened to it">
         Idle cap
-        <select className={selectClass} value={String(state.idleCap)} onChange={(e) => player.setIdleCap(IDLE_CAPS.find((c) => String(c) === e.target.value) ?? null)} aria-label="Idle time cap">
+        <select
+          className={selectClass}
+          value={String(state.idleCap)}
+          onChange={(e) => player.setIdleCap(IDLE_CAPS.find((c) => String(c) === e.target.value) ?? null)}
+          aria-label="Idle time cap"
+        >
           {IDLE_CAPS.map((c: IdleCap) => (
             <option key={String(c)} value={String(c)}>
               {c === null ? "off" : `${c / 1000}s`}

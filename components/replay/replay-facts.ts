@@ -14,7 +14,16 @@ export function replayFactsOf(t: Detail): ReplayFacts {
     errors: packErrorFacts(errorFacts(t.detectedErrors)),
     forks: [
       ...t.forkPoints.map((f) => ({ stepIndex: f.stepIndex, attempts: f.attempts.length, errorCategory: f.errorCategory })),
-      ...(t.parent?.forkStepIndex != null ? [{ stepIndex: t.parent.forkStepIndex, attempts: 1, errorCategory: null, label: `Forked from the parent after step ${t.parent.forkStepIndex}` }] : []),
+      ...(t.parent?.forkStepIndex != null
+        ? [
+            {
+              stepIndex: t.parent.forkStepIndex,
+              attempts: 1,
+              errorCategory: null,
+              label: `Forked from the parent after step ${t.parent.forkStepIndex}`,
+            },
+          ]
+        : []),
     ],
   };
 }

@@ -52,8 +52,16 @@ export class ReplayPlayer {
     const recMs = Math.min(Math.max(0, opts.startMs), index.durationMs);
     this.clock.seek(this.timeMap.toPlay(recMs));
     this.state = {
-      status: "paused", buffering: false, recMs, playMs: this.clock.position, playDurationMs: this.timeMap.playDurationMs,
-      speed: opts.speed, idleCap: opts.idleCap, currentStep: stepIndexAt(index.steps, recMs), settled: false, error: null,
+      status: "paused",
+      buffering: false,
+      recMs,
+      playMs: this.clock.position,
+      playDurationMs: this.timeMap.playDurationMs,
+      speed: opts.speed,
+      idleCap: opts.idleCap,
+      currentStep: stepIndexAt(index.steps, recMs),
+      settled: false,
+      error: null,
     };
     this.clock.speed = opts.speed;
   }
@@ -89,7 +97,16 @@ export class ReplayPlayer {
   private untilAttached: (() => void)[] = [];
 
   private moveTo(recMs: number, force: boolean): Promise<void> {
-    this.update({ recMs, playMs: this.clock.position, currentStep: stepIndexAt(this.index.steps, recMs), settled: false, buffering: this.driver.stalled }, force);
+    this.update(
+      {
+        recMs,
+        playMs: this.clock.position,
+        currentStep: stepIndexAt(this.index.steps, recMs),
+        settled: false,
+        buffering: this.driver.stalled,
+      },
+      force,
+    );
     if (this.driver.attached) return this.driver.show(recMs);
     return new Promise((resolve) => this.untilAttached.push(resolve));
   }

@@ -12,7 +12,8 @@ import { ReplayView, type ReplayFacts } from "./replay-view";
 
 export async function ReplaySection({ opening, facts }: { opening: Promise<ReplayOpening>; facts: ReplayFacts }) {
   const o = await opening;
-  if (o.index.chunks.length) preload(replayRangeUrl(o.index.trajectoryId, o.startMs, o.startMs, true), { as: "fetch", crossOrigin: "anonymous" });
+  if (o.index.chunks.length)
+    preload(replayRangeUrl(o.index.trajectoryId, o.startMs, o.startMs, true), { as: "fetch", crossOrigin: "anonymous" });
   // The proxy's CSP nonce (app/layout.tsx): the probe is an inline script, static text.
   const nonce = o.poster ? ((await headers()).get("x-nonce") ?? undefined) : undefined;
   return (

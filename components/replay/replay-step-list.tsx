@@ -22,13 +22,32 @@ export interface StepListSource {
   initial: { from: number; steps: StepSummary[] };
 }
 
-export function ReplayStepList({ source, current, forkSteps, stepLabels = [], onSelect, className }: { source: StepListSource; current: number | null; forkSteps: ReadonlySet<number>; stepLabels?: StepLabel[]; onSelect: (index: number) => void; className?: string }) {
+export function ReplayStepList({
+  source,
+  current,
+  forkSteps,
+  stepLabels = [],
+  onSelect,
+  className,
+}: {
+  source: StepListSource;
+  current: number | null;
+  forkSteps: ReadonlySet<number>;
+  stepLabels?: StepLabel[];
+  onSelect: (index: number) => void;
+  className?: string;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   // Never, at first: with 0 the list did not follow for the first 4 s after navigation (a deep link opened at step 0).
   const userScrolledAt = useRef(Number.NEGATIVE_INFINITY);
   const { rows, want, error } = useStepSummaries(source.trajectoryId, source.total, source.initial);
   // eslint-disable-next-line react-hooks/incompatible-library -- the list re-renders on every change anyway; nothing here relies on memoization
-  const virtualizer = useVirtualizer({ count: source.total, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 10 });
+  const virtualizer = useVirtualizer({
+    count: source.total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: 10,
+  });
   const items = virtualizer.getVirtualItems();
   const firstShown = items[0]?.index ?? 0;
   const lastShown = items.at(-1)?.index ?? 0;
@@ -52,14 +71,22 @@ export function ReplayStepList({ source, current, forkSteps, stepLabels = [], on
       onWheel={() => (userScrolledAt.current = performance.now())}
       onTouchMove={() => (userScrolledAt.current = performance.now())}
     >
-      {error ? <p role="alert" className="sticky top-0 z-10 border-b bg-destructive/10 px-2 py-1 text-xs text-destructive">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="sticky top-0 z-10 border-b bg-destructive/10 px-2 py-1 text-xs text-destructive">
+          {error}
+        </p>
+      ) : null}
       <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((row) => {
           const s = rows.get(row.index);
           if (!s) {
             return (
               <div key={row.index} role="listitem" className="absolute inset-x-0" style={{ top: row.start, height: row.size }}>
-                <div data-testid="replay-step-pending" data-step={row.index} className="flex h-full items-center gap-2 border-b px-2 text-xs text-muted-foreground">
+                <div
+                  data-testid="replay-step-pending"
+                  data-step={row.index}
+                  className="flex h-full items-center gap-2 border-b px-2 text-xs text-muted-foreground"
+                >
                   <span className="w-9 shrink-0 font-mono tabular-nums">#{row.index}</span>
                   <span className="h-2.5 flex-1 animate-pulse rounded bg-muted" aria-label="loading" />
                 </div>
@@ -83,17 +110,28 @@ export function ReplayStepList({ source, current, forkSteps, stepLabels = [], on
                 )}
               >
                 <span className="w-9 shrink-0 font-mono text-muted-foreground tabular-nums">#{s.index}</span>
-                {s.command ? <Bot className="size-3.5 shrink-0 text-muted-foreground" aria-label="command" /> : <MessageSquare className="size-3.5 shrink-0 text-muted-foreground" aria-label={s.source} />}
+                {s.command ? (
+                  <Bot className="size-3.5 shrink-0 text-muted-foreground" aria-label="command" />
+                ) : (
+                  <MessageSquare className="size-3.5 shrink-0 text-muted-foreground" aria-label={s.source} />
+                )}
                 <span className={cn("min-w-0 flex-1 truncate", s.command && "font-mono")} title={s.command ?? undefined}>
                   {s.command ?? <span className="italic text-muted-foreground">{s.source} turn</span>}
                   {s.more ? <span className="text-muted-foreground"> …</span> : null}
                 </span>
                 {s.isCopiedContext ? <Copy className="size-3 shrink-0 text-muted-foreground" aria-label="shared prefix" /> : null}
-                {s.exitCode !== null && s.exitCode !== 0 ? <span className="shrink-0 rounded bg-destructive/15 px-1 font-mono text-destructive">{s.exitCode}</span> : null}
+                {s.exitCode !== null && s.exitCode !== 0 ? (
+                  <span className="shrink-0 rounded bg-destructive/15 px-1 font-mono text-destructive">{s.exitCode}</span>
+                ) : null}
                 {s.isError ? <TriangleAlert className="size-3.5 shrink-0 text-warning" aria-label="error detected (suggestion)" /> : null}
                 {labels.length ? (
-                  <span data-testid="step-label" className="max-w-28 shrink-0 truncate rounded bg-primary/15 px-1 text-primary" title={`Labelled: ${labels.map(errorCategoryLabel).join(", ")}`}>
-                    {errorCategoryLabel(labels[0]!)}{labels.length > 1 ? ` +${labels.length - 1}` : ""}
+                  <span
+                    data-testid="step-label"
+                    className="max-w-28 shrink-0 truncate rounded bg-primary/15 px-1 text-primary"
+                    title={`Labelled: ${labels.map(errorCategoryLabel).join(", ")}`}
+                  >
+                    {errorCategoryLabel(labels[0]!)}
+                    {labels.length > 1 ? ` +${labels.length - 1}` : ""}
                   </span>
                 ) : null}
                 {forkSteps.has(s.index) ? <GitFork className="size-3.5 shrink-0 text-primary" aria-label="fork point" /> : null}

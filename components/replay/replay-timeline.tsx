@@ -17,17 +17,35 @@ const MARKER_STYLE: Record<ReplayMarker["kind"], string> = {
   end: "h-4 w-1 rounded-sm",
 };
 
-export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] }: { player: ReplayPlayer; state: PlayerState; markers: ReplayMarker[]; steps: StepTiming[]; stepLabels?: StepLabel[] }) {
+export function ReplayTimeline({
+  player,
+  state,
+  markers,
+  steps,
+  stepLabels = [],
+}: {
+  player: ReplayPlayer;
+  state: PlayerState;
+  markers: ReplayMarker[];
+  steps: StepTiming[];
+  stepLabels?: StepLabel[];
+}) {
   const track = useRef<HTMLDivElement>(null);
   const dur = Math.max(state.playDurationMs, 1);
   const pct = (recMs: number) => (player.toPlay(recMs) / dur) * 100;
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay
-  const ticks = useMemo(() => steps.map((s) => `M${((player.toPlay(s.startMs) / dur) * 1000).toFixed(1)} 0V10`).join(""), [steps, dur, state.idleCap, player]);
+  const ticks = useMemo(
+    () => steps.map((s) => `M${((player.toPlay(s.startMs) / dur) * 1000).toFixed(1)} 0V10`).join(""),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay
+    [steps, dur, state.idleCap, player],
+  );
   // Past MAX_ERROR_BUTTONS errors are dots, reached with the keyboard (e) or the Next error button instead.
   const errors = markers.filter((m) => m.kind === "error");
   const shown = markers.filter((m) => m.kind === "fork" || m.kind === "end" || (m.kind === "error" && errors.length <= MAX_ERROR_BUTTONS));
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay
-  const dots = useMemo(() => (errors.length > MAX_ERROR_BUTTONS ? errors.map((m) => ((player.toPlay(m.atMs) / dur) * 1000).toFixed(1)) : []), [errors.length, markers, dur, state.idleCap, player]);
+  const dots = useMemo(
+    () => (errors.length > MAX_ERROR_BUTTONS ? errors.map((m) => ((player.toPlay(m.atMs) / dur) * 1000).toFixed(1)) : []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- positions depend on the idle cap through player.toPlay
+    [errors.length, markers, dur, state.idleCap, player],
+  );
 
   const scrub = (clientX: number) => {
     const r = track.current?.getBoundingClientRect();
@@ -55,13 +73,33 @@ export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] 
           if (e.currentTarget.hasPointerCapture(e.pointerId)) scrub(e.clientX);
         }}
       >
-        <div className="pointer-events-none absolute inset-y-0 left-0 rounded-sm bg-primary/25" style={{ width: `${(state.playMs / dur) * 100}%` }} />
-        <svg className="pointer-events-none absolute inset-0 size-full text-muted-foreground/50" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden>
+        <div
+          className="pointer-events-none absolute inset-y-0 left-0 rounded-sm bg-primary/25"
+          style={{ width: `${(state.playMs / dur) * 100}%` }}
+        />
+        <svg
+          className="pointer-events-none absolute inset-0 size-full text-muted-foreground/50"
+          viewBox="0 0 1000 10"
+          preserveAspectRatio="none"
+          aria-hidden
+        >
           <path d={ticks} stroke="currentColor" strokeWidth="1" vectorEffect="non-scaling-stroke" />
         </svg>
         {dots.length ? (
-          <svg className="pointer-events-none absolute inset-0 size-full text-warning" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden data-testid="error-dots">
-            <path d={dots.map((x) => `M${x} 3V7`).join("")} stroke="currentColor" strokeWidth="3" strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+          <svg
+            className="pointer-events-none absolute inset-0 size-full text-warning"
+            viewBox="0 0 1000 10"
+            preserveAspectRatio="none"
+            aria-hidden
+            data-testid="error-dots"
+          >
+            <path
+              d={dots.map((x) => `M${x} 3V7`).join("")}
+              stroke="currentColor"
+              strokeWidth="3"
+              strokeLinecap="round"
+              vectorEffect="non-scaling-stroke"
+            />
           </svg>
         ) : null}
         {/* A bar under the steps each step-range label covers (start of its first step to end of its last) */}
@@ -82,7 +120,10 @@ export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] 
             />
           );
         })}
-        <div className="pointer-events-none absolute inset-y-[-3px] w-0.5 rounded bg-primary" style={{ left: `${(state.playMs / dur) * 100}%` }} />
+        <div
+          className="pointer-events-none absolute inset-y-[-3px] w-0.5 rounded bg-primary"
+          style={{ left: `${(state.playMs / dur) * 100}%` }}
+        />
       </div>
       {shown.map((m, i) => (
         <button
@@ -91,7 +132,11 @@ export function ReplayTimeline({ player, state, markers, steps, stepLabels = [] 
           data-testid={`marker-${m.kind}`}
           data-step={m.stepIndex ?? ""}
           title={m.suggestion ? `Suggested error (detector): ${m.label}` : m.label}
-          className={cn("absolute top-[18px] -translate-x-1/2 -translate-y-1/2 hover:scale-125 focus-visible:scale-125", MARKER_STYLE[m.kind], m.kind === "end" && (m.label.includes("passed") ? "bg-success" : "bg-destructive"))}
+          className={cn(
+            "absolute top-[18px] -translate-x-1/2 -translate-y-1/2 hover:scale-125 focus-visible:scale-125",
+            MARKER_STYLE[m.kind],
+            m.kind === "end" && (m.label.includes("passed") ? "bg-success" : "bg-destructive"),
+          )}
           style={{ left: `${Math.min(pct(m.atMs), 99.7)}%` }}
           onClick={() => void player.seek(m.atMs)}
         />

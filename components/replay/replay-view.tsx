@@ -18,7 +18,12 @@ import { useReplayHotkeys } from "./use-replay-hotkeys";
 import { useReplayPlayer } from "./use-replay-player";
 
 /** What the replay shows besides the session: detector findings, fork points and the result. */
-export type ReplayFacts = Omit<MarkerInput, "steps" | "end" | "errors"> & { errors: PackedErrorFacts; outcome: string; reward: number | null; /** Whose step-range labels to mark */ trajectoryId?: string };
+export type ReplayFacts = Omit<MarkerInput, "steps" | "end" | "errors"> & {
+  errors: PackedErrorFacts;
+  outcome: string;
+  reward: number | null;
+  /** Whose step-range labels to mark */ trajectoryId?: string;
+};
 
 /** What the page sends for the replay (lib/services/replay/opening.ts): plain data, resolved on the server. */
 export interface ReplayOpeningProps {
@@ -43,9 +48,21 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
   const stepLabels = useStepLabels(facts.trajectoryId);
   const { startMs } = opening;
   const index = useMemo(() => unpackReplayIndex(opening.index), [opening.index]);
-  const stepSource = useMemo(() => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }), [index.trajectoryId, opening.stepCount, opening.stepWindow]);
+  const stepSource = useMemo(
+    () => ({ trajectoryId: index.trajectoryId, total: opening.stepCount, initial: opening.stepWindow }),
+    [index.trajectoryId, opening.stepCount, opening.stepWindow],
+  );
   const markers = useMemo(
-    () => buildMarkers({ ...facts, errors: unpackErrorFacts(facts.errors), steps: index.steps, end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward } }, errorCategoryLabel),
+    () =>
+      buildMarkers(
+        {
+          ...facts,
+          errors: unpackErrorFacts(facts.errors),
+          steps: index.steps,
+          end: { durationMs: index.durationMs, outcome: facts.outcome, reward: facts.reward },
+        },
+        errorCategoryLabel,
+      ),
     [facts, index],
   );
   const { player, state } = useReplayPlayer("main", index, markers, { startMs, idleCap: idleCapFor(index.idleTimeLimitMs) });
@@ -95,9 +112,21 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
     );
 
   return (
-    <section aria-label="Terminal replay" data-testid="replay" style={VIEWPORT_CAP} data-status={state.status} data-settled={state.settled} data-rec-ms={state.recMs} data-step={state.currentStep ?? ""} data-source={index.source}>
+    <section
+      aria-label="Terminal replay"
+      data-testid="replay"
+      style={VIEWPORT_CAP}
+      data-status={state.status}
+      data-settled={state.settled}
+      data-rec-ms={state.recMs}
+      data-step={state.currentStep ?? ""}
+      data-source={index.source}
+    >
       <div className="grid gap-3 xl:grid-cols-[minmax(0,1fr)_21rem]">
-        <div ref={stage} className="relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6">
+        <div
+          ref={stage}
+          className="relative flex min-w-0 flex-col gap-1.5 rounded-lg border bg-card p-2 [&:fullscreen]:justify-center [&:fullscreen]:bg-background [&:fullscreen]:p-6"
+        >
           <ClientTerminalView
             id="main"
             cols={index.cols}
@@ -107,7 +136,11 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
             label={`Terminal replay (${index.source === "recording" ? "recorded session" : "session rebuilt from the steps"})`}
             className={fullscreen ? "min-h-0 flex-1" : fit ? CAPPED : "overflow-x-auto"}
             fallback={opening.poster ? <TerminalPoster id="main" poster={opening.poster} className={CAPPED} /> : undefined}
-            overlay={posterUp && opening.poster ? <TerminalPoster id="main" poster={opening.poster} className={`absolute inset-x-2 top-2 ${CAPPED}`} /> : null}
+            overlay={
+              posterUp && opening.poster ? (
+                <TerminalPoster id="main" poster={opening.poster} className={`absolute inset-x-2 top-2 ${CAPPED}`} />
+              ) : null
+            }
           />
           <ReplayTimeline player={player} state={state} markers={markers} steps={index.steps} stepLabels={stepLabels} />
           <ReplayControls
@@ -125,12 +158,22 @@ export function ReplayView({ opening, facts }: { opening: ReplayOpeningProps; fa
             }}
           />
           <p className="px-1 text-[11px] text-muted-foreground">
-            {index.source === "recording" ? "Recorded terminal session." : "No recording: this session is rebuilt from the steps' commands and outputs."} Keys: Space play/pause · ←/→ seek · [ ] step · e error · f fork.
+            {index.source === "recording"
+              ? "Recorded terminal session."
+              : "No recording: this session is rebuilt from the steps' commands and outputs."}{" "}
+            Keys: Space play/pause · ←/→ seek · [ ] step · e error · f fork.
           </p>
         </div>
         {/* The list must not set the row height (it is as tall as all its steps): it fills the cell instead. */}
         <div className="relative h-72 xl:h-auto">
-          <ReplayStepList source={stepSource} current={listStep} forkSteps={forkSteps} stepLabels={stepLabels} onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)} className="absolute inset-0" />
+          <ReplayStepList
+            source={stepSource}
+            current={listStep}
+            forkSteps={forkSteps}
+            stepLabels={stepLabels}
+            onSelect={(i) => void player.seek(stepSeekMs(index.steps, i) ?? 0)}
+            className="absolute inset-0"
+          />
         </div>
       </div>
     </section>

@@ -20,9 +20,23 @@ function forkRecMs(m: ReplayManifest, forkStepIndex: number): number {
 
 const selectClass = "h-8 rounded-md border border-input bg-background px-1.5 text-xs";
 
-export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { attempts: ComparedAttempt[]; manifests: Promise<ReplayManifest>[]; forkStepIndex: number }) {
+export function SiblingCompareView({
+  attempts,
+  manifests,
+  forkStepIndex,
+}: {
+  attempts: ComparedAttempt[];
+  manifests: Promise<ReplayManifest>[];
+  forkStepIndex: number;
+}) {
   const loaded = manifests.map((p) => use(p));
-  const [group] = useState(() => new CompareGroup(loaded.map((m) => ({ index: m.index, forkRecMs: forkRecMs(m, forkStepIndex) })), DEFAULT_IDLE_CAP_MS));
+  const [group] = useState(
+    () =>
+      new CompareGroup(
+        loaded.map((m) => ({ index: m.index, forkRecMs: forkRecMs(m, forkStepIndex) })),
+        DEFAULT_IDLE_CAP_MS,
+      ),
+  );
   const state = useSyncExternalStore(group.subscribe, group.getState, group.getState);
   useEffect(() => () => group.dispose(), [group]);
   const dur = Math.max(state.durationMs, 1);
@@ -30,7 +44,13 @@ export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { att
   return (
     <section aria-label="Side-by-side replay" data-testid="sibling-compare" data-status={state.status} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2">
-        <Button variant="outline" size="sm" onClick={() => group.toggle()} aria-label={state.status === "playing" ? "Pause" : "Play"} data-testid="compare-play">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => group.toggle()}
+          aria-label={state.status === "playing" ? "Pause" : "Play"}
+          data-testid="compare-play"
+        >
           {state.status === "playing" ? <Pause /> : <Play />}
         </Button>
         <span className="font-mono text-xs tabular-nums text-muted-foreground">
@@ -47,14 +67,24 @@ export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { att
           aria-label="Time since the fork point"
           data-testid="compare-scrubber"
         />
-        <select className={selectClass} aria-label="Playback speed" value={state.speed} onChange={(e) => group.setSpeed(SPEEDS.find((s) => String(s) === e.target.value) ?? 1)}>
+        <select
+          className={selectClass}
+          aria-label="Playback speed"
+          value={state.speed}
+          onChange={(e) => group.setSpeed(SPEEDS.find((s) => String(s) === e.target.value) ?? 1)}
+        >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
               {s}×
             </option>
           ))}
         </select>
-        <select className={selectClass} aria-label="Idle time cap" value={String(state.idleCap)} onChange={(e) => group.setIdleCap(IDLE_CAPS.find((c) => String(c) === e.target.value) ?? null)}>
+        <select
+          className={selectClass}
+          aria-label="Idle time cap"
+          value={String(state.idleCap)}
+          onChange={(e) => group.setIdleCap(IDLE_CAPS.find((c) => String(c) === e.target.value) ?? null)}
+        >
           {IDLE_CAPS.map((c) => (
             <option key={String(c)} value={String(c)}>
               idle {c === null ? "off" : `${c / 1000}s`}
@@ -64,7 +94,12 @@ export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { att
       </div>
       <div className="grid gap-3" style={{ gridTemplateColumns: `repeat(${Math.min(attempts.length, 2)}, minmax(0, 1fr))` }}>
         {attempts.map((a, i) => (
-          <article key={a.id} className="flex min-w-0 flex-col gap-2 rounded-lg border bg-card p-2" data-testid="compared-attempt" data-attempt={a.id}>
+          <article
+            key={a.id}
+            className="flex min-w-0 flex-col gap-2 rounded-lg border bg-card p-2"
+            data-testid="compared-attempt"
+            data-attempt={a.id}
+          >
             <header className="flex flex-wrap items-center gap-2 text-sm">
               <Link prefetch={false} href={`/trajectories/${a.id}`} className="font-semibold hover:underline">
                 Attempt #{(a.attemptIndex ?? i) + 1}
@@ -74,7 +109,14 @@ export function SiblingCompareView({ attempts, manifests, forkStepIndex }: { att
                 r={formatReward(a.reward)} · {a.stepCount} steps · {a.steps.length} after the fork
               </span>
             </header>
-            <ClientTerminalView id={`attempt-${a.id}`} cols={loaded[i]!.index.cols} rows={loaded[i]!.index.rows} fit="width" onReady={(h) => group.attach(i, h)} label={`Attempt ${(a.attemptIndex ?? i) + 1} terminal`} />
+            <ClientTerminalView
+              id={`attempt-${a.id}`}
+              cols={loaded[i]!.index.cols}
+              rows={loaded[i]!.index.rows}
+              fit="width"
+              onReady={(h) => group.attach(i, h)}
+              label={`Attempt ${(a.attemptIndex ?? i) + 1} terminal`}
+            />
           </article>
         ))}
       </div>

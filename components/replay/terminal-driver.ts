@@ -4,7 +4,16 @@
 // keyframes that came with them are kept too (a few dozen), so a seek into a range seen before needs no request.
 // Requests to move are coalesced: while one sync runs, only the latest target is kept.
 import type { TerminalHandle } from "@/components/terminal/terminal-handle";
-import { chunkIndexAt, clampEventData, countEventsUpTo, parseResize, type Keyframe, type ReplayEvent, type ReplayIndex, type ReplayRange } from "@/lib/domain/replay/recording";
+import {
+  chunkIndexAt,
+  clampEventData,
+  countEventsUpTo,
+  parseResize,
+  type Keyframe,
+  type ReplayEvent,
+  type ReplayIndex,
+  type ReplayRange,
+} from "@/lib/domain/replay/recording";
 
 export type RangeFetcher = (fromMs: number, toMs: number, keyframe: boolean) => Promise<ReplayRange>;
 
@@ -173,7 +182,14 @@ export class TerminalDriver {
   }
 
   /** Reset, restore the keyframe at chunk `from` (none for chunk 0) and write the events up to t, in one go. */
-  private async rebuild(term: TerminalHandle, from: number, keyframe: Keyframe | null, c: number, t: number, get?: (seq: number) => ReplayEvent[] | undefined): Promise<void> {
+  private async rebuild(
+    term: TerminalHandle,
+    from: number,
+    keyframe: Keyframe | null,
+    c: number,
+    t: number,
+    get?: (seq: number) => ReplayEvent[] | undefined,
+  ): Promise<void> {
     term.reset(keyframe?.cols ?? this.index.cols, keyframe?.rows ?? this.index.rows);
     // The keyframe's bytes and the events after it are queued together: xterm parses them in one pass.
     const restored = keyframe ? term.restore(keyframe) : null;
@@ -198,7 +214,13 @@ export class TerminalDriver {
   }
 
   /** Write events from `from` up to time t in chunk c (from.chunk ≤ c), then record the new position. */
-  private async writeForward(term: TerminalHandle, from: Position, c: number, t: number, get = (seq: number) => this.events(seq)): Promise<void> {
+  private async writeForward(
+    term: TerminalHandle,
+    from: Position,
+    c: number,
+    t: number,
+    get = (seq: number) => this.events(seq),
+  ): Promise<void> {
     let buf = "";
     let event = from.event;
     for (let seq = from.chunk; seq <= c; seq++) {

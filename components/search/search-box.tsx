@@ -56,7 +56,15 @@ export function SearchBox({ id, value, onSearch, pending, placeholder, className
       <span className="absolute right-2 flex items-center gap-1.5">
         {pending ? <Loader2 className="size-3.5 animate-spin text-muted-foreground" aria-label="Searching" /> : null}
         {text ? (
-          <button type="button" aria-label="Clear search" className="rounded p-0.5 text-muted-foreground hover:text-foreground" onClick={() => { setText(""); onSearch("", "push"); }}>
+          <button
+            type="button"
+            aria-label="Clear search"
+            className="rounded p-0.5 text-muted-foreground hover:text-foreground"
+            onClick={() => {
+              setText("");
+              onSearch("", "push");
+            }}
+          >
             <X className="size-3.5" />
           </button>
         ) : (

@@ -7,9 +7,14 @@ export function CommandStep({ step }: { step: StepView }) {
   return (
     <div className="flex flex-col gap-2">
       <StepHeader step={step} label={step.source} />
-      {step.reasoning || step.message ? <p className="text-sm whitespace-pre-wrap text-muted-foreground">{step.reasoning ?? step.message}</p> : null}
+      {step.reasoning || step.message ? (
+        <p className="text-sm whitespace-pre-wrap text-muted-foreground">{step.reasoning ?? step.message}</p>
+      ) : null}
       {step.action ? (
-        <pre data-testid="step-command" className="overflow-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap">
+        <pre
+          data-testid="step-command"
+          className="overflow-auto rounded-md border bg-muted px-3 py-2 font-mono text-xs whitespace-pre-wrap"
+        >
           <span className="select-none text-muted-foreground">$ </span>
           {step.action}
         </pre>

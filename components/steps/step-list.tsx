@@ -19,7 +19,9 @@ export function StepList({ steps, forkSteps }: { steps: StepView[]; forkSteps: S
           )}
         >
           {s.action || s.source === "agent" ? <CommandStep step={s} /> : <MessageStep step={s} />}
-          {forkSteps.has(s.index) ? <p className="mt-2 text-xs font-medium text-primary">Fork point: recovery attempts branch after this step</p> : null}
+          {forkSteps.has(s.index) ? (
+            <p className="mt-2 text-xs font-medium text-primary">Fork point: recovery attempts branch after this step</p>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -34,7 +34,17 @@ function stepsUrl(trajectoryId: string, from: number, to: number): string {
   return `/api/v1/trajectories/${encodeURIComponent(trajectoryId)}/steps?from=${from}&to=${to}`;
 }
 
-export function Transcript({ trajectoryId, from, total, forkSteps }: { trajectoryId: string; from: number; total: number; forkSteps: number[] }) {
+export function Transcript({
+  trajectoryId,
+  from,
+  total,
+  forkSteps,
+}: {
+  trajectoryId: string;
+  from: number;
+  total: number;
+  forkSteps: number[];
+}) {
   const [range, setRange] = useState<{ from: number; steps: StepView[] }>({ from, steps: [] });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +65,9 @@ export function Transcript({ trajectoryId, from, total, forkSteps }: { trajector
         const res = await fetch(stepsUrl(trajectoryId, lo, hi));
         if (!res.ok) throw new Error(`Steps ${lo}–${hi - 1} could not be loaded (HTTP ${res.status})`);
         const { steps } = stepsResponseSchema.parse(await res.json());
-        setRange((r) => (place === "after" ? { from: r.from, steps: [...r.steps, ...steps] } : { from: lo, steps: [...steps, ...r.steps] }));
+        setRange((r) =>
+          place === "after" ? { from: r.from, steps: [...r.steps, ...steps] } : { from: lo, steps: [...steps, ...r.steps] },
+        );
         setError(null);
       } catch (e) {
         setError(e instanceof Error ? e.message : String(e));
@@ -81,7 +93,10 @@ export function Transcript({ trajectoryId, from, total, forkSteps }: { trajector
     if (section.current) near.observe(section.current);
     let idle: number | undefined;
     const afterLoad = () => {
-      idle = window.setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(begin, { timeout: 2000 }) : begin()), IDLE_LOAD_MS);
+      idle = window.setTimeout(
+        () => (window.requestIdleCallback ? window.requestIdleCallback(begin, { timeout: 2000 }) : begin()),
+        IDLE_LOAD_MS,
+      );
     };
     if (document.readyState === "complete") afterLoad();
     else window.addEventListener("load", afterLoad, { once: true });
@@ -96,20 +111,40 @@ export function Transcript({ trajectoryId, from, total, forkSteps }: { trajector
   useEffect(() => {
     const el = end.current;
     if (!started || !el || done || range.steps.length === 0) return;
-    const near = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void load(to, Math.min(total, to + TRANSCRIPT_PAGE), "after");
-    }, { rootMargin: NEAR });
+    const near = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) void load(to, Math.min(total, to + TRANSCRIPT_PAGE), "after");
+      },
+      { rootMargin: NEAR },
+    );
     near.observe(el);
     return () => near.disconnect();
   }, [started, done, to, total, load, range.steps.length]);
 
   return (
-    <section ref={section} aria-labelledby="transcript-title" className="flex flex-col gap-3" data-testid="transcript" data-loaded-from={range.from} data-loaded-to={to}>
+    <section
+      ref={section}
+      aria-labelledby="transcript-title"
+      className="flex flex-col gap-3"
+      data-testid="transcript"
+      data-loaded-from={range.from}
+      data-loaded-to={to}
+    >
       <h2 id="transcript-title" className="text-sm font-semibold">
-        Transcript {total > TRANSCRIPT_PAGE && range.steps.length ? <span className="font-normal text-muted-foreground">· steps {range.from}–{to - 1} of {total}</span> : null}
+        Transcript{" "}
+        {total > TRANSCRIPT_PAGE && range.steps.length ? (
+          <span className="font-normal text-muted-foreground">
+            · steps {range.from}–{to - 1} of {total}
+          </span>
+        ) : null}
       </h2>
       {range.from > 0 && range.steps.length ? (
-        <Button variant="outline" className="w-fit" disabled={loading} onClick={() => void load(Math.max(0, range.from - TRANSCRIPT_PAGE), range.from, "before")}>
+        <Button
+          variant="outline"
+          className="w-fit"
+          disabled={loading}
+          onClick={() => void load(Math.max(0, range.from - TRANSCRIPT_PAGE), range.from, "before")}
+        >
           Earlier steps
         </Button>
       ) : null}

@@ -8,7 +8,24 @@ import { cn } from "@/lib/utils";
 import { BASE_FONT_SIZE, FIT_MAX_FONT, FIT_MIN_FONT, TERMINAL_FONT, TERMINAL_THEME } from "./terminal-theme";
 
 const T = TERMINAL_THEME;
-const ANSI = [T.black, T.red, T.green, T.yellow, T.blue, T.magenta, T.cyan, T.white, T.brightBlack, T.brightRed, T.brightGreen, T.brightYellow, T.brightBlue, T.brightMagenta, T.brightCyan, T.brightWhite];
+const ANSI = [
+  T.black,
+  T.red,
+  T.green,
+  T.yellow,
+  T.blue,
+  T.magenta,
+  T.cyan,
+  T.white,
+  T.brightBlack,
+  T.brightRed,
+  T.brightGreen,
+  T.brightYellow,
+  T.brightBlue,
+  T.brightMagenta,
+  T.brightCyan,
+  T.brightWhite,
+];
 const hex = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
 
 /** xterm's 256-colour palette: the theme's 16, then the 6×6×6 cube and the grey ramp. */
@@ -68,15 +85,33 @@ export function TerminalPoster({ id, poster, className }: { id: string; poster: 
   const byHeight = `(var(${TERMINAL_MAX_HEIGHT_VAR}, 10000px) - 1rem) / ${(Math.max(poster.rows, 1) * ROW_HEIGHT).toFixed(2)}`;
   const fontSize = `clamp(${FIT_MIN_FONT}px, min(${byWidth}, ${byHeight}), ${FIT_MAX_FONT}px)`;
   return (
-    <div data-terminal-poster={id} data-cols={poster.cols} data-rows={poster.rows} aria-hidden className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)} style={{ containerType: "inline-size" }}>
-      <div style={{ fontFamily: TERMINAL_FONT, fontSize: poster.cols ? fontSize : BASE_FONT_SIZE, lineHeight: ROW_HEIGHT, whiteSpace: "pre", color: T.foreground, overflow: "hidden" }}>
+    <div
+      data-terminal-poster={id}
+      data-cols={poster.cols}
+      data-rows={poster.rows}
+      aria-hidden
+      className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)}
+      style={{ containerType: "inline-size" }}
+    >
+      <div
+        style={{
+          fontFamily: TERMINAL_FONT,
+          fontSize: poster.cols ? fontSize : BASE_FONT_SIZE,
+          lineHeight: ROW_HEIGHT,
+          whiteSpace: "pre",
+          color: T.foreground,
+          overflow: "hidden",
+        }}
+      >
         {poster.lines.map((row, y) => (
           <div key={y} data-row="">
-            {row.length ? row.map(([text, style], x) => (
-              <span key={x} style={cssOf(style)}>
-                {text}
-              </span>
-            )) : " "}
+            {row.length
+              ? row.map(([text, style], x) => (
+                  <span key={x} style={cssOf(style)}>
+                    {text}
+                  </span>
+                ))
+              : " "}
           </div>
         ))}
       </div>
@@ -94,11 +129,13 @@ export function TerminalPoster({ id, poster, className }: { id: string; poster: 
  * the queued seeks), so a seek's time includes the wait.
  */
 export function posterProbeScript(id: "main"): string {
-  return `(function(){var w=window,id=${JSON.stringify(id)};w.__retermTerminals=w.__retermTerminals||{};w.__retermPlayers=w.__retermPlayers||{};` +
+  return (
+    `(function(){var w=window,id=${JSON.stringify(id)};w.__retermTerminals=w.__retermTerminals||{};w.__retermPlayers=w.__retermPlayers||{};` +
     `var el=function(){return document.querySelector('[data-terminal-poster="'+id+'"]')};` +
     `var rows=function(){var p=el();return p&&!p.closest("[hidden]")?Array.prototype.map.call(p.querySelectorAll("[data-row]"),function(r){return r.textContent}):[]};` +
     `if(!w.__retermTerminals[id])w.__retermTerminals[id]={screen:function(){return rows().join("\\n")},text:function(){return rows().join("\\n").replace(/\\s+$/,"")},` +
     `size:function(){var p=el();return{cols:p?+p.getAttribute("data-cols"):0,rows:p?+p.getAttribute("data-rows"):0}}};` +
     `if(!w.__retermPlayers[id]){var q=[];w.__retermPlayers[id]={queued:q,state:function(){return{status:"paused",settled:false,recMs:0,error:null}},` +
-    `seek:function(ms){return new Promise(function(resolve,reject){q.push({ms:ms,resolve:resolve,reject:reject})})}}}})();`;
+    `seek:function(ms){return new Promise(function(resolve,reject){q.push({ms:ms,resolve:resolve,reject:reject})})}}}})();`
+  );
 }

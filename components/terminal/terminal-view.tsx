@@ -163,5 +163,13 @@ export function TerminalView({ id, cols, rows, fit, onReady, label, className }:
     refit.current();
   }, [fit]);
 
-  return <div ref={hostRef} role="region" aria-label={label} data-terminal-id={id} className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)} />;
+  return (
+    <div
+      ref={hostRef}
+      role="region"
+      aria-label={label}
+      data-terminal-id={id}
+      className={cn("overflow-hidden rounded-md bg-[#15171c] p-2 ring-1 ring-black/5 dark:ring-white/10", className)}
+    />
+  );
 }

@@ -26,7 +26,19 @@ export function ShareBar({ value }: { value: number | null }) {
 }
 
 /** A pass or recovery rate with its 95% interval and, when some outcomes are unknown, how many were left out. */
-export function RateCell({ value, ci, unknown, unknownLabel = "unknown", testId }: { value: number | null; ci: Interval | null; unknown: number; unknownLabel?: string; testId?: string }) {
+export function RateCell({
+  value,
+  ci,
+  unknown,
+  unknownLabel = "unknown",
+  testId,
+}: {
+  value: number | null;
+  ci: Interval | null;
+  unknown: number;
+  unknownLabel?: string;
+  testId?: string;
+}) {
   return (
     <span className="inline-flex flex-col items-end" data-testid={testId}>
       <ShareBar value={value} />
@@ -34,7 +46,11 @@ export function RateCell({ value, ci, unknown, unknownLabel = "unknown", testId 
         <span className="text-xs text-muted-foreground">
           {ci ? `[${formatPercent(ci.lo)}, ${formatPercent(ci.hi)}]` : null}
           {ci && unknown ? " · " : null}
-          {unknown ? <span data-testid="unknown-count">{formatCount(unknown)} {unknownLabel}</span> : null}
+          {unknown ? (
+            <span data-testid="unknown-count">
+              {formatCount(unknown)} {unknownLabel}
+            </span>
+          ) : null}
         </span>
       ) : null}
     </span>
@@ -49,7 +65,11 @@ export function outcomeColumns<R extends GroupSummary>(): SummaryColumn<R>[] {
   return [
     { label: "Rollouts", align: "right", render: (r) => formatCount(r.figures.rollouts) },
     { label: "Passed", align: "right", render: (r) => formatCount(r.figures.passed) },
-    { label: "Pass rate", align: "right", render: (r) => <RateCell value={r.figures.passRate.rate} ci={r.figures.passRate.ci} unknown={r.figures.unknown} testId="pass-rate" /> },
+    {
+      label: "Pass rate",
+      align: "right",
+      render: (r) => <RateCell value={r.figures.passRate.rate} ci={r.figures.passRate.ci} unknown={r.figures.unknown} testId="pass-rate" />,
+    },
     {
       label: "Recovery attempts",
       align: "right",
@@ -58,7 +78,15 @@ export function outcomeColumns<R extends GroupSummary>(): SummaryColumn<R>[] {
     {
       label: "Recovery rate",
       align: "right",
-      render: (r) => <RateCell value={r.recovery.recoveryRate} ci={r.recovery.recoveryRateCi} unknown={r.recovery.unknownAttempts} unknownLabel="attempts unknown" testId="recovery-rate" />,
+      render: (r) => (
+        <RateCell
+          value={r.recovery.recoveryRate}
+          ci={r.recovery.recoveryRateCi}
+          unknown={r.recovery.unknownAttempts}
+          unknownLabel="attempts unknown"
+          testId="recovery-rate"
+        />
+      ),
     },
   ];
 }
@@ -76,7 +104,17 @@ export function NameCell({ href, name, detail }: { href: string; name: string; d
 }
 
 /** A summary table of tasks, runs or categories. Pass rates count original rollouts of known outcome only, never recovery attempts. */
-export function GroupSummaryTable<R extends { id: string }>({ rows, columns, label, testId }: { rows: R[]; columns: SummaryColumn<R>[]; label: string; testId?: string }) {
+export function GroupSummaryTable<R extends { id: string }>({
+  rows,
+  columns,
+  label,
+  testId,
+}: {
+  rows: R[];
+  columns: SummaryColumn<R>[];
+  label: string;
+  testId?: string;
+}) {
   return (
     <div className="rounded-lg border bg-card">
       <Table aria-label={label}>

@@ -19,7 +19,12 @@ const muted = (text: string) => <span className="text-muted-foreground">{text}</
 const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
   task: (r) => (
     <div className="flex min-w-0 flex-col">
-      <Link href={`/trajectories/${r.id}`} className="truncate font-medium hover:underline" data-testid="trajectory-link" title={r.taskName}>
+      <Link
+        href={`/trajectories/${r.id}`}
+        className="truncate font-medium hover:underline"
+        data-testid="trajectory-link"
+        title={r.taskName}
+      >
         {r.taskName}
         <LinkPending />
       </Link>
@@ -33,7 +38,9 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
   ),
   run: (r) => (
     <div className="flex min-w-0 flex-col">
-      <span className="truncate" title={r.runName}>{r.runName}</span>
+      <span className="truncate" title={r.runName}>
+        {r.runName}
+      </span>
       <span className="truncate text-xs text-muted-foreground">
         {r.model ?? "—"} · {r.checkpoint ?? "—"}
       </span>
@@ -45,8 +52,13 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
   durationMs: (r) => formatDuration(r.durationMs),
   firstError: (r) =>
     r.firstErrorCategory ? (
-      <span className="flex min-w-0" title={`${errorCategoryLabel(r.firstErrorCategory)}${r.firstErrorStep !== null ? ` (first at step ${r.firstErrorStep})` : ""}`}>
-        <Badge variant="warning" className="block min-w-0 truncate">{errorCategoryLabel(r.firstErrorCategory)}</Badge>
+      <span
+        className="flex min-w-0"
+        title={`${errorCategoryLabel(r.firstErrorCategory)}${r.firstErrorStep !== null ? ` (first at step ${r.firstErrorStep})` : ""}`}
+      >
+        <Badge variant="warning" className="block min-w-0 truncate">
+          {errorCategoryLabel(r.firstErrorCategory)}
+        </Badge>
       </span>
     ) : (
       muted("—")
@@ -74,9 +86,15 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
   annotations: (r) =>
     r.labels.length ? (
       // The error-category values people gave (blind annotators: their own), as compact chips
-      <span className="flex min-w-0 items-center gap-1 overflow-hidden" data-testid="label-chips" title={`${r.annotationCount} ${r.annotationCount === 1 ? "label" : "labels"}: ${r.labels.map(errorCategoryLabel).join(", ")}`}>
+      <span
+        className="flex min-w-0 items-center gap-1 overflow-hidden"
+        data-testid="label-chips"
+        title={`${r.annotationCount} ${r.annotationCount === 1 ? "label" : "labels"}: ${r.labels.map(errorCategoryLabel).join(", ")}`}
+      >
         {r.labels.slice(0, 2).map((v) => (
-          <Badge key={v} variant="primary" className="max-w-28 shrink truncate px-1.5 py-0 text-[11px] font-normal">{errorCategoryLabel(v)}</Badge>
+          <Badge key={v} variant="primary" className="max-w-28 shrink truncate px-1.5 py-0 text-[11px] font-normal">
+            {errorCategoryLabel(v)}
+          </Badge>
         ))}
         {r.labels.length > 2 ? <span className="text-muted-foreground text-[11px]">+{r.labels.length - 2}</span> : null}
       </span>
@@ -87,7 +105,9 @@ const CELLS: Record<TrajectoryColumnId, (r: TrajectoryRow) => ReactNode> = {
         {r.annotatedByMe ? <Badge variant="outline">you</Badge> : null}
       </span>
     ) : (
-      <span className="text-muted-foreground" title="Not annotated yet">—</span>
+      <span className="text-muted-foreground" title="Not annotated yet">
+        —
+      </span>
     ),
   importedAt: (r) => <span className="text-muted-foreground tabular-nums">{formatDateTime(r.importedAt)}</span>,
 };

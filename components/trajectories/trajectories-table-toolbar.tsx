@@ -3,7 +3,14 @@ import type { ReactNode } from "react";
 import { RotateCcw, X } from "lucide-react";
 import type { TrajectoryFacets } from "@/lib/services/browse/browse-trajectories";
 import { errorCategoryLabel } from "@/lib/domain/taxonomy";
-import { formatRange, hasFilters, NO_ERROR, TRAJECTORY_FILTERS, type TrajectoryFilterKey, type TrajectoryListQuery } from "@/lib/validation/search-params";
+import {
+  formatRange,
+  hasFilters,
+  NO_ERROR,
+  TRAJECTORY_FILTERS,
+  type TrajectoryFilterKey,
+  type TrajectoryListQuery,
+} from "@/lib/validation/search-params";
 import { DataTableFacetedFilter, type FacetOptionView } from "@/components/data-table/data-table-faceted-filter";
 import { DataTableRangeFilter } from "@/components/data-table/data-table-range-filter";
 import { SearchBox } from "@/components/search/search-box";
@@ -51,7 +58,13 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
   return (
     <div className="flex flex-col gap-2 border-b p-3">
       <div className="flex items-center gap-2">
-        <SearchBox id={SEARCH_INPUT_ID} value={query.q ?? ""} pending={pending && Boolean(query.q)} onSearch={onSearch} className="max-w-xl flex-1" />
+        <SearchBox
+          id={SEARCH_INPUT_ID}
+          value={query.q ?? ""}
+          pending={pending && Boolean(query.q)}
+          onSearch={onSearch}
+          className="max-w-xl flex-1"
+        />
         <div className="ml-auto flex items-center gap-2">{end}</div>
       </div>
       <div className="flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Filters">
@@ -91,9 +104,23 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
         ))}
         {DRILL.filter((k) => (k === "labelSchema" || k === "mode" ? query[k].length > 0 : query[k] !== undefined)).map((key) => {
           const v = query[key];
-          const text = key === "groupReward" ? `${formatRange(query.groupReward)} (upper bound excluded)` : key === "labelledAt" ? `${v} (UTC, end excluded)` : Array.isArray(v) ? v.join(", ") : String(v);
+          const text =
+            key === "groupReward"
+              ? `${formatRange(query.groupReward)} (upper bound excluded)`
+              : key === "labelledAt"
+                ? `${v} (UTC, end excluded)`
+                : Array.isArray(v)
+                  ? v.join(", ")
+                  : String(v);
           return (
-            <Button key={key} variant="secondary" size="sm" data-testid={`drill-filter-${key}`} aria-label={`Remove filter ${TRAJECTORY_FILTERS[key].label}: ${text}`} onClick={() => onFilter(key, [])}>
+            <Button
+              key={key}
+              variant="secondary"
+              size="sm"
+              data-testid={`drill-filter-${key}`}
+              aria-label={`Remove filter ${TRAJECTORY_FILTERS[key].label}: ${text}`}
+              onClick={() => onFilter(key, [])}
+            >
               {TRAJECTORY_FILTERS[key].label}: {text} <X aria-hidden />
             </Button>
           );

@@ -6,8 +6,19 @@ import { z } from "zod";
 import { Copy, DatabaseZap, Info, SearchX } from "lucide-react";
 import type { TrajectoryFacets, TrajectoryList } from "@/lib/services/browse/browse-trajectories";
 import {
-  DEFAULT_PER_PAGE, TRAJECTORY_COLUMN_IDS, isTrajectoryColumnId, decodeCursor, trajectoryListUrlSchema, trajectoryQueryToParams, updateQuery, stepHref, hasFilters,
-  type RawParams, type TrajectoryColumnId, type TrajectoryFilterKey, type TrajectoryListQuery,
+  DEFAULT_PER_PAGE,
+  TRAJECTORY_COLUMN_IDS,
+  isTrajectoryColumnId,
+  decodeCursor,
+  trajectoryListUrlSchema,
+  trajectoryQueryToParams,
+  updateQuery,
+  stepHref,
+  hasFilters,
+  type RawParams,
+  type TrajectoryColumnId,
+  type TrajectoryFilterKey,
+  type TrajectoryListQuery,
 } from "@/lib/validation/search-params";
 import { formatCount } from "@/lib/format";
 import { DataTable } from "@/components/data-table/data-table";
@@ -59,7 +70,9 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
   const [active, setActive] = useState(-1);
   const [selecting, setSelecting] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const [creating, setCreating] = useState(false);
-  const hidden = Object.keys(locked).flatMap((k): TrajectoryFilterKey[] => (k === "taskId" ? ["taskId", "category"] : k === "runId" ? ["runId", "model"] : []));
+  const hidden = Object.keys(locked).flatMap((k): TrajectoryFilterKey[] =>
+    k === "taskId" ? ["taskId", "category"] : k === "runId" ? ["runId", "model"] : [],
+  );
 
   // A view link without `cols` gets the columns this browser last chose.
   useEffect(() => {
@@ -67,7 +80,9 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
   }, [query, remembered, go]);
 
   const visibleCols = query.cols ?? DEFAULT_VISIBLE;
-  const columnVisibility: VisibilityState = Object.fromEntries(TRAJECTORY_COLUMN_IDS.map((c) => [c, c === "task" || visibleCols.includes(c)]));
+  const columnVisibility: VisibilityState = Object.fromEntries(
+    TRAJECTORY_COLUMN_IDS.map((c) => [c, c === "task" || visibleCols.includes(c)]),
+  );
 
   const { table, resetWidths } = useServerTable({
     storageKey: "reterm:trajectories",
@@ -96,10 +111,13 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
     },
     [list.rows, router],
   );
-  const toggleRow = useCallback((i: number) => {
-    const r = list.rows[i];
-    if (r) setMany([r.id], !selection.ids.has(r.id));
-  }, [list.rows, selection.ids, setMany]);
+  const toggleRow = useCallback(
+    (i: number) => {
+      const r = list.rows[i];
+      if (r) setMany([r.id], !selection.ids.has(r.id));
+    },
+    [list.rows, selection.ids, setMany],
+  );
   useTableHotkeys({ rowCount: list.rows.length, active, setActive, onOpen: openRow, onToggle: toggleRow, searchInputId: SEARCH_INPUT_ID });
 
   const setFilter = (key: TrajectoryFilterKey, values: string[]) => {
@@ -122,13 +140,17 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       if (!res.ok) throw new Error(errorResponseSchema.safeParse(body).data?.error.message ?? `HTTP ${res.status}`);
       const { ids, total, truncated } = idsResponseSchema.parse(body);
       selectAll(ids, view.toString(), total);
-      setSelecting({ busy: false, error: truncated ? `Only the first ${formatCount(ids.length)} of ${formatCount(total)} were selected.` : null });
+      setSelecting({
+        busy: false,
+        error: truncated ? `Only the first ${formatCount(ids.length)} of ${formatCount(total)} were selected.` : null,
+      });
     } catch (e) {
       setSelecting({ busy: false, error: `Could not select all matching trajectories: ${(e as Error).message}` });
     }
   };
 
-  const pageHref = (page: number, cursor?: string | null) => hrefFor(updateQuery(query, { page, cursor: (cursor && decodeCursor(cursor)) || undefined }));
+  const pageHref = (page: number, cursor?: string | null) =>
+    hrefFor(updateQuery(query, { page, cursor: (cursor && decodeCursor(cursor)) || undefined }));
   const { page, pageCount } = list;
   const pageRowsSelected = list.rows.length > 0 && list.rows.every((r) => selection.ids.has(r.id));
   const filtered = hasFilters(query);
@@ -143,7 +165,16 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         onFilter={setFilter}
         onSearch={(q, mode) => go(updateQuery(query, { q: q || undefined }), mode)}
         onReset={() => go(updateQuery(parseUrl({}), { sort: query.sort, cols: query.cols, perPage: query.perPage }))}
-        end={<DataTableViewOptions table={table} onReset={() => { resetWidths(); setRemembered(null); go(updateQuery(query, { cols: undefined }), "replace"); }} />}
+        end={
+          <DataTableViewOptions
+            table={table}
+            onReset={() => {
+              resetWidths();
+              setRemembered(null);
+              go(updateQuery(query, { cols: undefined }), "replace");
+            }}
+          />
+        }
       />
       <DataTableSelectionBar
         count={selection.ids.size}
@@ -155,10 +186,20 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         busy={selecting.busy}
         error={selecting.error}
         onSelectAll={onSelectAll}
-        onClear={() => { clear(); setCreating(false); setSelecting({ busy: false, error: null }); }}
+        onClear={() => {
+          clear();
+          setCreating(false);
+          setSelecting({ busy: false, error: null });
+        }}
       >
         {canCreateDataset ? (
-          <Button variant="outline" size="sm" onClick={() => setCreating(true)} disabled={creating || selecting.busy} data-testid="create-dataset-from-selection">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => setCreating(true)}
+            disabled={creating || selecting.busy}
+            data-testid="create-dataset-from-selection"
+          >
             <DatabaseZap aria-hidden /> Create dataset
           </Button>
         ) : null}
@@ -168,12 +209,20 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       </DataTableSelectionBar>
       {canCreateDataset && creating && selection.ids.size > 0 ? (
         <div className="border-b bg-accent/20 p-3">
-          <CreateDatasetFromSelectionForm ids={[...selection.ids]} onCancel={() => setCreating(false)} onCreated={() => { setCreating(false); clear(); }} />
+          <CreateDatasetFromSelectionForm
+            ids={[...selection.ids]}
+            onCancel={() => setCreating(false)}
+            onCreated={() => {
+              setCreating(false);
+              clear();
+            }}
+          />
         </div>
       ) : null}
       {list.search && list.search.indexLag > 0 ? (
         <p role="status" className="flex items-center gap-2 border-b bg-warning/10 px-3 py-2 text-sm">
-          <Info className="size-4" aria-hidden /> {formatCount(list.search.indexLag)} recently imported trajectories are still being indexed for search, so results may be incomplete. Reload in a moment.
+          <Info className="size-4" aria-hidden /> {formatCount(list.search.indexLag)} recently imported trajectories are still being indexed
+          for search, so results may be incomplete. Reload in a moment.
         </p>
       ) : null}
       {list.rows.length ? (
@@ -181,7 +230,9 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           table={table}
           label="Trajectories"
           sort={query.sort}
-          sortHref={(id, multi) => (isTrajectoryColumnId(id) ? hrefFor(updateQuery(query, { sort: nextSort(query.sort, id, multi) })) : "#")}
+          sortHref={(id, multi) =>
+            isTrajectoryColumnId(id) ? hrefFor(updateQuery(query, { sort: nextSort(query.sort, id, multi) })) : "#"
+          }
           onSortClick={(id, multi) => isTrajectoryColumnId(id) && go(updateQuery(query, { sort: nextSort(query.sort, id, multi) }))}
           activeIndex={active}
           onActivate={setActive}
@@ -190,7 +241,11 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           renderSubRow={(row) => (row.original.match ? <StepSnippet trajectoryId={row.original.id} match={row.original.match} /> : null)}
         />
       ) : (
-        <div role="status" className="flex flex-col items-center gap-3 px-6 py-14 text-center text-sm text-muted-foreground" data-testid="table-empty">
+        <div
+          role="status"
+          className="flex flex-col items-center gap-3 px-6 py-14 text-center text-sm text-muted-foreground"
+          data-testid="table-empty"
+        >
           <SearchX className="size-8" aria-hidden />
           {list.search && !list.search.searchable ? (
             <p>“{query.q}” has nothing to search for. Type words, commands or error messages (letters or digits).</p>
@@ -199,7 +254,11 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           ) : (
             <p>Nothing here yet.</p>
           )}
-          {filtered ? <Button variant="outline" size="sm" onClick={() => go(updateQuery(parseUrl({}), { sort: query.sort, cols: query.cols }))}>Reset filters</Button> : null}
+          {filtered ? (
+            <Button variant="outline" size="sm" onClick={() => go(updateQuery(parseUrl({}), { sort: query.sort, cols: query.cols }))}>
+              Reset filters
+            </Button>
+          ) : null}
         </div>
       )}
       <DataTablePagination

@@ -39,13 +39,18 @@ export function TrajectorySummary({ t }: { t: TrajectoryDetail }) {
               {t.run.name}
             </Link>
             <span className="text-xs text-muted-foreground">
-              {" "}({t.run.model ?? "—"} · {t.run.checkpoint ?? "—"} · {t.run.trainingMethod ?? "—"})
+              {" "}
+              ({t.run.model ?? "—"} · {t.run.checkpoint ?? "—"} · {t.run.trainingMethod ?? "—"})
             </span>
           </Field>
           <Field label="Started">{formatDateTime(t.startedAt)}</Field>
           <Field label="Source">
             {t.sourceFormat}
-            {t.sourceFile ? <span className="ml-1.5 inline-block max-w-64 truncate align-bottom text-xs text-muted-foreground" title={t.sourceFile}>{t.sourceFile}</span> : null}
+            {t.sourceFile ? (
+              <span className="ml-1.5 inline-block max-w-64 truncate align-bottom text-xs text-muted-foreground" title={t.sourceFile}>
+                {t.sourceFile}
+              </span>
+            ) : null}
           </Field>
           {t.failureMode ? <Field label="Failure mode">{t.failureMode}</Field> : null}
         </dl>

@@ -8,7 +8,13 @@ import { Button } from "@/components/ui/button";
 export type RouteErrorProps = { error: Error & { digest?: string }; reset: () => void };
 
 /** The body of every route's error.tsx: what failed, the server's message and reference, retry and a way back. */
-export function RouteError({ error, reset, title, hint, back }: RouteErrorProps & { title: string; hint?: ReactNode; back?: { href: string; label: string } }) {
+export function RouteError({
+  error,
+  reset,
+  title,
+  hint,
+  back,
+}: RouteErrorProps & { title: string; hint?: ReactNode; back?: { href: string; label: string } }) {
   return (
     <EmptyState title={title} icon={<AlertTriangle />}>
       <p className="mb-3">

@@ -4,7 +4,15 @@
 import { z } from "zod";
 import { defineAction, listField } from "../http/action.ts";
 import { createQueue } from "../services/annotation/manage-queues.ts";
-import { completeQueueItem, nextQueueItem, reserveAhead, skipQueueItem, submitQueueLabel, withdrawQueueSubmission, type QueueLabelInput } from "../services/annotation/work-queue.ts";
+import {
+  completeQueueItem,
+  nextQueueItem,
+  reserveAhead,
+  skipQueueItem,
+  submitQueueLabel,
+  withdrawQueueSubmission,
+  type QueueLabelInput,
+} from "../services/annotation/work-queue.ts";
 import { goldInputSchema, recordGoldLabel } from "../services/annotation/adjudicate.ts";
 import type { ServiceContext } from "../services/context.ts";
 
@@ -13,7 +21,9 @@ const slotSchema = z.object({ queueId: idSchema, slotId: idSchema });
 
 /** The queue item page of a reservation, or the queue page saying nothing is left. */
 function hrefOf(queueId: string, slot: { slotId: string } | null): string {
-  return slot ? `/annotation/queues/${encodeURIComponent(queueId)}/item?slot=${encodeURIComponent(slot.slotId)}` : `/annotation/queues/${encodeURIComponent(queueId)}?finished=1`;
+  return slot
+    ? `/annotation/queues/${encodeURIComponent(queueId)}/item?slot=${encodeURIComponent(slot.slotId)}`
+    : `/annotation/queues/${encodeURIComponent(queueId)}?finished=1`;
 }
 
 /** Where the annotator goes next: the next reserved item, or the queue page when nothing is left for them. */
@@ -32,14 +42,22 @@ export const reserveAheadAction = defineAction("annotation:write", slotSchema, a
 });
 
 /** Save a label from a queue item; when that finishes the item, `href` is the next one (one round trip). */
-export const submitQueueLabelAction = defineAction("annotation:write", slotSchema.extend({ label: z.custom<QueueLabelInput>() }), async (ctx, v) => {
-  // The label itself is validated by the service.
-  const r = await submitQueueLabel(ctx, v.slotId, v.label, { queue: v.queueId });
-  return { label: r.label, previous: r.previous, href: r.done ? hrefOf(v.queueId, r.next) : null };
-});
+export const submitQueueLabelAction = defineAction(
+  "annotation:write",
+  slotSchema.extend({ label: z.custom<QueueLabelInput>() }),
+  async (ctx, v) => {
+    // The label itself is validated by the service.
+    const r = await submitQueueLabel(ctx, v.slotId, v.label, { queue: v.queueId });
+    return { label: r.label, previous: r.previous, href: r.done ? hrefOf(v.queueId, r.next) : null };
+  },
+);
 
 const withdrawSchema = slotSchema.extend({
-  label: z.object({ id: idSchema, version: z.number().int().positive(), previous: z.object({ value: z.string(), comment: z.string().nullable() }).nullable() }),
+  label: z.object({
+    id: idSchema,
+    version: z.number().int().positive(),
+    previous: z.object({ value: z.string(), comment: z.string().nullable() }).nullable(),
+  }),
 });
 
 /** Undo the submission that finished an item: the label goes (or gets its old value back) and the item is reopened. */
@@ -64,7 +82,10 @@ export const skipItemAction = defineAction("annotation:write", slotSchema.extend
 // The new-queue form's fields; the service validates the values.
 const createFormSchema = z.object({
   name: z.string(),
-  description: z.string().optional().transform((v) => v || undefined),
+  description: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   filter: z.string().default(""),
   schemas: listField(z.string()).pipe(z.array(z.string()).min(1, "choose at least one schema")),
   labelsPerItem: z.coerce.number(),
@@ -79,9 +100,14 @@ export const createQueueAction = defineAction(
   createFormSchema,
   async (ctx, f) =>
     createQueue(ctx, {
-      name: f.name, description: f.description, filter: f.filter, schemas: f.schemas, labelsPerItem: f.labelsPerItem,
+      name: f.name,
+      description: f.description,
+      filter: f.filter,
+      schemas: f.schemas,
+      labelsPerItem: f.labelsPerItem,
       ...(f.reservationMinutes !== undefined ? { reservationMinutes: f.reservationMinutes } : {}),
-      assignees: f.assignees.split(/[\s,]+/).filter(Boolean), blind: f.blind === "on",
+      assignees: f.assignees.split(/[\s,]+/).filter(Boolean),
+      blind: f.blind === "on",
     }),
   { redirect: (_f, q) => `/annotation/queues/${q.id}` },
 );

@@ -24,7 +24,11 @@ export const createDatasetFromFilterAction = defineAction(
   "dataset:write",
   createFromFilterSchema,
   async (ctx, v) => {
-    const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "filter", filter: v.filter, kind: v.kind } });
+    const { dataset, built } = await createDataset(ctx, {
+      name: v.name,
+      description: v.description,
+      rules: { source: "filter", filter: v.filter, kind: v.kind },
+    });
     return { name: dataset.name, items: built.items.length };
   },
   { revalidate: "/datasets" },
@@ -42,7 +46,11 @@ export const createDatasetFromSelectionAction = defineAction(
   "dataset:write",
   createFromSelectionSchema,
   async (ctx, v) => {
-    const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "selection", ids: v.ids, kind: v.kind } });
+    const { dataset, built } = await createDataset(ctx, {
+      name: v.name,
+      description: v.description,
+      rules: { source: "selection", ids: v.ids, kind: v.kind },
+    });
     return { name: dataset.name, items: built.items.length };
   },
   { revalidate: "/datasets" },
@@ -61,7 +69,11 @@ export const createDatasetFromLabelsAction = defineAction(
   "dataset:write",
   createFromLabelsSchema,
   async (ctx, v) => {
-    const { dataset, built } = await createDataset(ctx, { name: v.name, description: v.description, rules: { source: "labels", labels: v.conditions, ...(v.queue ? { queue: v.queue } : {}), kind: v.kind } });
+    const { dataset, built } = await createDataset(ctx, {
+      name: v.name,
+      description: v.description,
+      rules: { source: "labels", labels: v.conditions, ...(v.queue ? { queue: v.queue } : {}), kind: v.kind },
+    });
     return { name: dataset.name, items: built.items.length };
   },
   { revalidate: "/datasets" },
@@ -69,15 +81,33 @@ export const createDatasetFromLabelsAction = defineAction(
 
 // Held-out task refs arrive as pasted text, one "benchmark/task-id" (or bare task id) a line.
 const heldOutTextSchema = z.object({
-  tasks: z.string().max(1_000_000, "is too long").transform((t) => t.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)),
+  tasks: z
+    .string()
+    .max(1_000_000, "is too long")
+    .transform((t) =>
+      t
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
   reason: z.string().max(500).optional(),
 });
 
-export const addHeldOutAction = defineAction("dataset:write", heldOutTextSchema, async (ctx, v) => ({ added: await markHeldOut(ctx, { tasks: v.tasks, reason: v.reason || undefined }) }), { revalidate: "/datasets" });
+export const addHeldOutAction = defineAction(
+  "dataset:write",
+  heldOutTextSchema,
+  async (ctx, v) => ({ added: await markHeldOut(ctx, { tasks: v.tasks, reason: v.reason || undefined }) }),
+  { revalidate: "/datasets" },
+);
 
 const removeHeldOutSchema = z.object({ tasks: z.array(z.string().min(1).max(300)).min(1, "name at least one task").max(10_000) });
 
-export const removeHeldOutAction = defineAction("dataset:write", removeHeldOutSchema, async (ctx, v) => ({ removed: await unmarkHeldOut(ctx, { tasks: v.tasks }) }), { revalidate: "/datasets" });
+export const removeHeldOutAction = defineAction(
+  "dataset:write",
+  removeHeldOutSchema,
+  async (ctx, v) => ({ removed: await unmarkHeldOut(ctx, { tasks: v.tasks }) }),
+  { revalidate: "/datasets" },
+);
 
 export const freezeDatasetAction = defineAction(
   "dataset:write",
@@ -98,4 +128,7 @@ export const editDatasetItemsAction = defineAction(
 );
 
 /** Delete the dataset (versions, items, exported files) and go back to the list; stale revision → error, nothing deleted. */
-export const deleteDatasetAction = defineAction("dataset:write", deleteDatasetInputSchema, (ctx, v) => deleteDataset(ctx, v), { revalidate: "/datasets", redirect: () => "/datasets" });
+export const deleteDatasetAction = defineAction("dataset:write", deleteDatasetInputSchema, (ctx, v) => deleteDataset(ctx, v), {
+  revalidate: "/datasets",
+  redirect: () => "/datasets",
+});

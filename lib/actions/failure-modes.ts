@@ -6,7 +6,10 @@ import { defineAction } from "../http/action.ts";
 import { suggestModeCategory } from "../services/failure-modes/index.ts";
 import { failureModesQueryFromUrl } from "../validation/failure-modes-params.ts";
 
-const inputSchema = z.object({ mode: z.string().regex(/^[\w-]{1,100}$/, "an id from the failure-modes page"), search: z.string().max(8_000) });
+const inputSchema = z.object({
+  mode: z.string().regex(/^[\w-]{1,100}$/, "an id from the failure-modes page"),
+  search: z.string().max(8_000),
+});
 
 export const suggestModeCategoryAction = defineAction("trajectory:import", inputSchema, async (ctx, v) => {
   const params: Record<string, string[]> = {};

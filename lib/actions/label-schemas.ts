@@ -20,7 +20,10 @@ const saveFormSchema = z.object({
         return z.NEVER;
       }
     }),
-  expectedUpdatedAt: z.string().optional().transform((v) => v || undefined),
+  expectedUpdatedAt: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 export const saveSchemaAction = defineAction(
@@ -47,7 +50,9 @@ export const importSchemasAction = defineAction(
   async (ctx, { file }) => {
     const r = await importSchemas(ctx, await file.text());
     const name = file instanceof File ? file.name : "file";
-    return { message: `Imported ${name}: ${r.created.length} created (${r.created.join(", ") || "none"}), ${r.updated.length} updated (${r.updated.join(", ") || "none"}).` };
+    return {
+      message: `Imported ${name}: ${r.created.length} created (${r.created.join(", ") || "none"}), ${r.updated.length} updated (${r.updated.join(", ") || "none"}).`,
+    };
   },
   { revalidate: "/annotation/schemas" },
 );

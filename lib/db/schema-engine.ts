@@ -46,7 +46,6 @@ function loadWasm(): void {
   wasmReady = true;
 }
 
-
 function schemaFiles(provider: Provider): [string, string][] {
   const dir = path.join(PRISMA_DIR, provider === "sqlite" ? "sqlite" : "postgres");
   return fs
@@ -178,13 +177,16 @@ async function withEngine<T>(config: DatabaseConfig, fn: (engine: SchemaEngine) 
   } catch (e) {
     await Promise.allSettled(opened.map((a) => a.dispose()));
     const first = ((e as Error).message ?? String(e)).split("\n")[0]!.replaceAll("`", "");
-    throw new AppError("DB_UNAVAILABLE", `Cannot open the ${config.provider} database: ${first} (check DATABASE_URL and that the server is running)`);
+    throw new AppError(
+      "DB_UNAVAILABLE",
+      `Cannot open the ${config.provider} database: ${first} (check DATABASE_URL and that the server is running)`,
+    );
   }
   try {
     return await fn(engine);
   } catch (e) {
     const inner = bound.errorRegistry.consumeError(0) as { error?: unknown } | undefined;
-    const detail = inner?.error instanceof Error ? inner.error.message : (e as Error).message ?? String(e);
+    const detail = inner?.error instanceof Error ? inner.error.message : ((e as Error).message ?? String(e));
     throw new AppError("DB_UNAVAILABLE", `Migration failed on ${config.provider}: ${detail}`);
   } finally {
     engine.free();

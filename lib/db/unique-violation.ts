@@ -6,5 +6,11 @@ export function isUniqueViolation(e: unknown): boolean {
   if (err?.code === "P2002") return true;
   if (err?.code !== "P2010") return false;
   const dbCode = String(err.meta?.code ?? "");
-  return dbCode === "23505" || dbCode === "2067" || dbCode === "1555" || err.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" || /unique constraint/i.test(err.message ?? "");
+  return (
+    dbCode === "23505" ||
+    dbCode === "2067" ||
+    dbCode === "1555" ||
+    err.meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation" ||
+    /unique constraint/i.test(err.message ?? "")
+  );
 }

@@ -6,7 +6,15 @@ describe("openablePages", () => {
   it("lists for each role exactly the nav pages it may open", () => {
     expect(openablePages({ role: "viewer" })).toEqual(["/trajectories", "/tasks", "/runs", "/datasets", "/analytics"]);
     expect(openablePages({ role: "annotator" })).toEqual(["/trajectories", "/tasks", "/runs", "/annotation", "/datasets", "/analytics"]);
-    expect(openablePages({ role: "researcher" })).toEqual(["/trajectories", "/tasks", "/runs", "/annotation", "/datasets", "/analytics", "/import"]);
+    expect(openablePages({ role: "researcher" })).toEqual([
+      "/trajectories",
+      "/tasks",
+      "/runs",
+      "/annotation",
+      "/datasets",
+      "/analytics",
+      "/import",
+    ]);
     expect(openablePages({ role: "admin" })).toEqual(Object.keys(PAGE_PERMISSIONS));
   });
 

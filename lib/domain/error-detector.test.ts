@@ -4,7 +4,7 @@ import { detectErrors, detectStepError } from "./error-detector";
 describe("error detector", () => {
   it.each([
     ["bash: rg: command not found", undefined, "command-error", "command-not-found"],
-    ["Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad", 1, "runtime-exception", "traceback"],
+    ['Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad', 1, "runtime-exception", "traceback"],
     ["ModuleNotFoundError: No module named 'numpy'", 1, "missing-dependency", "missing-module"],
     ["cp: cannot create regular file '/usr/bin/x': Permission denied", 1, "file-permission", "permission-or-path"],
     ["==== 1 failed, 5 passed in 1.2s ====", 1, "test-failure", "test-failure"],
@@ -16,7 +16,10 @@ describe("error detector", () => {
   });
 
   it("falls back to the exit code when the output has no known signal", () => {
-    expect(detectStepError({ observation: "something odd", exitCode: 2 }, 0)).toMatchObject({ category: "command-error", signal: "exit-code" });
+    expect(detectStepError({ observation: "something odd", exitCode: 2 }, 0)).toMatchObject({
+      category: "command-error",
+      signal: "exit-code",
+    });
   });
 
   it("reports no evidence rather than guessing", () => {

@@ -8,12 +8,16 @@ const c = (id: string, order: string, s: ForkCandidate["steps"], taskId = "t"): 
 describe("inferForkLinks", () => {
   it("links an attempt with a copied prefix to the earliest original sharing it, at the last copied step", () => {
     const pool = [c("root", "1", steps("abcdX")), c("other", "0", steps("abzz")), c("att", "2", steps("abcY", [], 3))];
-    expect(inferForkLinks(pool, new Set(["att"]))).toEqual([{ attemptId: "att", parentId: "root", stepIndex: 2, sharedSteps: 3, reason: "copied-context" }]);
+    expect(inferForkLinks(pool, new Set(["att"]))).toEqual([
+      { attemptId: "att", parentId: "root", stepIndex: 2, sharedSteps: 3, reason: "copied-context" },
+    ]);
   });
 
   it("treats a shared prefix containing an error as a fork from that failure state; the earlier one is the parent", () => {
     const pool = [c("late", "5", steps("abcQ", [2])), c("early", "1", steps("abcP", [2]))];
-    expect(inferForkLinks(pool, new Set(["late", "early"]))).toEqual([{ attemptId: "late", parentId: "early", stepIndex: 2, sharedSteps: 3, reason: "shared-prefix" }]);
+    expect(inferForkLinks(pool, new Set(["late", "early"]))).toEqual([
+      { attemptId: "late", parentId: "early", stepIndex: 2, sharedSteps: 3, reason: "shared-prefix" },
+    ]);
   });
 
   it("does not link rollouts that merely start with the same error-free commands, or belong to other tasks", () => {
@@ -26,6 +30,9 @@ describe("inferForkLinks", () => {
     const one = inferForkLinks(pool, new Set(["q", "r"]));
     const two = inferForkLinks([...pool].reverse(), new Set(["r", "q"]));
     expect(one).toEqual(two);
-    expect(one.map((l) => [l.attemptId, l.parentId])).toEqual([["q", "p"], ["r", "p"]]);
+    expect(one.map((l) => [l.attemptId, l.parentId])).toEqual([
+      ["q", "p"],
+      ["r", "p"],
+    ]);
   });
 });

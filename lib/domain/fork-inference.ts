@@ -42,7 +42,8 @@ function lcp(a: ForkCandidateStep[], b: ForkCandidateStep[]): number {
   return i;
 }
 
-const earlier = (a: ForkCandidate, b: ForkCandidate) => (a.order < b.order ? -1 : a.order > b.order ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const earlier = (a: ForkCandidate, b: ForkCandidate) =>
+  a.order < b.order ? -1 : a.order > b.order ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
  * @param pool every trajectory that may be a parent or an attempt (same tasks, none already linked as an attempt)

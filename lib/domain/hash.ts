@@ -8,7 +8,10 @@ export function sha256(text: string): string {
 
 /** Identity of a step's content, used to find the shared prefix of sibling attempts. */
 export function stepContentHash(step: Pick<StepInput, "source" | "action" | "observation" | "message">): string {
-  return sha256(JSON.stringify([step.source, step.action ?? "", step.observation ?? "", step.action ? "" : (step.message ?? "")])).slice(0, 32);
+  return sha256(JSON.stringify([step.source, step.action ?? "", step.observation ?? "", step.action ? "" : (step.message ?? "")])).slice(
+    0,
+    32,
+  );
 }
 
 /** Content-derived identity of a trajectory: the same content re-imported is a no-op. */

@@ -23,7 +23,8 @@ export function topLevelArraySpans(text: string): Span[] | null {
   for (i = i + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
       continue;
     }

@@ -19,21 +19,61 @@ export interface LabelSchemaDefinition {
 }
 
 export const ERROR_CATEGORIES = [
-  { value: "command-error", label: "Command error", description: "Non-zero exit, command not found, shell syntax error, usage output", hotkey: "1" },
-  { value: "missing-dependency", label: "Missing dependency", description: "ModuleNotFoundError, missing library, package manager failure", hotkey: "2" },
-  { value: "file-permission", label: "File / path / permission", description: "No such file, permission denied, read-only file system", hotkey: "3" },
+  {
+    value: "command-error",
+    label: "Command error",
+    description: "Non-zero exit, command not found, shell syntax error, usage output",
+    hotkey: "1",
+  },
+  {
+    value: "missing-dependency",
+    label: "Missing dependency",
+    description: "ModuleNotFoundError, missing library, package manager failure",
+    hotkey: "2",
+  },
+  {
+    value: "file-permission",
+    label: "File / path / permission",
+    description: "No such file, permission denied, read-only file system",
+    hotkey: "3",
+  },
   { value: "runtime-exception", label: "Runtime exception", description: "Traceback, stack trace, segfault, panic", hotkey: "4" },
   { value: "test-failure", label: "Failing tests / build", description: "Test summaries with failures, compiler errors", hotkey: "5" },
-  { value: "hang", label: "Hang / interactive prompt", description: "Command never returned, pager/editor left open, y/n prompt, heredoc", hotkey: "6" },
+  {
+    value: "hang",
+    label: "Hang / interactive prompt",
+    description: "Command never returned, pager/editor left open, y/n prompt, heredoc",
+    hotkey: "6",
+  },
   { value: "timeout", label: "Timeout", description: "Command or agent time limit reached", hotkey: "7" },
-  { value: "wrong-implementation", label: "Wrong implementation", description: "Runs cleanly but does the wrong thing (silent failure)", hotkey: "8" },
+  {
+    value: "wrong-implementation",
+    label: "Wrong implementation",
+    description: "Runs cleanly but does the wrong thing (silent failure)",
+    hotkey: "8",
+  },
   { value: "unaddressed-error", label: "Unaddressed error", description: "An error is visible and the next step ignores it", hotkey: "9" },
   { value: "repetition-loop", label: "Repetition loop", description: "Same command or edit repeated with the same result", hotkey: "q" },
   { value: "premature-completion", label: "Premature completion", description: "Declared done while errors remain", hotkey: "w" },
-  { value: "meta-control", label: "Meta-control failure", description: "No progress tracking, no pivot, no verification of the deliverable", hotkey: "e" },
+  {
+    value: "meta-control",
+    label: "Meta-control failure",
+    description: "No progress tracking, no pivot, no verification of the deliverable",
+    hotkey: "e",
+  },
   { value: "format-error", label: "Agent format / parse error", description: "The harness could not parse the model's reply", hotkey: "r" },
-  { value: "harness-error", label: "Harness / infrastructure", description: "Environment build, API or context-length failure", hotkey: "t" },
-  { value: "task-invalid", label: "Invalid task / brittle verifier", description: "Task unsolvable as stated, broken env, exploitable or misaligned tests — exclude from training", hotkey: "y" },
+  {
+    value: "harness-error",
+    label: "Harness / infrastructure",
+    description: "Environment build, API or context-length failure",
+    hotkey: "t",
+  },
+  {
+    value: "task-invalid",
+    label: "Invalid task / brittle verifier",
+    description: "Task unsolvable as stated, broken env, exploitable or misaligned tests — exclude from training",
+    hotkey: "y",
+  },
 ] as const satisfies readonly LabelOption[];
 
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number]["value"];

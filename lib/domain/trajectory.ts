@@ -30,23 +30,25 @@ export const stepSchema = z.object({
   message: z.string().optional(),
   reasoning: z.string().optional(),
   /** What was typed: commands/keystrokes, one per line, or a readable rendering of the tool call. */
-  action: z.string().optional().describe("What the agent typed: commands/keystrokes (one per line) or a readable rendering of the tool call."),
+  action: z
+    .string()
+    .optional()
+    .describe("What the agent typed: commands/keystrokes (one per line) or a readable rendering of the tool call."),
   toolCalls: z.array(toolCallSchema).optional(),
   observation: z.string().optional().describe("What the terminal/tool returned (raw, ANSI escapes allowed)."),
   exitCode: z.number().int().optional().describe("Exit code of the command when known."),
   promptTokens: z.number().int().nonnegative().optional(),
   completionTokens: z.number().int().nonnegative().optional(),
   /** Copied from an earlier trajectory as context (ATIF is_copied_context): excluded from SFT, used to infer forks. */
-  isCopiedContext: z.boolean().optional().describe("Step copied from the parent trajectory (shared prefix of a recovery attempt); excluded from SFT."),
+  isCopiedContext: z
+    .boolean()
+    .optional()
+    .describe("Step copied from the parent trajectory (shared prefix of a recovery attempt); excluded from SFT."),
 });
 export type StepInput = z.infer<typeof stepSchema>;
 
 /** asciicast-style event: [seconds since start, code, data]. */
-export const recordingEventSchema = z.tuple([
-  z.number().nonnegative(),
-  z.enum(["o", "i", "m", "r", "x"]),
-  z.string(),
-]);
+export const recordingEventSchema = z.tuple([z.number().nonnegative(), z.enum(["o", "i", "m", "r", "x"]), z.string()]);
 export type RecordingEvent = z.infer<typeof recordingEventSchema>;
 
 export const recordingSchema = z.object({
@@ -121,7 +123,10 @@ export const trajectorySchema = z.object({
   recording: recordingSchema.optional().describe("Terminal recording (asciicast-style events, seconds since start) for replay."),
   fork: forkRefSchema.optional().describe("Present when this trajectory is a recovery attempt forked from another one."),
   metadata: z.record(z.string(), z.unknown()).optional(),
-  labels: z.array(labelRefSchema).optional().describe("People's labels on this trajectory (exported datasets carry them; imported as annotations)."),
+  labels: z
+    .array(labelRefSchema)
+    .optional()
+    .describe("People's labels on this trajectory (exported datasets carry them; imported as annotations)."),
 });
 
 /** A trajectory as parsed (defaults applied). */

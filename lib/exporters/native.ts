@@ -26,11 +26,21 @@ export function createNativeWriter(): RowWriter {
       if (e.parent && !written.has(e.parent.dbId)) {
         written.add(e.parent.dbId);
         const p = e.parent.trajectory;
-        out.push(row(e.parent, {
-          ...e.provenance, role: "context", trajectoryId: e.parent.dbId, externalId: p.id ?? null, kind: "trajectory", parentTrajectoryId: null,
-          forkStep: null, attemptIndex: null, outcome: p.outcome, reward: p.reward ?? null,
-          labels: e.parent.labels.map((l) => ({ schema: l.schema, annotator: l.annotator, target: l.targetType, value: l.value })),
-        }));
+        out.push(
+          row(e.parent, {
+            ...e.provenance,
+            role: "context",
+            trajectoryId: e.parent.dbId,
+            externalId: p.id ?? null,
+            kind: "trajectory",
+            parentTrajectoryId: null,
+            forkStep: null,
+            attemptIndex: null,
+            outcome: p.outcome,
+            reward: p.reward ?? null,
+            labels: e.parent.labels.map((l) => ({ schema: l.schema, annotator: l.annotator, target: l.targetType, value: l.value })),
+          }),
+        );
       }
       if (!written.has(e.item.dbId)) {
         written.add(e.item.dbId);

@@ -10,13 +10,19 @@ import type { Turn } from "./chat/turns.ts";
 import type { ExportItem, RowWriter } from "./types.ts";
 
 /** The function list every chat format declares (OpenAI's shape; TRL and axolotl take the same). */
-export const functionTools = (tools: ToolDef[]) => tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+export const functionTools = (tools: ToolDef[]) =>
+  tools.map((t) => ({ type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
 
 function message(t: Turn): Record<string, unknown> {
   if (t.role === "assistant") {
     const calls = t.toolCalls?.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
     // An assistant turn that only calls tools has no content (OpenAI's own examples omit it).
-    return { role: "assistant", ...(t.content || !calls ? { content: t.content } : {}), ...(calls ? { tool_calls: calls } : {}), weight: t.train ? 1 : 0 };
+    return {
+      role: "assistant",
+      ...(t.content || !calls ? { content: t.content } : {}),
+      ...(calls ? { tool_calls: calls } : {}),
+      weight: t.train ? 1 : 0,
+    };
   }
   if (t.role === "tool") return { role: "tool", tool_call_id: t.toolCallId, content: t.content };
   return { role: t.role, content: t.content };

@@ -11,19 +11,31 @@ import type { ExportItem, RowWriter } from "./types.ts";
 
 export function createWriter(format: ExportFormat, options: ExportOptions = resolveOptions(format, undefined)): RowWriter {
   switch (format) {
-    case "openai": return createOpenAiWriter(options);
-    case "trl": return createTrlWriter(options);
-    case "sharegpt": return createShareGptWriter(options);
-    case "axolotl": return createAxolotlWriter(options);
-    case "native": return createNativeWriter();
-    case "labels-csv": return labelsCsvWriter;
-    case "labels-jsonl": return labelsJsonlWriter;
+    case "openai":
+      return createOpenAiWriter(options);
+    case "trl":
+      return createTrlWriter(options);
+    case "sharegpt":
+      return createShareGptWriter(options);
+    case "axolotl":
+      return createAxolotlWriter(options);
+    case "native":
+      return createNativeWriter();
+    case "labels-csv":
+      return labelsCsvWriter;
+    case "labels-jsonl":
+      return labelsJsonlWriter;
   }
 }
 
 /** The sidecar files a format writes beside its data (besides the README.md card). */
 export type SidecarKind = "provenance" | "dataset-info";
-export const SIDECARS: Partial<Record<ExportFormat, SidecarKind[]>> = { openai: ["provenance"], trl: ["provenance"], sharegpt: ["provenance", "dataset-info"], axolotl: ["provenance"] };
+export const SIDECARS: Partial<Record<ExportFormat, SidecarKind[]>> = {
+  openai: ["provenance"],
+  trl: ["provenance"],
+  sharegpt: ["provenance", "dataset-info"],
+  axolotl: ["provenance"],
+};
 
 /** The provenance sidecar's file name for a data file. */
 export const provenanceFile = (dataFile: string) => `${dataFile.replace(/\.jsonl$/, "")}.provenance.jsonl`;

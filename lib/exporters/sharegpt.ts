@@ -11,7 +11,10 @@ import type { Turn } from "./chat/turns.ts";
 import type { ExportItem, RowWriter } from "./types.ts";
 
 type From = "human" | "gpt" | "function_call" | "observation";
-interface Entry { from: From; value: string }
+interface Entry {
+  from: From;
+  value: string;
+}
 
 export const THOUGHT_OPEN = "<think>";
 export const THOUGHT_CLOSE = "</think>";
@@ -61,7 +64,11 @@ export function toShareGptRow(e: ExportItem, o: ExportOptions, stats: ChatStats)
   const row = chatRow(e, o, stats);
   if (!row) return null;
   const { conversations, system } = shareGptConversation(o.context === "prompt" ? foldContext(row.turns) : row.turns);
-  return { conversations, system, tools: JSON.stringify(row.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))) };
+  return {
+    conversations,
+    system,
+    tools: JSON.stringify(row.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))),
+  };
 }
 
 /** The `dataset_info.json` LLaMA-Factory needs beside the file to load it. */
@@ -70,7 +77,15 @@ export function llamaFactoryDatasetInfo(name: string, dataFile: string): string 
     file_name: dataFile,
     formatting: "sharegpt",
     columns: { messages: "conversations", system: "system", tools: "tools" },
-    tags: { role_tag: "from", content_tag: "value", user_tag: "human", assistant_tag: "gpt", observation_tag: "observation", function_tag: "function_call", system_tag: "system" },
+    tags: {
+      role_tag: "from",
+      content_tag: "value",
+      user_tag: "human",
+      assistant_tag: "gpt",
+      observation_tag: "observation",
+      function_tag: "function_call",
+      system_tag: "system",
+    },
   };
   return JSON.stringify({ [name]: entry }, null, 2) + "\n";
 }

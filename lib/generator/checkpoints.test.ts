@@ -10,7 +10,9 @@ describe("generator checkpoints", () => {
     expect(new Set(roots.map((t) => t.run.name)).size).toBe(21);
     const rate = (xs: typeof roots) => xs.filter((t) => t.outcome === "passed").length / xs.length;
     const base = roots.filter((t) => t.run.trainingMethod === "base");
-    expect(rate(grpo(400)) + rate(roots.filter((t) => t.run.trainingMethod === "recovery-grpo" && t.run.checkpoint === "step-400"))).toBeGreaterThan(2 * rate(base));
+    expect(
+      rate(grpo(400)) + rate(roots.filter((t) => t.run.trainingMethod === "recovery-grpo" && t.run.checkpoint === "step-400")),
+    ).toBeGreaterThan(2 * rate(base));
   });
   it("keeps one checkpoint per method without the option", () => {
     const runs = new Set([...generateTrajectories({ count: 500, seed: 5 })].map((t) => `${t.run.name}@${t.run.checkpoint}`));

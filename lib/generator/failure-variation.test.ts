@@ -4,7 +4,14 @@ import { stepSignature } from "../domain/failure-modes/index.ts";
 
 // The failures whose output varies (line numbers, durations, values): each must be one mode however it varies, and
 // no two of them may share a mode.
-const VARIED = ["python3 main.py --check", "python3 -m http.server 8000", "make", "cargo build", "node src/index.js", "python3 main.py data/sample.csv"];
+const VARIED = [
+  "python3 main.py --check",
+  "python3 -m http.server 8000",
+  "make",
+  "cargo build",
+  "node src/index.js",
+  "python3 main.py data/sample.csv",
+];
 
 describe("generator failure outputs", () => {
   it("vary their numbers and values while each failure stays one mode, distinct from the others", () => {

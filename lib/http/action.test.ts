@@ -53,10 +53,16 @@ describe("defineAction", () => {
 
   it("shows the app's own errors, hides a bug behind a generic message, and lets Next's redirects through", async () => {
     const errorLog = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const throwing = (e: unknown) => defineAction("public", z.unknown(), async () => { throw e; });
+    const throwing = (e: unknown) =>
+      defineAction("public", z.unknown(), async () => {
+        throw e;
+      });
     expect(await throwing(new AppError("CONFLICT", "changed meanwhile"))({})).toEqual({ ok: false, error: "changed meanwhile" });
     expect(await throwing(new ActionError("wrong password"))({})).toEqual({ ok: false, error: "wrong password" });
-    expect(await throwing(new TypeError("x is undefined"))({})).toEqual({ ok: false, error: "Something went wrong on the server; see its log." });
+    expect(await throwing(new TypeError("x is undefined"))({})).toEqual({
+      ok: false,
+      error: "Something went wrong on the server; see its log.",
+    });
     expect(errorLog).toHaveBeenCalledOnce();
     const redirect = Object.assign(new Error("NEXT_REDIRECT"), { digest: "NEXT_REDIRECT;replace;/datasets;307;" });
     await expect(throwing(redirect)({})).rejects.toBe(redirect);

@@ -48,7 +48,9 @@ export function defineAction<N extends ActionNeed, S extends z.ZodType, T>(
   options: ActionOptions<z.output<S>, T> = {},
 ): Action<z.input<S>, T> {
   const action = async (...args: unknown[]): Promise<ActionResult<T> | undefined> => {
-    const result = await run(args.length >= 2 && args[1] instanceof FormData ? formInput(args[1]) : args[0] instanceof FormData ? formInput(args[0]) : args[0]);
+    const result = await run(
+      args.length >= 2 && args[1] instanceof FormData ? formInput(args[1]) : args[0] instanceof FormData ? formInput(args[0]) : args[0],
+    );
     return args.length === 1 && args[0] instanceof FormData ? undefined : result;
   };
   const run = async (raw: unknown): Promise<ActionResult<T>> => {
@@ -87,7 +89,10 @@ export function listField<S extends z.ZodType>(item: S) {
 export class ActionError extends Error {}
 
 function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 /** Bad input and the app's own errors become a message (and field errors); Next's redirects and 404s pass through. */

@@ -8,9 +8,22 @@ export function mediaType(headers: Headers): string {
   return (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-export const JSON_TYPES = ["application/json", "application/x-ndjson", "application/jsonl", "application/json-seq", "application/ndjson"] as const;
+export const JSON_TYPES = [
+  "application/json",
+  "application/x-ndjson",
+  "application/jsonl",
+  "application/json-seq",
+  "application/ndjson",
+] as const;
 /** Raw file uploads: what the import page sends (octet-stream) plus the types tools set for archives and JSON. */
-export const UPLOAD_TYPES = ["application/octet-stream", "application/zip", "application/x-zip-compressed", "application/gzip", "application/x-gzip", ...JSON_TYPES] as const;
+export const UPLOAD_TYPES = [
+  "application/octet-stream",
+  "application/zip",
+  "application/x-zip-compressed",
+  "application/gzip",
+  "application/x-gzip",
+  ...JSON_TYPES,
+] as const;
 
 /** 415 unless the request's Content-Type is one of `allowed` (or ends in +json when JSON is allowed). */
 export function requireContentType(headers: Headers, allowed: readonly string[]): string {
@@ -36,7 +49,12 @@ export function checkDeclaredLength(headers: Headers, maxBytes: number, what: st
 }
 
 /** A stream that errors with 413 once more than `maxBytes` have passed (for bodies that are spooled or piped on). */
-export function cappedStream(body: ReadableStream<Uint8Array>, maxBytes: number, what: string, setting: string): ReadableStream<Uint8Array> {
+export function cappedStream(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  what: string,
+  setting: string,
+): ReadableStream<Uint8Array> {
   let total = 0;
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({

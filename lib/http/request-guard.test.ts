@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { checkRequest, hostAllowed, hostName } from "./request-guard.ts";
 
-const req = (method: string, headers: Record<string, string>, url = "http://x/api/v1/trajectories") => ({ method, url, headers: new Headers(headers) });
+const req = (method: string, headers: Record<string, string>, url = "http://x/api/v1/trajectories") => ({
+  method,
+  url,
+  headers: new Headers(headers),
+});
 
 describe("Host allow-list (DNS rebinding)", () => {
   it("answers loopback names and configured names only", () => {
-    for (const h of ["localhost:3000", "127.0.0.1:3000", "127.1.2.3", "[::1]:3000", "app.localhost"]) expect(checkRequest(req("GET", { host: h }), [])).toBeNull();
+    for (const h of ["localhost:3000", "127.0.0.1:3000", "127.1.2.3", "[::1]:3000", "app.localhost"])
+      expect(checkRequest(req("GET", { host: h }), [])).toBeNull();
     expect(checkRequest(req("GET", { host: "evil.example" }), [])).toMatchObject({ status: 421 });
     expect(checkRequest(req("GET", { host: "localhost.evil.example" }), [])).toMatchObject({ status: 421 });
     expect(checkRequest(req("GET", { host: "reterm.lab.example:8080" }), ["reterm.lab.example"])).toBeNull();
@@ -36,7 +41,10 @@ describe("Origin checks on state-changing requests", () => {
     expect(checkRequest(req("POST", { ...host, origin: "http://evil.example" }), [])).toMatchObject({ status: 403 });
     expect(checkRequest(req("DELETE", { ...host, origin: "http://127.0.0.1:8080" }), [])).toMatchObject({ status: 403 });
     expect(checkRequest(req("POST", { ...host, origin: "null" }), [])).toMatchObject({ status: 403 });
-    expect(checkRequest(req("POST", { ...host, "sec-fetch-site": "cross-site" }), [])).toMatchObject({ status: 403, message: /cross-site/ });
+    expect(checkRequest(req("POST", { ...host, "sec-fetch-site": "cross-site" }), [])).toMatchObject({
+      status: 403,
+      message: /cross-site/,
+    });
     expect(checkRequest(req("PUT", { ...host, "sec-fetch-site": "same-site" }), [])).toMatchObject({ status: 403 });
     // Reads are not writes: a cross-site GET of a page is a link click.
     expect(checkRequest(req("GET", { ...host, origin: "http://evil.example", "sec-fetch-site": "cross-site" }), [])).toBeNull();

@@ -40,10 +40,15 @@ export function checkRequest(req: { method: string; url: string; headers: Header
   const name = hostName(host);
   if (!name) return { status: 400, code: "INVALID_INPUT", message: "the request has no valid Host header" };
   if (!hostAllowed(name, allowedHosts)) {
-    return { status: 421, code: "MISDIRECTED_REQUEST", message: `this server does not answer to the host name "${name.slice(0, 100)}" (add it to RETERM_ALLOWED_HOSTS if it is yours)` };
+    return {
+      status: 421,
+      code: "MISDIRECTED_REQUEST",
+      message: `this server does not answer to the host name "${name.slice(0, 100)}" (add it to RETERM_ALLOWED_HOSTS if it is yours)`,
+    };
   }
   const method = req.method.toUpperCase();
-  if (!SERVED_METHODS.has(method)) return { status: 405, code: "METHOD_NOT_ALLOWED", message: `method ${method.slice(0, 20)} is not allowed` };
+  if (!SERVED_METHODS.has(method))
+    return { status: 405, code: "METHOD_NOT_ALLOWED", message: `method ${method.slice(0, 20)} is not allowed` };
   const rawPath = req.url.replace(/^[a-z]+:\/\/[^/]*/i, "").split("?")[0]!;
   try {
     decodeURIComponent(rawPath);
@@ -53,7 +58,11 @@ export function checkRequest(req: { method: string; url: string; headers: Header
   if (SAFE_METHODS.has(method)) return null;
   const site = req.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") {
-    return { status: 403, code: "FORBIDDEN", message: `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 20)}): changes can only be made from this site` };
+    return {
+      status: 403,
+      code: "FORBIDDEN",
+      message: `cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 20)}): changes can only be made from this site`,
+    };
   }
   const origin = req.headers.get("origin");
   if (origin !== null) {
@@ -64,7 +73,11 @@ export function checkRequest(req: { method: string; url: string; headers: Header
       originHost = null;
     }
     if (originHost !== host.trim().toLowerCase()) {
-      return { status: 403, code: "FORBIDDEN", message: `request from another origin (${origin.slice(0, 100)}) refused: changes can only be made from this site` };
+      return {
+        status: 403,
+        code: "FORBIDDEN",
+        message: `request from another origin (${origin.slice(0, 100)}) refused: changes can only be made from this site`,
+      };
     }
   }
   return null;

@@ -14,11 +14,16 @@ vi.mock("../services/accounts/authenticate.ts", () => ({
 const { route } = await import("./route.ts");
 
 const call = (handler: ReturnType<typeof route>, headers: Record<string, string> = {}) =>
-  handler(new NextRequest("http://10.0.0.7:3000/api/v1/things", { headers: { host: "localhost", ...headers } }), { params: Promise.resolve({}) });
+  handler(new NextRequest("http://10.0.0.7:3000/api/v1/things", { headers: { host: "localhost", ...headers } }), {
+    params: Promise.resolve({}),
+  });
 
 describe("route() answer headers", () => {
   it("a handler's answer is no-store and HSTS, even when the handler set its own caching", async () => {
-    const res = await call(route(async () => NextResponse.json({ ok: true }, { headers: { "cache-control": "public, max-age=600" } })), { authorization: "Bearer x" });
+    const res = await call(
+      route(async () => NextResponse.json({ ok: true }, { headers: { "cache-control": "public, max-age=600" } })),
+      { authorization: "Bearer x" },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000");
@@ -29,13 +34,21 @@ describe("route() answer headers", () => {
     expect(unauth.status).toBe(401);
     expect(unauth.headers.get("cache-control")).toBe("no-store");
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const failed = await call(route(async () => { throw new Error("boom"); }), { authorization: "Bearer x" });
+    const failed = await call(
+      route(async () => {
+        throw new Error("boom");
+      }),
+      { authorization: "Bearer x" },
+    );
     expect(failed.status).toBe(500);
     expect(failed.headers.get("cache-control")).toBe("no-store");
   });
 
   it("a response with immutable headers is copied, not lost", async () => {
-    const res = await call(route(async () => Response.redirect("http://localhost/elsewhere", 303)), { authorization: "Bearer x" });
+    const res = await call(
+      route(async () => Response.redirect("http://localhost/elsewhere", 303)),
+      { authorization: "Bearer x" },
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("http://localhost/elsewhere");
     expect(res.headers.get("cache-control")).toBe("no-store");

@@ -35,7 +35,10 @@ export function errorResponse(e: unknown): NextResponse {
 export function guardRequest(req: Request): Response | null {
   const verdict = checkRequest({ method: req.method, url: req.url, headers: req.headers }, getEnv().RETERM_ALLOWED_HOSTS);
   if (!verdict) return null;
-  return NextResponse.json({ error: { code: verdict.code, message: verdict.message } }, { status: verdict.status, headers: guardHeaders(verdict) });
+  return NextResponse.json(
+    { error: { code: verdict.code, message: verdict.message } },
+    { status: verdict.status, headers: guardHeaders(verdict) },
+  );
 }
 
 /**
@@ -43,7 +46,10 @@ export function guardRequest(req: Request): Response | null {
  * `permission` is checked before the handler reads its input, so a caller who may not act gets 403 rather than a
  * validation error about a body it was never allowed to send (services check again with authorize()).
  */
-export function route<P = Record<string, never>>(handler: (req: NextRequest, ctx: ServiceContext, params: P) => Promise<Response>, opts: { permission?: Permission } = {}) {
+export function route<P = Record<string, never>>(
+  handler: (req: NextRequest, ctx: ServiceContext, params: P) => Promise<Response>,
+  opts: { permission?: Permission } = {},
+) {
   return async (req: NextRequest, routeCtx: RouteContext<P>): Promise<Response> => {
     const refused = guardRequest(req);
     if (refused) return refused;

@@ -32,6 +32,8 @@ describe("security headers", () => {
     expect(plain.headers.get("content-security-policy")).not.toContain("upgrade-insecure-requests");
     const unset = withSecurityHeaders(new NextRequest("http://127.0.0.1:3000/"), undefined);
     expect(unset.headers.get("strict-transport-security")).toBeNull();
-    expect(withSecurityHeaders(new NextRequest("https://reterm.lab.example/"), undefined).headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect(withSecurityHeaders(new NextRequest("https://reterm.lab.example/"), undefined).headers.get("strict-transport-security")).toBe(
+      "max-age=31536000",
+    );
   });
 });

@@ -17,7 +17,16 @@ import { fileSource } from "./source.ts";
 import { sweAgentImporter } from "./swe-agent.ts";
 import type { Importer, ImportRecord } from "./types.ts";
 
-const MINE: Importer[] = [sweAgentImporter, miniSweAgentImporter, openHandsImporter, inspectImporter, geminiCliImporter, openAiChatImporter, shareGptImporter, harborTracesImporter];
+const MINE: Importer[] = [
+  sweAgentImporter,
+  miniSweAgentImporter,
+  openHandsImporter,
+  inspectImporter,
+  geminiCliImporter,
+  openAiChatImporter,
+  shareGptImporter,
+  harborTracesImporter,
+];
 
 /** Shared fixture folder → the importer that must claim every file in it. */
 const EXPECTED: Record<string, Importer> = {
@@ -57,26 +66,33 @@ async function readAll(importer: Importer, file: string): Promise<ImportRecord[]
   return out;
 }
 
-
 describeShared("detection over every shared fixture", () => {
-  const cases = Object.entries(EXPECTED).flatMap(([folder, importer]) => filesIn(path.join(SHARED_FIXTURES, folder)).map((file) => [path.relative(SHARED_FIXTURES, file), file, importer] as const));
+  const cases = Object.entries(EXPECTED).flatMap(([folder, importer]) =>
+    filesIn(path.join(SHARED_FIXTURES, folder)).map((file) => [path.relative(SHARED_FIXTURES, file), file, importer] as const),
+  );
 
   it.each(cases)("%s is claimed by the right importer, clearly ahead of the others", async (_name, file, expected) => {
     const s = await scores(file);
     const mine = s.get(expected) ?? 0;
     expect(mine).toBeGreaterThanOrEqual(0.8);
-    for (const [imp, score] of s) if (imp !== expected) expect(score, `${imp.format} scored ${score}`).toBeLessThanOrEqual(Math.min(0.3, mine - 0.5));
+    for (const [imp, score] of s)
+      if (imp !== expected) expect(score, `${imp.format} scored ${score}`).toBeLessThanOrEqual(Math.min(0.3, mine - 0.5));
   });
 
-  it.each([...filesIn(fixture("atif")), ...filesIn(fixture("asciicast"))].map((f) => [path.relative(SHARED_FIXTURES, f), f]))("%s is not claimed by any of these importers", async (_name, file) => {
-    const s = await scores(file);
-    expect(Object.fromEntries([...s].filter(([, v]) => v !== 0).map(([imp, v]) => [imp.format, v]))).toEqual({});
-  });
+  it.each([...filesIn(fixture("atif")), ...filesIn(fixture("asciicast"))].map((f) => [path.relative(SHARED_FIXTURES, f), f]))(
+    "%s is not claimed by any of these importers",
+    async (_name, file) => {
+      const s = await scores(file);
+      expect(Object.fromEntries([...s].filter(([, v]) => v !== 0).map(([imp, v]) => [imp.format, v]))).toEqual({});
+    },
+  );
 });
 
 describe("detection over the hand-written fixtures", () => {
   const root = path.join(import.meta.dirname, "__fixtures__");
-  const cases = Object.entries(OWN_FIXTURES).flatMap(([folder, importer]) => filesIn(path.join(root, folder)).map((file) => [`${folder}/${path.basename(file)}`, file, importer] as const));
+  const cases = Object.entries(OWN_FIXTURES).flatMap(([folder, importer]) =>
+    filesIn(path.join(root, folder)).map((file) => [`${folder}/${path.basename(file)}`, file, importer] as const),
+  );
 
   it.each(cases)("%s", async (_name, file, expected) => {
     const s = await scores(file);
@@ -134,7 +150,9 @@ describe("robustness: bad input gives clear issues, never a throw or a hang", ()
   it.each(MINE.map((imp) => [imp.format, imp]))("%s: one 10 MB line of garbage, and one of the wrong shape", async (_f, imp) => {
     const started = Date.now();
     const garbageRecords = await readAll(imp, longGarbage);
-    expect(garbageRecords).toEqual([{ ok: false, issue: expect.objectContaining({ message: expect.stringMatching(/^invalid JSON: Unexpected token 'A'/) }) }]);
+    expect(garbageRecords).toEqual([
+      { ok: false, issue: expect.objectContaining({ message: expect.stringMatching(/^invalid JSON: Unexpected token 'A'/) }) },
+    ]);
     const wrong = await readAll(imp, longWrongShape);
     expect(wrong).toHaveLength(1);
     expect(wrong[0]?.ok).toBe(false);
@@ -159,9 +177,41 @@ describe("robustness: bad input gives clear issues, never a throw or a hang", ()
   });
 
   const jsonlLines: [string, Importer, (i: number) => string][] = [
-    ["openai-chat", openAiChatImporter, (i) => JSON.stringify({ messages: [{ role: "user", content: `q${i}` }, { role: "assistant", content: `a${i}` }] })],
-    ["sharegpt", shareGptImporter, (i) => JSON.stringify({ conversations: [{ from: "human", value: `q${i}` }, { from: "gpt", value: `a${i}` }] })],
-    ["harbor-traces", harborTracesImporter, (i) => JSON.stringify({ conversations: [{ role: "user", content: `q${i}` }, { role: "assistant", content: `a${i}` }], trial_name: `t${i}`, result: "1.0" })],
+    [
+      "openai-chat",
+      openAiChatImporter,
+      (i) =>
+        JSON.stringify({
+          messages: [
+            { role: "user", content: `q${i}` },
+            { role: "assistant", content: `a${i}` },
+          ],
+        }),
+    ],
+    [
+      "sharegpt",
+      shareGptImporter,
+      (i) =>
+        JSON.stringify({
+          conversations: [
+            { from: "human", value: `q${i}` },
+            { from: "gpt", value: `a${i}` },
+          ],
+        }),
+    ],
+    [
+      "harbor-traces",
+      harborTracesImporter,
+      (i) =>
+        JSON.stringify({
+          conversations: [
+            { role: "user", content: `q${i}` },
+            { role: "assistant", content: `a${i}` },
+          ],
+          trial_name: `t${i}`,
+          result: "1.0",
+        }),
+    ],
   ];
 
   it.each(jsonlLines)("%s: one bad line among good ones is reported with its number, the rest import", async (name, imp, line) => {
@@ -189,7 +239,12 @@ describe("robustness: bad input gives clear issues, never a throw or a hang", ()
 
   it.each(jsonlLines)("%s: a 10 MB valid line imports", async (name, imp) => {
     const big = "y".repeat(10 * 1024 * 1024);
-    const row = name === "openai-chat" ? { messages: [{ role: "user", content: big }] } : name === "sharegpt" ? { conversations: [{ from: "human", value: big }] } : { conversations: [{ role: "user", content: big }], trial_name: "big" };
+    const row =
+      name === "openai-chat"
+        ? { messages: [{ role: "user", content: big }] }
+        : name === "sharegpt"
+          ? { conversations: [{ from: "human", value: big }] }
+          : { conversations: [{ role: "user", content: big }], trial_name: "big" };
     const records = await readAll(imp, write(`${name}-big.jsonl`, JSON.stringify(row) + "\n"));
     expect(records).toHaveLength(1);
     expect(records[0]?.ok ? records[0].value.trajectory.steps[0]?.message?.length : 0).toBe(big.length);
@@ -198,6 +253,9 @@ describe("robustness: bad input gives clear issues, never a throw or a hang", ()
   it("stops early on a long run of unreadable lines instead of reporting each", async () => {
     const records = await readAll(openAiChatImporter, write("prose.jsonl", "this is not json\n".repeat(10_000)));
     expect(records).toHaveLength(51);
-    expect(records.at(-1)).toEqual({ ok: false, issue: expect.objectContaining({ message: "stopped after 50 unreadable lines: this does not look like JSONL" }) });
+    expect(records.at(-1)).toEqual({
+      ok: false,
+      issue: expect.objectContaining({ message: "stopped after 50 unreadable lines: this does not look like JSONL" }),
+    });
   });
 });

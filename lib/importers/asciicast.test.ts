@@ -82,7 +82,12 @@ describeShared("asciicast importer on the shared recordings", () => {
 
   it("player__theme.v3: term size and theme come from the v3 header", async () => {
     const t = await importOne(cast("player__theme.v3.cast"));
-    expect(t.recording).toMatchObject({ format: "asciicast-v3", width: 80, height: 4, header: { term: { theme: { fg: "#fafafa", bg: "#bababa" } } } });
+    expect(t.recording).toMatchObject({
+      format: "asciicast-v3",
+      width: 80,
+      height: 4,
+      header: { term: { theme: { fg: "#fafafa", bg: "#bababa" } } },
+    });
     expect(t.recording!.events).toHaveLength(66);
     expect(t.recording!.events.filter((e) => e[1] === "x")).toHaveLength(1);
     expect(t.steps).toHaveLength(1);
@@ -103,12 +108,18 @@ describeShared("asciicast importer on the shared recordings", () => {
   it("server__v2-full: every header field, start/end time from the header timestamp", async () => {
     const t = await importOne(cast("server__v2-full.cast"));
     expect(codes(t.recording!.events)).toBe("orioo");
-    expect(t.recording).toMatchObject({ width: 96, height: 26, header: { title: "bashing :)", idle_time_limit: 2.5, env: { SHELL: "/bin/zsh" } } });
+    expect(t.recording).toMatchObject({
+      width: 96,
+      height: 26,
+      header: { title: "bashing :)", idle_time_limit: 2.5, env: { SHELL: "/bin/zsh" } },
+    });
     expect(t.startedAt).toBe("2017-09-26T07:20:22.000Z");
     expect(t.endedAt).toMatch(/^2017-09-26T07:20:30\.45\dZ$/);
     expect(t.metadata).toMatchObject({ asciicast: { title: "bashing :)", command: "/bin/bash -l" } });
     // A bare Enter is not a command.
-    expect(t.steps).toEqual([{ source: "tool", timestamp: "2017-09-26T07:20:23.235Z", offsetMs: 1235, observation: "foo barbaz quxżółć jaźń" }]);
+    expect(t.steps).toEqual([
+      { source: "tool", timestamp: "2017-09-26T07:20:23.235Z", offsetMs: 1235, observation: "foo barbaz quxżółć jaźń" },
+    ]);
   });
 
   it("server__v2-welcome: commands after bash prompts become steps, `> ` lines stay output", async () => {
@@ -144,13 +155,20 @@ describeShared("asciicast importer on the shared recordings", () => {
     expect(t.steps).toHaveLength(1);
     expect(t.steps[0]!.observation!.length).toBeLessThan(65 * 1024);
     expect(t.steps[0]!.observation).toMatch(/\[… \d+ characters omitted …\]/);
-    expect(t.steps[0]!.observation!.startsWith("lADcGZMHUiNefF7pqn+3pIn6RqAoinBVU/WMlVXhS3KvfXdt05yuMVhfAvMfyYL9SNNEjFvCYUp2\n")).toBe(true);
+    expect(t.steps[0]!.observation!.startsWith("lADcGZMHUiNefF7pqn+3pIn6RqAoinBVU/WMlVXhS3KvfXdt05yuMVhfAvMfyYL9SNNEjFvCYUp2\n")).toBe(
+      true,
+    );
   });
 
   it("server__v3-blank-lines-and-comments: comments and blank lines are skipped", async () => {
     const { t, issues } = await importWithIssues(cast("server__v3-blank-lines-and-comments.cast"));
     expect(issues).toEqual([]);
-    expect(t.recording!.events.map((e) => e[0])).toEqual([1.234567, expect.closeTo(5.678987, 6), expect.closeTo(8.481455, 6), expect.closeTo(9.481455, 6)]);
+    expect(t.recording!.events.map((e) => e[0])).toEqual([
+      1.234567,
+      expect.closeTo(5.678987, 6),
+      expect.closeTo(8.481455, 6),
+      expect.closeTo(9.481455, 6),
+    ]);
     expect(t.steps[0]!.observation).toBe("foo barbaz quxżółć jaźńbye!");
   });
 
@@ -163,14 +181,35 @@ describeShared("asciicast importer on the shared recordings", () => {
 
   it("server__v3-invalid-time-1: the negative interval on line 3 is reported, line 2 is kept", async () => {
     const parse = await parseAsciicast(await fileSource(cast("server__v3-invalid-time-1.cast"), "invalid-time.cast"));
-    expect(parse.issues).toEqual([{ file: "invalid-time.cast", line: 3, message: "event time must not be negative (got -1); event skipped" }]);
+    expect(parse.issues).toEqual([
+      { file: "invalid-time.cast", line: 3, message: "event time must not be negative (got -1); event skipped" },
+    ]);
     expect(parse.recording!.events).toEqual([[1.234, "o", "foo bar"]]);
   });
 });
 
 describe("asciicast parsing without shared fixtures", () => {
   it("reads v1 (one JSON document, relative delays) as absolute output events", async () => {
-    const file = write("v1.cast", JSON.stringify({ version: 1, width: 100, height: 30, duration: 1.5, command: "/bin/sh", stdout: [[0.5, "$ "], [0.25, "ls\r\n"], [0.75, "a  b\r\n$ "], ["x", 1]] }, null, 2));
+    const file = write(
+      "v1.cast",
+      JSON.stringify(
+        {
+          version: 1,
+          width: 100,
+          height: 30,
+          duration: 1.5,
+          command: "/bin/sh",
+          stdout: [
+            [0.5, "$ "],
+            [0.25, "ls\r\n"],
+            [0.75, "a  b\r\n$ "],
+            ["x", 1],
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const { trajectories, issues } = await importCast(file);
     expect(issues).toEqual([{ file: "v1.cast", path: "stdout[3]", message: "expected a frame [delay ≥ 0, data]", severity: "warning" }]);
     const t = trajectories[0]!;
@@ -184,7 +223,10 @@ describe("asciicast parsing without shared fixtures", () => {
   });
 
   it("tolerates a cut-off last line (a killed recording) without an issue", async () => {
-    const file = write("cut.cast", '{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "$ "]\n[0.2, "o", "ls\\r\\nfile\\r\\n$ "]\n[0.3, "o", "whoa');
+    const file = write(
+      "cut.cast",
+      '{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "$ "]\n[0.2, "o", "ls\\r\\nfile\\r\\n$ "]\n[0.3, "o", "whoa',
+    );
     const parse = await parseAsciicast(await fileSource(file, "cut.cast"));
     expect(parse.issues).toEqual([]);
     expect(parse.truncated).toBe(true);
@@ -194,7 +236,15 @@ describe("asciicast parsing without shared fixtures", () => {
   });
 
   it("reports each malformed event with its line and keeps going", async () => {
-    const lines = ['{"version": 2, "width": 80, "height": 24}', '[0.1, "o", "a"]', '{"t": 1}', '["x", "o", "b"]', "[0.5, 7, 8]", '[0.6, "z", "unknown code"]', '[0.7, "o", "c"]'];
+    const lines = [
+      '{"version": 2, "width": 80, "height": 24}',
+      '[0.1, "o", "a"]',
+      '{"t": 1}',
+      '["x", "o", "b"]',
+      "[0.5, 7, 8]",
+      '[0.6, "z", "unknown code"]',
+      '[0.7, "o", "c"]',
+    ];
     const parse = await parseAsciicast(await fileSource(write("bad-events.cast", lines.join("\n")), "bad-events.cast"));
     expect(parse.issues.map((i) => [i.line, i.message])).toEqual([
       [3, "expected an event [time, code, data]"],
@@ -210,7 +260,9 @@ describe("asciicast parsing without shared fixtures", () => {
     const bad = await parseAsciicast(await fileSource(file, "jitter.cast"));
     expect(bad.recording).toBeNull();
     expect(bad.issues).toEqual([{ file: "jitter.cast", line: 1, path: "header.height", message: expect.stringContaining(">0") }]);
-    const ok = await parseAsciicast(await fileSource(write("jitter2.cast", '{"version": 2, "width": 5000, "height": 40}\n[1.0, "o", "a"]\n[0.9, "o", "b"]\n'), "j.cast"));
+    const ok = await parseAsciicast(
+      await fileSource(write("jitter2.cast", '{"version": 2, "width": 5000, "height": 40}\n[1.0, "o", "a"]\n[0.9, "o", "b"]\n'), "j.cast"),
+    );
     expect(ok.recording!.width).toBe(1000);
     expect(ok.recording!.events.map((e) => e[0])).toEqual([1, 1]);
   });
@@ -279,7 +331,16 @@ describe("steps derived from recordings", () => {
       ],
       Date.UTC(2026, 0, 1),
     );
-    expect(steps).toEqual([{ source: "agent", timestamp: "2026-01-01T00:00:01.000Z", offsetMs: 1000, message: "Episode 1: 1 commands", action: "id", observation: "uid=0(root)" }]);
+    expect(steps).toEqual([
+      {
+        source: "agent",
+        timestamp: "2026-01-01T00:00:01.000Z",
+        offsetMs: 1000,
+        message: "Episode 1: 1 commands",
+        action: "id",
+        observation: "uid=0(root)",
+      },
+    ]);
   });
 });
 
@@ -305,7 +366,9 @@ describe("asciicast robustness: bad input gives one clear issue, never a throw o
 
   it("an event line of 10 MB is read, not choked on", async () => {
     const big = "y".repeat(10 * 1024 * 1024);
-    const { trajectories, issues } = await importCast(write("big-event.cast", `{"version": 2, "width": 80, "height": 24}\n[0.5, "o", "${big}"]\n[0.6, "o", "\\r\\n$ "]\n`));
+    const { trajectories, issues } = await importCast(
+      write("big-event.cast", `{"version": 2, "width": 80, "height": 24}\n[0.5, "o", "${big}"]\n[0.6, "o", "\\r\\n$ "]\n`),
+    );
     expect(issues).toEqual([]);
     expect(trajectories[0]!.recording!.events[0]![2]).toHaveLength(big.length);
     expect(trajectories[0]!.steps[0]!.observation!.length).toBeLessThan(65 * 1024);

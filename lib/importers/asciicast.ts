@@ -18,9 +18,30 @@ const CODES: ReadonlySet<string> = new Set<RecordingEvent[1]>(["o", "i", "m", "r
 const isCode = (code: string): code is RecordingEvent[1] => CODES.has(code);
 
 const size = z.number().int().positive();
-const v2HeaderSchema = z.looseObject({ version: z.literal(2), width: size, height: size, timestamp: z.number().nullish(), title: z.string().nullish(), command: z.string().nullish() });
-const v3HeaderSchema = z.looseObject({ version: z.literal(3), term: z.looseObject({ cols: size, rows: size }), timestamp: z.number().nullish(), title: z.string().nullish(), command: z.string().nullish() });
-const v1Schema = z.looseObject({ version: z.literal(1), width: size, height: size, stdout: z.array(z.unknown()), duration: z.number().nullish(), title: z.string().nullish(), command: z.string().nullish() });
+const v2HeaderSchema = z.looseObject({
+  version: z.literal(2),
+  width: size,
+  height: size,
+  timestamp: z.number().nullish(),
+  title: z.string().nullish(),
+  command: z.string().nullish(),
+});
+const v3HeaderSchema = z.looseObject({
+  version: z.literal(3),
+  term: z.looseObject({ cols: size, rows: size }),
+  timestamp: z.number().nullish(),
+  title: z.string().nullish(),
+  command: z.string().nullish(),
+});
+const v1Schema = z.looseObject({
+  version: z.literal(1),
+  width: size,
+  height: size,
+  stdout: z.array(z.unknown()),
+  duration: z.number().nullish(),
+  title: z.string().nullish(),
+  command: z.string().nullish(),
+});
 
 export interface CastParse {
   /** null when the file is not a readable cast at all (then `issues` has exactly one entry saying why). */
@@ -46,16 +67,29 @@ function failure(file: string, message: string): CastParse {
 
 /** Header problems are reported as one issue: the version, or the first bad field. */
 function parseHeader(value: unknown, file: string): { ok: true; rec: Omit<RecordingInput, "events"> } | { ok: false; parse: CastParse } {
-  if (!isRecord(value)) return { ok: false, parse: failure(file, "not an asciicast recording: the first line is not a JSON header object") };
+  if (!isRecord(value))
+    return { ok: false, parse: failure(file, "not an asciicast recording: the first line is not a JSON header object") };
   const version = value.version;
-  if (version !== 2 && version !== 3) return { ok: false, parse: failure(file, `not an asciicast recording: unsupported header version ${JSON.stringify(version ?? null)}`) };
+  if (version !== 2 && version !== 3)
+    return { ok: false, parse: failure(file, `not an asciicast recording: unsupported header version ${JSON.stringify(version ?? null)}`) };
   const parsed = version === 3 ? v3HeaderSchema.safeParse(value) : v2HeaderSchema.safeParse(value);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    return { ok: false, parse: { recording: null, issues: [{ file, line: 1, path: `header.${formatPath(first.path)}`, message: first.message }], truncated: false } };
+    return {
+      ok: false,
+      parse: {
+        recording: null,
+        issues: [{ file, line: 1, path: `header.${formatPath(first.path)}`, message: first.message }],
+        truncated: false,
+      },
+    };
   }
-  const [width, height] = parsed.data.version === 3 ? [parsed.data.term.cols, parsed.data.term.rows] : [parsed.data.width, parsed.data.height];
-  return { ok: true, rec: { format: version === 3 ? "asciicast-v3" : "asciicast-v2", width: clampTerm(width), height: clampTerm(height), header: value } };
+  const [width, height] =
+    parsed.data.version === 3 ? [parsed.data.term.cols, parsed.data.term.rows] : [parsed.data.width, parsed.data.height];
+  return {
+    ok: true,
+    rec: { format: version === 3 ? "asciicast-v3" : "asciicast-v2", width: clampTerm(width), height: clampTerm(height), header: value },
+  };
 }
 
 /**
@@ -70,7 +104,8 @@ function parseEvent(value: unknown): { event?: RecordingEvent; error?: string } 
   if (typeof code !== "string") return { error: "event code must be a string" };
   if (typeof data !== "string" && !(code === "x" && typeof data === "number")) return { error: "event data must be a string" };
   if (!isCode(code)) return { error: `unknown event code ${JSON.stringify(code.slice(0, 20))}; event skipped` };
-  if (code === "r" && !validResize(String(data))) return { error: `invalid resize ${JSON.stringify(String(data).slice(0, 40))} (expected COLSxROWS, both at least 1); event skipped` };
+  if (code === "r" && !validResize(String(data)))
+    return { error: `invalid resize ${JSON.stringify(String(data).slice(0, 40))} (expected COLSxROWS, both at least 1); event skipped` };
   return { event: [time, code, String(data)] };
 }
 
@@ -86,7 +121,11 @@ async function parseV1(source: FileSource): Promise<CastParse> {
   const parsed = v1Schema.safeParse(doc.value);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    return { recording: null, issues: [{ file, path: formatPath(first.path) || undefined, message: `not an asciicast v1 recording: ${first.message}` }], truncated: false };
+    return {
+      recording: null,
+      issues: [{ file, path: formatPath(first.path) || undefined, message: `not an asciicast v1 recording: ${first.message}` }],
+      truncated: false,
+    };
   }
   const issues: ImportIssue[] = [];
   const events: RecordingEvent[] = [];
@@ -103,7 +142,11 @@ async function parseV1(source: FileSource): Promise<CastParse> {
   }
   const { stdout: _stdout, ...header } = parsed.data;
   // The native schema has no v1 tag; events are converted to absolute times, as in v2.
-  return { recording: { format: "asciicast-v2", width: clampTerm(parsed.data.width), height: clampTerm(parsed.data.height), header, events }, issues, truncated: false };
+  return {
+    recording: { format: "asciicast-v2", width: clampTerm(parsed.data.width), height: clampTerm(parsed.data.height), header, events },
+    issues,
+    truncated: false,
+  };
 }
 
 /**
@@ -141,7 +184,10 @@ export async function parseAsciicast(source: FileSource): Promise<CastParse> {
     const value = tryJson(text);
     if (value === undefined) {
       const trimmed = text.trim();
-      pending = { issue: { file, line: lineNo, message: "invalid JSON in event line" }, cutOff: trimmed.startsWith("[") && !trimmed.endsWith("]") };
+      pending = {
+        issue: { file, line: lineNo, message: "invalid JSON in event line" },
+        cutOff: trimmed.startsWith("[") && !trimmed.endsWith("]"),
+      };
       continue;
     }
     const { event, error } = parseEvent(value);
@@ -150,11 +196,16 @@ export async function parseAsciicast(source: FileSource): Promise<CastParse> {
     bytes += event[2].length;
     if (bytes > MAX_CAST_EVENT_BYTES) {
       full = true;
-      issues.push({ file, line: lineNo, message: `recording holds more than ${MAX_CAST_EVENT_BYTES / 1024 / 1024} MB of events; the rest was left out` });
+      issues.push({
+        file,
+        line: lineNo,
+        message: `recording holds more than ${MAX_CAST_EVENT_BYTES / 1024 / 1024} MB of events; the rest was left out`,
+      });
       continue;
     }
     // v2 times are absolute; a time that goes back is clamped so the timeline stays monotonic, and reported.
-    if (!v3 && event[0] < clock) issues.push({ file, line: lineNo, message: `event time ${event[0]} s is before the previous event (${clock} s); clamped` });
+    if (!v3 && event[0] < clock)
+      issues.push({ file, line: lineNo, message: `event time ${event[0]} s is before the previous event (${clock} s); clamped` });
     clock = v3 ? clock + event[0] : Math.max(clock, event[0]);
     events.push([clock, event[1], event[2]]);
   }
@@ -195,7 +246,8 @@ export function castTrajectoryParts(parse: CastParse & { recording: RecordingInp
   };
 }
 
-const CAST_HEADER = /^\s*\{[^\n]*"version"\s*:\s*[23]\s*[,}][^\n]*"(?:width|term)"|^\s*\{[^\n]*"(?:width|term)"[^\n]*"version"\s*:\s*[23]\s*[,}]/;
+const CAST_HEADER =
+  /^\s*\{[^\n]*"version"\s*:\s*[23]\s*[,}][^\n]*"(?:width|term)"|^\s*\{[^\n]*"(?:width|term)"[^\n]*"version"\s*:\s*[23]\s*[,}]/;
 
 export const asciicastImporter: Importer = {
   format: "asciicast",
@@ -216,16 +268,24 @@ export const asciicastImporter: Importer = {
     }
     // With a recording in hand the trajectory is still imported; its bad lines stay with it as warnings.
     const parts = castTrajectoryParts({ ...parse, recording: parse.recording });
-    const warnings = [...parse.issues, ...(parse.truncated ? [{ file: source.displayPath, message: "the last event line was cut off (the recording was interrupted); it was left out" }] : [])];
-    yield withWarnings(normalized(
-      {
-        task: { benchmark: "unknown", id: taskIdFromPath(source.path) },
-        run: { name: options.runName ?? (path.basename(path.dirname(source.path)) || "asciicast") },
-        outcome: "unknown",
-        ...parts,
-      },
-      "asciicast",
-      source.displayPath,
-    ), warnings);
+    const warnings = [
+      ...parse.issues,
+      ...(parse.truncated
+        ? [{ file: source.displayPath, message: "the last event line was cut off (the recording was interrupted); it was left out" }]
+        : []),
+    ];
+    yield withWarnings(
+      normalized(
+        {
+          task: { benchmark: "unknown", id: taskIdFromPath(source.path) },
+          run: { name: options.runName ?? (path.basename(path.dirname(source.path)) || "asciicast") },
+          outcome: "unknown",
+          ...parts,
+        },
+        "asciicast",
+        source.displayPath,
+      ),
+      warnings,
+    );
   },
 };

@@ -55,7 +55,9 @@ export const atifDocumentSchema = z.looseObject({
   }),
   steps: z.array(atifStepSchema),
   notes: z.string().nullish(),
-  final_metrics: z.looseObject({ total_prompt_tokens: count, total_completion_tokens: count, total_cached_tokens: count, total_cost_usd: count }).nullish(),
+  final_metrics: z
+    .looseObject({ total_prompt_tokens: count, total_completion_tokens: count, total_cached_tokens: count, total_cost_usd: count })
+    .nullish(),
   continued_trajectory_ref: z.string().nullish(),
   subagent_trajectories: z.array(z.unknown()).nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
@@ -64,7 +66,11 @@ export type AtifDocument = z.infer<typeof atifDocumentSchema>;
 
 /** Our convention for recovery attempts written as ATIF (formats.md §12): root `extra.forked_from`. */
 const forkExtraSchema = z.looseObject({
-  forked_from: z.looseObject({ session_id: z.string().min(1).nullish(), trajectory_id: z.string().min(1).nullish(), step_id: z.number().int().positive() }),
+  forked_from: z.looseObject({
+    session_id: z.string().min(1).nullish(),
+    trajectory_id: z.string().min(1).nullish(),
+    step_id: z.number().int().positive(),
+  }),
   attempt: z.number().int().nonnegative().nullish(),
 });
 
@@ -130,7 +136,9 @@ export function mapAtifStep(step: AtifStep): StepInput {
     name: c.function_name,
     arguments: parseArguments(c.arguments),
   }));
-  const outputs = (step.observation?.results ?? []).map((r) => contentText(r.content)).filter((t): t is string => t !== undefined && t !== "");
+  const outputs = (step.observation?.results ?? [])
+    .map((r) => contentText(r.content))
+    .filter((t): t is string => t !== undefined && t !== "");
   const observation = outputs.length ? outputs.join("\n") : undefined;
   const message = nonEmpty(contentText(step.message));
   const action = toolCalls.length ? toolCalls.map(renderToolCall).join("\n") : rawTerminusAction(step, message, observation);
@@ -173,8 +181,11 @@ export function atifParts(segments: readonly AtifDocument[]): AtifParts {
 
   // Harbor writes running totals into every segment, so the last segment's final_metrics cover the whole run.
   const metrics = last.final_metrics ?? head.final_metrics;
-  const sum = (key: "promptTokens" | "completionTokens") => (steps.some((s) => s[key] !== undefined) ? steps.reduce((n, s) => n + (s[key] ?? 0), 0) : undefined);
-  const subagents = segments.flatMap((s) => s.steps.flatMap((st) => (st.observation?.results ?? []).flatMap((r) => r.subagent_trajectory_ref ?? [])));
+  const sum = (key: "promptTokens" | "completionTokens") =>
+    steps.some((s) => s[key] !== undefined) ? steps.reduce((n, s) => n + (s[key] ?? 0), 0) : undefined;
+  const subagents = segments.flatMap((s) =>
+    s.steps.flatMap((st) => (st.observation?.results ?? []).flatMap((r) => r.subagent_trajectory_ref ?? [])),
+  );
   const model = head.agent.model_name ?? head.steps.find((s) => s.model_name)?.model_name ?? undefined;
 
   return {
@@ -196,7 +207,9 @@ export function atifParts(segments: readonly AtifDocument[]): AtifParts {
         ...(segments.length > 1 ? { segments: segments.length } : {}),
         ...(last.final_metrics?.total_cost_usd != null ? { costUsd: last.final_metrics.total_cost_usd } : {}),
       },
-      ...(subagents.length ? { subagents: subagents.map((r) => r.trajectory_id ?? r.trajectory_path ?? r.session_id).filter(Boolean) } : {}),
+      ...(subagents.length
+        ? { subagents: subagents.map((r) => r.trajectory_id ?? r.trajectory_path ?? r.session_id).filter(Boolean) }
+        : {}),
       ...(head.notes ? { notes: head.notes } : {}),
       ...(head.agent.tool_definitions?.length ? { tools: head.agent.tool_definitions } : {}),
     },
@@ -208,11 +221,19 @@ function forkOf(doc: AtifDocument): TrajectoryDraft["fork"] {
   if (!parsed.success) return undefined;
   const parentId = atifId(parsed.data.forked_from);
   if (!parentId) return undefined;
-  return { parentId, stepIndex: parsed.data.forked_from.step_id - 1, ...(parsed.data.attempt != null ? { attemptIndex: parsed.data.attempt } : {}) };
+  return {
+    parentId,
+    stepIndex: parsed.data.forked_from.step_id - 1,
+    ...(parsed.data.attempt != null ? { attemptIndex: parsed.data.attempt } : {}),
+  };
 }
 
 /** Validate a parsed JSON value as ATIF; the issue names the file and the first bad field. */
-export function parseAtif(value: unknown, file: string, prefix = ""): { ok: true; doc: AtifDocument } | { ok: false; record: ImportRecord } {
+export function parseAtif(
+  value: unknown,
+  file: string,
+  prefix = "",
+): { ok: true; doc: AtifDocument } | { ok: false; record: ImportRecord } {
   const parsed = atifDocumentSchema.safeParse(value);
   return parsed.success ? { ok: true, doc: parsed.data } : { ok: false, record: schemaIssue(parsed.error, file, undefined, prefix) };
 }
@@ -229,7 +250,9 @@ function resolveSegment(headFile: string, ref: string): string | undefined {
   if (path.isAbsolute(ref) || !target.startsWith(dir + path.sep)) return undefined;
   const headName = path.basename(headFile).replace(/\.gz$/i, "");
   const prefix = headName.endsWith("trajectory.json") ? headName.slice(0, -"trajectory.json".length) : "";
-  const candidates = [target, prefix ? path.join(path.dirname(target), prefix + path.basename(ref)) : undefined].filter((c): c is string => !!c);
+  const candidates = [target, prefix ? path.join(path.dirname(target), prefix + path.basename(ref)) : undefined].filter(
+    (c): c is string => !!c,
+  );
   return candidates.flatMap((c) => [c, `${c}.gz`]).find(exists);
 }
 
@@ -237,7 +260,11 @@ function resolveSegment(headFile: string, ref: string): string | undefined {
  * Follow `continued_trajectory_ref` from a parsed head: the segments in order, and issues for a missing or invalid
  * segment (the segments read so far are still returned, so the head is not lost).
  */
-export async function readContinuations(head: AtifDocument, headFile: string, headDisplay: string): Promise<{ segments: AtifDocument[]; files: string[]; issues: ImportRecord[] }> {
+export async function readContinuations(
+  head: AtifDocument,
+  headFile: string,
+  headDisplay: string,
+): Promise<{ segments: AtifDocument[]; files: string[]; issues: ImportRecord[] }> {
   const segments = [head];
   const files = [path.resolve(headFile)];
   const seen = new Set([path.resolve(headFile)]);
@@ -247,8 +274,25 @@ export async function readContinuations(head: AtifDocument, headFile: string, he
   while (current.continued_trajectory_ref && segments.length < MAX_SEGMENTS) {
     const ref = current.continued_trajectory_ref;
     const next = resolveSegment(headFile, ref);
-    if (!next) return { segments, files, issues: [warning(currentDisplay, `continuation ${ref} not found next to this file; imported ${segments.length} segment(s) only`, undefined, "continued_trajectory_ref")] };
-    if (seen.has(next)) return { segments, files, issues: [warning(currentDisplay, `continuation ${ref} refers back to an earlier segment`, undefined, "continued_trajectory_ref")] };
+    if (!next)
+      return {
+        segments,
+        files,
+        issues: [
+          warning(
+            currentDisplay,
+            `continuation ${ref} not found next to this file; imported ${segments.length} segment(s) only`,
+            undefined,
+            "continued_trajectory_ref",
+          ),
+        ],
+      };
+    if (seen.has(next))
+      return {
+        segments,
+        files,
+        issues: [warning(currentDisplay, `continuation ${ref} refers back to an earlier segment`, undefined, "continued_trajectory_ref")],
+      };
     seen.add(next);
     const display = path.join(path.dirname(currentDisplay), path.relative(path.dirname(currentFile), next));
     const json = await readJsonFile(next, display);

@@ -38,11 +38,16 @@ const doc = (over: Record<string, unknown> = {}) => ({
   agent: { name: "terminus-2", version: "2.0.0", model_name: "gpt-5" },
   steps: [
     { step_id: 1, source: "user", message: "Task: say hi" },
-    { step_id: 2, source: "agent", message: "ok", tool_calls: [{ tool_call_id: "c1", function_name: "bash_command", arguments: { keystrokes: "echo hi\n", duration: 0.1 } }], observation: { results: [{ content: "hi" }] } },
+    {
+      step_id: 2,
+      source: "agent",
+      message: "ok",
+      tool_calls: [{ tool_call_id: "c1", function_name: "bash_command", arguments: { keystrokes: "echo hi\n", duration: 0.1 } }],
+      observation: { results: [{ content: "hi" }] },
+    },
   ],
   ...over,
 });
-
 
 describeShared("ATIF importer on the shared Harbor goldens", () => {
   const atif = (name: string) => fixture("atif", name);
@@ -61,8 +66,16 @@ describeShared("ATIF importer on the shared Harbor goldens", () => {
     expect(t.outcome).toBe("unknown");
     expect(t.steps.map((s) => s.source)).toEqual(["system", "user", "system", "system", "agent", "agent"]);
     const edit = t.steps[4]!;
-    expect(edit.action).toBe('str_replace_editor({"command":"create","path":"/app/hello.txt","file_text":"Hello, world!","security_risk":"LOW"})');
-    expect(edit.toolCalls).toEqual([{ id: "call_fake_1", name: "str_replace_editor", arguments: { command: "create", path: "/app/hello.txt", file_text: "Hello, world!", security_risk: "LOW" } }]);
+    expect(edit.action).toBe(
+      'str_replace_editor({"command":"create","path":"/app/hello.txt","file_text":"Hello, world!","security_risk":"LOW"})',
+    );
+    expect(edit.toolCalls).toEqual([
+      {
+        id: "call_fake_1",
+        name: "str_replace_editor",
+        arguments: { command: "create", path: "/app/hello.txt", file_text: "Hello, world!", security_risk: "LOW" },
+      },
+    ]);
     expect(edit.observation).toBe("File created successfully at: /app/hello.txt");
     expect([edit.promptTokens, edit.completionTokens]).toEqual([100, 50]);
     expect(t.steps[5]!.action).toBe(`finish({"message":"Task complete. Created /app/hello.txt with 'Hello, world!'"})`);
@@ -106,7 +119,11 @@ describeShared("ATIF importer on the shared Harbor goldens", () => {
     expect(t.steps[4]!.observation).toBeUndefined();
     expect(t.steps[7]!.observation).toBe("New Terminal Output:\n\nroot@CONTAINER_ID:/app# cat hello.txt\nHello, world!\n\n");
     expect([t.inputTokens, t.outputTokens]).toEqual([7802, 1030]);
-    expect(t.metadata?.subagents).toEqual(["trajectory.summarization-1-summary.json", "trajectory.summarization-1-questions.json", "trajectory.summarization-1-answers.json"]);
+    expect(t.metadata?.subagents).toEqual([
+      "trajectory.summarization-1-summary.json",
+      "trajectory.summarization-1-questions.json",
+      "trajectory.summarization-1-answers.json",
+    ]);
   });
 
   it("terminus2 linear-history: the head and its cont-1 segment are one trajectory of 5 + 8 steps", async () => {
@@ -155,8 +172,24 @@ describe("ATIF mapping details", () => {
       session_id: "shared-session",
       agent: { name: "claude-code", version: "1", unknown_field: true },
       steps: [
-        { step_id: 1, timestamp: "2026-02-01T10:00:00.000000+00:00", source: "user", message: [{ type: "text", text: "look at this" }, { type: "image", source: { path: "img.png" } }] },
-        { step_id: 2, timestamp: "2026-02-01T10:00:02.500000+00:00", source: "agent", message: "", tool_calls: [{ tool_call_id: "t1", function_name: "Bash", arguments: '{"command": "ls -la\\n"}' }], observation: { results: [{ source_call_id: "t1", content: [{ type: "text", text: "total 0" }] }, { content: "second result" }] }, metrics: { prompt_tokens: 10.4, completion_tokens: -3 } },
+        {
+          step_id: 1,
+          timestamp: "2026-02-01T10:00:00.000000+00:00",
+          source: "user",
+          message: [
+            { type: "text", text: "look at this" },
+            { type: "image", source: { path: "img.png" } },
+          ],
+        },
+        {
+          step_id: 2,
+          timestamp: "2026-02-01T10:00:02.500000+00:00",
+          source: "agent",
+          message: "",
+          tool_calls: [{ tool_call_id: "t1", function_name: "Bash", arguments: '{"command": "ls -la\\n"}' }],
+          observation: { results: [{ source_call_id: "t1", content: [{ type: "text", text: "total 0" }] }, { content: "second result" }] },
+          metrics: { prompt_tokens: 10.4, completion_tokens: -3 },
+        },
       ],
       extra: { anything: 1 },
     });
@@ -180,18 +213,34 @@ describe("ATIF mapping details", () => {
     expect(renderToolCall({ name: "execute_bash", arguments: { command: "make test", security_risk: "LOW" } })).toBe("make test");
     expect(renderToolCall({ name: "mark_task_complete", arguments: {} })).toBe("mark_task_complete()");
     expect(renderToolCall({ name: "think" })).toBe("think()");
-    expect(renderToolCall({ name: "str_replace_editor", arguments: { command: "view", path: "/a" } })).toBe('str_replace_editor({"command":"view","path":"/a"})');
+    expect(renderToolCall({ name: "str_replace_editor", arguments: { command: "view", path: "/a" } })).toBe(
+      'str_replace_editor({"command":"view","path":"/a"})',
+    );
   });
 
   it("a recovery attempt's extra.forked_from becomes a fork reference to its parent", async () => {
-    const file = write("fork/attempt.trajectory.json", doc({ session_id: "s-attempt", extra: { forked_from: { session_id: "s-parent", step_id: 4 }, attempt: 2 } }));
+    const file = write(
+      "fork/attempt.trajectory.json",
+      doc({ session_id: "s-attempt", extra: { forked_from: { session_id: "s-parent", step_id: 4 }, attempt: 2 } }),
+    );
     const t = (await read(file)).trajectories[0]!;
     expect(t.fork).toEqual({ parentId: "atif:s-parent", stepIndex: 3, attemptIndex: 2 });
   });
 
   it("embedded v1.7 sub-agents become trajectories of their own; a bad one is reported alone", async () => {
-    const child = { schema_version: "ATIF-v1.7", trajectory_id: "child-1", agent: { name: "researcher", version: "1" }, steps: [{ step_id: 1, source: "user", message: "research" }] };
-    const file = write("embedded/trajectory.json", doc({ schema_version: "ATIF-v1.7", subagent_trajectories: [child, { ...child, trajectory_id: "child-2", steps: [{ step_id: 1, source: "robot" }] }] }));
+    const child = {
+      schema_version: "ATIF-v1.7",
+      trajectory_id: "child-1",
+      agent: { name: "researcher", version: "1" },
+      steps: [{ step_id: 1, source: "user", message: "research" }],
+    };
+    const file = write(
+      "embedded/trajectory.json",
+      doc({
+        schema_version: "ATIF-v1.7",
+        subagent_trajectories: [child, { ...child, trajectory_id: "child-2", steps: [{ step_id: 1, source: "robot" }] }],
+      }),
+    );
     const { trajectories, issues } = await read(file);
     expect(trajectories.map((t) => [t.id, t.metadata?.subagentOf])).toEqual([
       ["atif:s-1", undefined],
@@ -203,7 +252,10 @@ describe("ATIF mapping details", () => {
 
   it("a sub-agent file sharing its parent's session id gets an id of its own", async () => {
     write("shared/trajectory.json", doc({ session_id: "same" }));
-    const sub = write("shared/trajectory.summarization-2-answers.json", doc({ session_id: "same", agent: { name: "terminus-2-summarization-answers", version: "2" } }));
+    const sub = write(
+      "shared/trajectory.summarization-2-answers.json",
+      doc({ session_id: "same", agent: { name: "terminus-2-summarization-answers", version: "2" } }),
+    );
     const t = (await read(sub)).trajectories[0]!;
     expect(t.id).toBe("atif:same/summarization-2-answers");
     expect(t.metadata).toMatchObject({ subagentOf: "atif:same" });
@@ -214,19 +266,30 @@ describe("ATIF continuations", () => {
   it("follows a chain of segments and reads each continuation only through its head", async () => {
     write("chain/trajectory.json", doc({ continued_trajectory_ref: "trajectory.cont-1.json" }));
     write("chain/trajectory.cont-1.json", doc({ session_id: "s-1-cont-1", continued_trajectory_ref: "trajectory.cont-2.json" }));
-    write("chain/trajectory.cont-2.json", doc({ session_id: "s-1-cont-2", final_metrics: { total_prompt_tokens: 99, total_completion_tokens: 9 } }));
+    write(
+      "chain/trajectory.cont-2.json",
+      doc({ session_id: "s-1-cont-2", final_metrics: { total_prompt_tokens: 99, total_completion_tokens: 9 } }),
+    );
     const head = await read(path.join(tmp, "chain/trajectory.json"));
     expect(head.issues).toEqual([]);
     expect(head.trajectories).toHaveLength(1);
     expect(head.trajectories[0]!.steps).toHaveLength(6);
     expect([head.trajectories[0]!.inputTokens, head.trajectories[0]!.outputTokens]).toEqual([99, 9]);
-    for (const seg of ["trajectory.cont-1.json", "trajectory.cont-2.json"]) expect(await read(path.join(tmp, "chain", seg))).toEqual({ trajectories: [], issues: [] });
+    for (const seg of ["trajectory.cont-1.json", "trajectory.cont-2.json"])
+      expect(await read(path.join(tmp, "chain", seg))).toEqual({ trajectories: [], issues: [] });
   });
 
   it("a missing segment is reported and the segments read so far are kept", async () => {
     const file = write("missing/trajectory.json", doc({ continued_trajectory_ref: "trajectory.cont-1.json" }));
     const { trajectories, issues } = await read(file);
-    expect(issues).toEqual([{ file: "missing/trajectory.json", path: "continued_trajectory_ref", message: "continuation trajectory.cont-1.json not found next to this file; imported 1 segment(s) only", severity: "warning" }]);
+    expect(issues).toEqual([
+      {
+        file: "missing/trajectory.json",
+        path: "continued_trajectory_ref",
+        message: "continuation trajectory.cont-1.json not found next to this file; imported 1 segment(s) only",
+        severity: "warning",
+      },
+    ]);
     expect(trajectories[0]!.steps).toHaveLength(2);
   });
 
@@ -236,7 +299,14 @@ describe("ATIF continuations", () => {
     expect(escape.issues[0]!.message).toMatch(/not found next to this file/);
     write("badseg/trajectory.cont-1.json", '{"schema_version": "ATIF-v1.6",\n "steps": [1 2]}');
     const bad = await read(write("badseg/trajectory.json", doc({ continued_trajectory_ref: "trajectory.cont-1.json" })));
-    expect(bad.issues).toEqual([{ file: "badseg/trajectory.cont-1.json", line: 2, message: "invalid JSON: Expected ',' or ']' after array element", severity: "warning" }]);
+    expect(bad.issues).toEqual([
+      {
+        file: "badseg/trajectory.cont-1.json",
+        line: 2,
+        message: "invalid JSON: Expected ',' or ']' after array element",
+        severity: "warning",
+      },
+    ]);
     expect(bad.trajectories[0]!.steps).toHaveLength(2);
   });
 
@@ -254,13 +324,36 @@ describe("ATIF robustness: bad input gives a clear issue, never a throw or a han
     ["empty.json", "", { message: "file is empty" }],
     ["binary.json", Buffer.from([0x7b, 0x00, 0xff, 0x10, 0x00, 0x22]), { message: "file is binary, not JSON text" }],
     // Node's parser gives no position for these two messages, so the issue has no line.
-    ["truncated.json", '{\n  "schema_version": "ATIF-v1.6",\n  "agent": {"name": "x"},\n  "steps": [\n', { message: "invalid JSON: Unexpected end of JSON input" }],
-    ["trailing-comma.json", '{\n  "schema_version": "ATIF-v1.6",\n  "agent": {"name": "x"},\n}', { line: 4, message: "invalid JSON: Expected double-quoted property name" }],
-    ["huge.json", `{"schema_version": "ATIF-v1.6", "agent": {"name": "x"}, "notes": "${"n".repeat(10 * 1024 * 1024)}"}`, { path: "steps", message: expect.stringMatching(/expected array/) }],
+    [
+      "truncated.json",
+      '{\n  "schema_version": "ATIF-v1.6",\n  "agent": {"name": "x"},\n  "steps": [\n',
+      { message: "invalid JSON: Unexpected end of JSON input" },
+    ],
+    [
+      "trailing-comma.json",
+      '{\n  "schema_version": "ATIF-v1.6",\n  "agent": {"name": "x"},\n}',
+      { line: 4, message: "invalid JSON: Expected double-quoted property name" },
+    ],
+    [
+      "huge.json",
+      `{"schema_version": "ATIF-v1.6", "agent": {"name": "x"}, "notes": "${"n".repeat(10 * 1024 * 1024)}"}`,
+      { path: "steps", message: expect.stringMatching(/expected array/) },
+    ],
     ["huge-garbage.json", "z".repeat(10 * 1024 * 1024), { message: expect.stringMatching(/^invalid JSON: Unexpected token 'z'/) }],
     ["array.json", "[1, 2]", { message: expect.stringMatching(/expected object/) }],
     ["v2.json", JSON.stringify(doc({ schema_version: "ATIF-v2.0" })), { path: "schema_version", message: 'expected "ATIF-v1.x"' }],
-    ["bad-step.json", JSON.stringify(doc({ steps: [{ step_id: 1, source: "user", message: "hi" }, { step_id: 2, source: "agent", observation: "plain text" }] })), { path: "steps[1].observation", message: expect.stringMatching(/expected object/) }],
+    [
+      "bad-step.json",
+      JSON.stringify(
+        doc({
+          steps: [
+            { step_id: 1, source: "user", message: "hi" },
+            { step_id: 2, source: "agent", observation: "plain text" },
+          ],
+        }),
+      ),
+      { path: "steps[1].observation", message: expect.stringMatching(/expected object/) },
+    ],
   ];
   for (const [name, content, expected] of cases) {
     it(`${name} → one issue naming the file`, async () => {

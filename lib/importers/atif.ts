@@ -8,7 +8,16 @@
 // `metadata.subagentOf` = the parent's id; they are context-management helpers, not recovery attempts.
 import type { TrajectoryDraft } from "../domain/trajectory.ts";
 import type { ImportRecord, Importer, ImportSource, ReadOptions } from "./types.ts";
-import { atifParts, isChainedContinuation, isSubagentFile, parseAtif, readContinuations, runName, subagentParentFile, type AtifDocument } from "./atif-steps.ts";
+import {
+  atifParts,
+  isChainedContinuation,
+  isSubagentFile,
+  parseAtif,
+  readContinuations,
+  runName,
+  subagentParentFile,
+  type AtifDocument,
+} from "./atif-steps.ts";
 import { readJsonFile, taskIdFromPath } from "./trial-files.ts";
 import { normalized, readJson, withWarnings } from "./util.ts";
 
@@ -44,12 +53,21 @@ export function atifDraft(segments: AtifDocument[], ctx: AtifContext, sub?: Suba
     startedAt: parts.startedAt,
     endedAt: parts.endedAt,
     fork: sub ? undefined : parts.fork,
-    metadata: { ...parts.metadata, ...(sub ? { subagent: true, ...(sub.parentId ? { subagentOf: sub.parentId } : {}) } : {}), ...ctx.extra },
+    metadata: {
+      ...parts.metadata,
+      ...(sub ? { subagent: true, ...(sub.parentId ? { subagentOf: sub.parentId } : {}) } : {}),
+      ...ctx.extra,
+    },
   };
 }
 
 /** Embedded v1.7 sub-agent trajectories, each validated on its own so one bad child does not drop the others. */
-export function* embeddedSubagents(head: AtifDocument, parentId: string | undefined, ctx: AtifContext, file: string): Generator<ImportRecord> {
+export function* embeddedSubagents(
+  head: AtifDocument,
+  parentId: string | undefined,
+  ctx: AtifContext,
+  file: string,
+): Generator<ImportRecord> {
   for (const [i, child] of (head.subagent_trajectories ?? []).entries()) {
     const parsed = parseAtif(child, file, `subagent_trajectories[${i}]`);
     if (!parsed.ok) {
@@ -86,7 +104,9 @@ export async function* readAtifFile(source: Extract<ImportSource, { kind: "file"
   // A continuation that cannot be read leaves the trajectory incomplete: it is imported with the problem kept.
   const warnings = issues.flatMap((r) => (r.ok ? [] : [r.issue]));
   const isSubagent = isSubagentFile(source.path) || typeof parsed.doc.agent.extra?.parent_session_id === "string";
-  const sub = isSubagent ? { parentId: await subagentParentId(parsed.doc, source.path), key: subagentKey(source.path, parsed.doc) } : undefined;
+  const sub = isSubagent
+    ? { parentId: await subagentParentId(parsed.doc, source.path), key: subagentKey(source.path, parsed.doc) }
+    : undefined;
   const draft = atifDraft(segments, ctx, sub);
   yield withWarnings(normalized(draft, "atif", file), warnings);
   yield* embeddedSubagents(parsed.doc, draft.id, ctx, file);

@@ -199,7 +199,8 @@ class CastStepBuilder {
     if (c.typed.trim()) c.commands.push(c.typed);
     const action = c.commands.join("\n") || undefined;
     let observation = c.out.text().replace(/^\n+/, "").trimEnd();
-    if (isEcho(observation.split("\n", 1)[0]!, c.commands[0])) observation = observation.includes("\n") ? observation.slice(observation.indexOf("\n") + 1).replace(/^\n+/, "") : "";
+    if (isEcho(observation.split("\n", 1)[0]!, c.commands[0]))
+      observation = observation.includes("\n") ? observation.slice(observation.indexOf("\n") + 1).replace(/^\n+/, "") : "";
     if (!action && !observation && !c.message) return;
     const offsetMs = Math.round(c.t * 1000);
     this.steps.push({

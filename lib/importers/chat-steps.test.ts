@@ -26,7 +26,13 @@ describe("chatToSteps", () => {
 
   it("keeps the failing exit code when several results land on one step", () => {
     const steps = chatToSteps([
-      { role: "assistant", toolCalls: [{ id: "a", name: "bash", arguments: { cmd: "true" } }, { id: "b", name: "bash", arguments: { cmd: "false" } }] },
+      {
+        role: "assistant",
+        toolCalls: [
+          { id: "a", name: "bash", arguments: { cmd: "true" } },
+          { id: "b", name: "bash", arguments: { cmd: "false" } },
+        ],
+      },
       { role: "tool", toolCallId: "b", text: "", exitCode: 1 },
       { role: "tool", toolCallId: "a", text: "", exitCode: 0 },
     ]);
@@ -53,7 +59,9 @@ describe("chatToSteps", () => {
   });
 
   it("keeps tool results that precede any agent step as tool steps", () => {
-    expect(chatToSteps([{ role: "tool", text: "early" }])).toEqual([{ source: "tool", timestamp: undefined, observation: "early", exitCode: undefined }]);
+    expect(chatToSteps([{ role: "tool", text: "early" }])).toEqual([
+      { source: "tool", timestamp: undefined, observation: "early", exitCode: undefined },
+    ]);
   });
 });
 
@@ -84,7 +92,11 @@ describe("timestamps", () => {
   });
 
   it("derives offsets from the first timestamp or a given start", () => {
-    const steps = [{ source: "user" as const, timestamp: "2026-01-01T10:00:01.000Z" }, { source: "agent" as const }, { source: "agent" as const, timestamp: "2026-01-01T10:00:03.500Z" }];
+    const steps = [
+      { source: "user" as const, timestamp: "2026-01-01T10:00:01.000Z" },
+      { source: "agent" as const },
+      { source: "agent" as const, timestamp: "2026-01-01T10:00:03.500Z" },
+    ];
     expect(withOffsets(structuredClone(steps)).map((s) => s.offsetMs)).toEqual([0, undefined, 2500]);
     expect(withOffsets(structuredClone(steps), "2026-01-01T10:00:00.000Z").map((s) => s.offsetMs)).toEqual([1000, undefined, 3500]);
   });
@@ -103,7 +115,11 @@ describe("Python-flavoured JSON", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("nulls bare NaN and ±Infinity but not the same words inside strings", () => {
-    expect(JSON.parse(nullNonFinite('{"a": NaN, "b": [-Infinity, Infinity], "c": "NaN \\" Infinity"}'))).toEqual({ a: null, b: [null, null], c: 'NaN " Infinity' });
+    expect(JSON.parse(nullNonFinite('{"a": NaN, "b": [-Infinity, Infinity], "c": "NaN \\" Infinity"}'))).toEqual({
+      a: null,
+      b: [null, null],
+      c: 'NaN " Infinity',
+    });
   });
 
   it("reads such a file, and still reports real syntax errors", async () => {

@@ -88,7 +88,8 @@ export function chatToSteps(turns: readonly ChatTurn[], options: ChatStepsOption
     if (turn.role === "assistant") {
       steps.push(agentStep(turn));
     } else if (turn.role === "tool") {
-      const target = (turn.toolCallId ? steps.findLast((s) => s.toolCalls?.some((c) => c.id === turn.toolCallId)) : undefined) ?? lastAgent();
+      const target =
+        (turn.toolCallId ? steps.findLast((s) => s.toolCalls?.some((c) => c.id === turn.toolCallId)) : undefined) ?? lastAgent();
       const { observation, exitCode } = parse(turn.text ?? "");
       if (target) addObservation(target, observation, turn.exitCode ?? exitCode);
       else steps.push({ source: "tool", timestamp: turn.timestamp, observation, exitCode: turn.exitCode ?? exitCode });
@@ -116,7 +117,10 @@ export function withOffsets(steps: StepInput[], start?: string): StepInput[] {
 export function tokenTotals(steps: readonly StepInput[]): { inputTokens?: number; outputTokens?: number } {
   const has = steps.some((s) => s.promptTokens !== undefined || s.completionTokens !== undefined);
   if (!has) return {};
-  return { inputTokens: steps.reduce((n, s) => n + (s.promptTokens ?? 0), 0), outputTokens: steps.reduce((n, s) => n + (s.completionTokens ?? 0), 0) };
+  return {
+    inputTokens: steps.reduce((n, s) => n + (s.promptTokens ?? 0), 0),
+    outputTokens: steps.reduce((n, s) => n + (s.completionTokens ?? 0), 0),
+  };
 }
 
 /** "invalid JSON: <reason> at position N" for a JSON string found inside a record (e.g. tool-call arguments). */

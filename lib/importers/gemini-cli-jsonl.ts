@@ -42,7 +42,17 @@ export async function foldGeminiJsonl(source: Extract<ImportSource, { kind: "fil
     }
     if (!text.trim()) continue;
     bytes += text.length;
-    if (bytes > MAX_RECORD_BYTES) return { session: {}, messageLines: [], warnings, error: { file, line: lineNo, message: `the session holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MB of records (one trajectory); it was not read` } };
+    if (bytes > MAX_RECORD_BYTES)
+      return {
+        session: {},
+        messageLines: [],
+        warnings,
+        error: {
+          file,
+          line: lineNo,
+          message: `the session holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MB of records (one trajectory); it was not read`,
+        },
+      };
     let record: unknown;
     try {
       record = JSON.parse(text);
@@ -55,9 +65,20 @@ export async function foldGeminiJsonl(source: Extract<ImportSource, { kind: "fil
     else if (typeof record.id === "string") messages.set(record.id, { record, line: messages.get(record.id)?.line ?? lineNo });
     else if (isRecord(record.$set)) metadata = { ...metadata, ...record.$set };
     else if (typeof record.sessionId === "string" && typeof record.projectHash === "string") metadata = { ...metadata, ...record };
-    else warnings.push({ file, line: lineNo, message: "not a Gemini CLI session record (no id, $set, $rewindTo or session metadata); skipped" });
+    else
+      warnings.push({
+        file,
+        line: lineNo,
+        message: "not a Gemini CLI session record (no id, $set, $rewindTo or session metadata); skipped",
+      });
   }
-  if (typeof metadata.sessionId !== "string") return { session: {}, messageLines: [], warnings, error: { file, line: 1, path: "sessionId", message: "no session metadata line (sessionId, projectHash)" } };
+  if (typeof metadata.sessionId !== "string")
+    return {
+      session: {},
+      messageLines: [],
+      warnings,
+      error: { file, line: 1, path: "sessionId", message: "no session metadata line (sessionId, projectHash)" },
+    };
   // A `messages` list set by an update is the conversation as Gemini CLI last synced it (it wins, as on reload).
   const synced = Array.isArray(metadata.messages) && metadata.messages.length > 0;
   const list = [...messages.values()];

@@ -9,13 +9,24 @@ import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(geminiCliImporter);
 
-
 describeShared("Gemini CLI importer on the shared session", () => {
   it("reads the two-message session with tokens, model and timing", async () => {
     const t = await readOne(fixture("gemini-cli", "gemini-cli-trajectory.json"));
     expect(t.steps).toEqual([
-      { source: "user", timestamp: "2025-10-10T06:59:39.894Z", offsetMs: 0, message: 'Create a file called hello.txt with "Hello, world!" as the content.\n' },
-      { source: "agent", timestamp: "2025-10-10T06:59:41.751Z", offsetMs: 1857, message: 'Okay, I\'ve created the file `/app/hello.txt` with the content "Hello, world!".', promptTokens: 5915, completionTokens: 24 },
+      {
+        source: "user",
+        timestamp: "2025-10-10T06:59:39.894Z",
+        offsetMs: 0,
+        message: 'Create a file called hello.txt with "Hello, world!" as the content.\n',
+      },
+      {
+        source: "agent",
+        timestamp: "2025-10-10T06:59:41.751Z",
+        offsetMs: 1857,
+        message: 'Okay, I\'ve created the file `/app/hello.txt` with the content "Hello, world!".',
+        promptTokens: 5915,
+        completionTokens: 24,
+      },
     ]);
     expect(t.run).toMatchObject({ name: "gemini-cli/gemini-2.0-flash", model: "gemini-2.0-flash", agent: "gemini-cli" });
     expect([t.inputTokens, t.outputTokens]).toEqual([5915, 24]);
@@ -59,9 +70,22 @@ describe("Gemini CLI JSONL sessions (current layout: metadata line, messages, $s
     fs.writeFileSync(file, records.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
     return file;
   };
-  const meta = { sessionId: "5e7a0c1d-0000-4000-8000-000000000001", projectHash: "ab12", startTime: "2026-01-05T10:00:00.000Z", lastUpdated: "2026-01-05T10:00:00.000Z", kind: "main" };
+  const meta = {
+    sessionId: "5e7a0c1d-0000-4000-8000-000000000001",
+    projectHash: "ab12",
+    startTime: "2026-01-05T10:00:00.000Z",
+    lastUpdated: "2026-01-05T10:00:00.000Z",
+    kind: "main",
+  };
   const user = { id: "u1", timestamp: "2026-01-05T10:00:01.000Z", type: "user", content: [{ text: "list the files" }] };
-  const call = { id: "g1", timestamp: "2026-01-05T10:00:03.000Z", type: "gemini", content: "", model: "gemini-2.5-pro", toolCalls: [{ id: "c1", name: "run_shell_command", args: { command: "ls" }, status: "success", resultDisplay: "a.txt\nb.txt" }] };
+  const call = {
+    id: "g1",
+    timestamp: "2026-01-05T10:00:03.000Z",
+    type: "gemini",
+    content: "",
+    model: "gemini-2.5-pro",
+    toolCalls: [{ id: "c1", name: "run_shell_command", args: { command: "ls" }, status: "success", resultDisplay: "a.txt\nb.txt" }],
+  };
 
   it("applies updates the way Gemini CLI reloads a session: a re-appended message replaces it, $set updates metadata, $rewindTo drops", async () => {
     const file = write("session-2026-01-05T10-00-5e7a0c1d.jsonl", [
@@ -93,9 +117,17 @@ describe("Gemini CLI JSONL sessions (current layout: metadata line, messages, $s
     const file = write("session-b.jsonl", [meta, user, "{not json", call]);
     const [rec, ...rest] = await readAll(file);
     expect(rest).toEqual([]);
-    expect(rec).toMatchObject({ ok: true, value: { warnings: [{ file: expect.stringMatching(/session-b\.jsonl$/), line: 3, message: "invalid JSON line; skipped" }] } });
+    expect(rec).toMatchObject({
+      ok: true,
+      value: { warnings: [{ file: expect.stringMatching(/session-b\.jsonl$/), line: 3, message: "invalid JSON line; skipped" }] },
+    });
 
     const bad = write("session-c.jsonl", [meta, user, { id: "g9", type: 7 }]);
-    expect(await readAll(bad)).toEqual([{ ok: false, issue: expect.objectContaining({ file: expect.stringMatching(/session-c\.jsonl$/), line: 3, path: "messages[1].type" }) }]);
+    expect(await readAll(bad)).toEqual([
+      {
+        ok: false,
+        issue: expect.objectContaining({ file: expect.stringMatching(/session-c\.jsonl$/), line: 3, path: "messages[1].type" }),
+      },
+    ]);
   });
 });

@@ -26,7 +26,16 @@ const messageSchema = z.object({
   type: z.string(),
   content: z.unknown().optional(),
   thoughts: z.array(z.object({ subject: z.string().nullish(), description: z.string().nullish() })).nullish(),
-  tokens: z.object({ input: z.number().nullish(), output: z.number().nullish(), cached: z.number().nullish(), thoughts: z.number().nullish(), tool: z.number().nullish(), total: z.number().nullish() }).nullish(),
+  tokens: z
+    .object({
+      input: z.number().nullish(),
+      output: z.number().nullish(),
+      cached: z.number().nullish(),
+      thoughts: z.number().nullish(),
+      tool: z.number().nullish(),
+      total: z.number().nullish(),
+    })
+    .nullish(),
   model: z.string().nullish(),
   toolCalls: z.array(toolCallSchema).nullish(),
 });
@@ -41,7 +50,9 @@ const sessionSchema = z.object({
 });
 
 function thoughtsText(m: Message): string | undefined {
-  const parts = (m.thoughts ?? []).map((t) => [t.subject ? `**${t.subject}**` : "", t.description ?? ""].filter(Boolean).join(" ")).filter(Boolean);
+  const parts = (m.thoughts ?? [])
+    .map((t) => [t.subject ? `**${t.subject}**` : "", t.description ?? ""].filter(Boolean).join(" "))
+    .filter(Boolean);
   return parts.length ? parts.join("\n") : undefined;
 }
 
@@ -57,7 +68,9 @@ function stepOf(m: Message): StepInput {
   const text = contentText(m.content) ?? "";
   if (m.type === "user") return { source: "user", timestamp, message: text };
   if (m.type !== "gemini") return { source: "system", timestamp, message: m.type === "error" ? `Error: ${text}` : text };
-  const toolCalls: ToolCall[] | undefined = m.toolCalls?.length ? m.toolCalls.map((c) => ({ id: c.id ?? undefined, name: c.name, arguments: c.args })) : undefined;
+  const toolCalls: ToolCall[] | undefined = m.toolCalls?.length
+    ? m.toolCalls.map((c) => ({ id: c.id ?? undefined, name: c.name, arguments: c.args }))
+    : undefined;
   // The session records a call's status, not an exit code; a failed call says so in the observation text.
   const results = (m.toolCalls ?? [])
     .map((c) => [resultText(c), c.status === "error" ? `(${c.name} failed)` : undefined].filter(Boolean).join("\n"))
@@ -108,7 +121,11 @@ export const geminiCliImporter: Importer = {
     const steps = withOffsets(session.messages.map(stepOf), startedAt);
     const model = session.messages.find((m) => m.model)?.model ?? undefined;
     const draft: TrajectoryDraft = {
-      task: { benchmark: "unknown", id: fileStem(source.displayPath, [".jsonl", ".json"]), instruction: steps.find((s) => s.source === "user")?.message || undefined },
+      task: {
+        benchmark: "unknown",
+        id: fileStem(source.displayPath, [".jsonl", ".json"]),
+        instruction: steps.find((s) => s.source === "user")?.message || undefined,
+      },
       run: { name: runNameFor(options, "gemini-cli", model), model, agent: "gemini-cli", source: "gemini-cli" },
       outcome: "unknown",
       startedAt,

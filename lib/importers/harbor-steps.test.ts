@@ -81,9 +81,19 @@ describe("Harbor multi-step trial in a job folder", () => {
         { step_name: "implement", verifier_result: { rewards: { reward: 0 } } },
       ],
     }),
-    "build-app__Ms1Ab2c/steps/scaffold/agent/trajectory.json": atif("sess-scaffold", "2026-02-01T10:00:00Z", [["mkdir -p app", "created"]], [100, 10]),
+    "build-app__Ms1Ab2c/steps/scaffold/agent/trajectory.json": atif(
+      "sess-scaffold",
+      "2026-02-01T10:00:00Z",
+      [["mkdir -p app", "created"]],
+      [100, 10],
+    ),
     "build-app__Ms1Ab2c/steps/scaffold/verifier/test-stdout.txt": "test_scaffold PASSED\n1 passed in 0.01s\n",
-    "build-app__Ms1Ab2c/steps/implement/agent/trajectory.json": atif("sess-implement", "2026-02-01T10:01:00Z", [["python app/main.py", "Traceback: NameError"]], [200, 20]),
+    "build-app__Ms1Ab2c/steps/implement/agent/trajectory.json": atif(
+      "sess-implement",
+      "2026-02-01T10:01:00Z",
+      [["python app/main.py", "Traceback: NameError"]],
+      [200, 20],
+    ),
     "build-app__Ms1Ab2c/steps/implement/agent/trajectory.summarization-1-summary.json": JSON.stringify({
       schema_version: "ATIF-v1.5",
       session_id: "sess-implement-summary",
@@ -92,7 +102,11 @@ describe("Harbor multi-step trial in a job folder", () => {
     }),
     "build-app__Ms1Ab2c/steps/implement/verifier/test-stdout.txt": "test_main FAILED\n1 failed in 0.02s\n",
     // A plain single-step trial next to it.
-    "solo__Zz9Yy8x/result.json": trialResult({ id: "trial-solo", trial_name: "solo__Zz9Yy8x", verifier_result: { rewards: { reward: 1 } } }),
+    "solo__Zz9Yy8x/result.json": trialResult({
+      id: "trial-solo",
+      trial_name: "solo__Zz9Yy8x",
+      verifier_result: { rewards: { reward: 1 } },
+    }),
     "solo__Zz9Yy8x/agent/trajectory.json": atif("sess-solo", "2026-02-01T11:00:00Z", [["make", "ok"]], [50, 5]),
     "solo__Zz9Yy8x/verifier/test-stdout.txt": "1 passed\n",
   });
@@ -101,7 +115,8 @@ describe("Harbor multi-step trial in a job folder", () => {
     expect(harborImporter.detect(dirSource(job, "job-1"))).toBe(0.95);
     expect(isTrialDir(path.join(job, "build-app__Ms1Ab2c"))).toBe(true);
     const units = [];
-    for await (const u of walkInputs([job])) units.push(u.kind === "source" ? `${u.importer.format}:${u.source.displayPath}` : `unrecognised:${u.displayPath}`);
+    for await (const u of walkInputs([job]))
+      units.push(u.kind === "source" ? `${u.importer.format}:${u.source.displayPath}` : `unrecognised:${u.displayPath}`);
     expect(units).toEqual(["harbor:job-1"]);
   });
 
@@ -130,7 +145,9 @@ describe("Harbor multi-step trial in a job folder", () => {
     const [multi] = (await read(job, "job-1")).trajectories.filter((t) => t.id === "harbor:trial-ms-1");
     // 0.5 is what Harbor's "mean" roll-up wrote for the trial; anything below 1 is not a pass.
     expect([multi!.outcome, multi!.reward]).toEqual(["failed", 0.5]);
-    expect(multi!.verifierOutput).toBe("=== step scaffold ===\ntest_scaffold PASSED\n1 passed in 0.01s\n\n=== step implement ===\ntest_main FAILED\n1 failed in 0.02s\n");
+    expect(multi!.verifierOutput).toBe(
+      "=== step scaffold ===\ntest_scaffold PASSED\n1 passed in 0.01s\n\n=== step implement ===\ntest_main FAILED\n1 failed in 0.02s\n",
+    );
     expect(multi!.metadata?.harbor).toMatchObject({ trialId: "trial-ms-1", rewards: { reward: 0.5 } });
     expect(multi!.metadata?.harbor).not.toHaveProperty("rewardFrom");
   });
@@ -141,7 +158,9 @@ describe("Harbor multi-step trial in a job folder", () => {
   });
 
   it("leaves a single-step trial as it was: its own steps, verifier output and reward, no step boundaries", async () => {
-    const [solo] = (await read(job, "job-1")).trajectories.filter((t) => isRecord(t.metadata?.harbor) && t.metadata.harbor.trialName === "solo__Zz9Yy8x");
+    const [solo] = (await read(job, "job-1")).trajectories.filter(
+      (t) => isRecord(t.metadata?.harbor) && t.metadata.harbor.trialName === "solo__Zz9Yy8x",
+    );
     expect(solo!.id).toBe("atif:sess-solo");
     expect(solo!.steps.map((s) => s.action ?? s.message)).toEqual(["Instruction for sess-solo", "make"]);
     expect([solo!.outcome, solo!.reward, solo!.verifierOutput]).toEqual(["passed", 1, "1 passed\n"]);
@@ -152,12 +171,24 @@ describe("Harbor multi-step trial in a job folder", () => {
 describe("Harbor multi-step trial with problems", () => {
   it("a broken step trajectory is a warning naming its file; the other steps are imported", async () => {
     const dir = write(path.join(tmp, "broken__Bb1Cc2d"), {
-      "result.json": trialResult({ id: "t-broken", trial_name: "broken__Bb1Cc2d", verifier_result: { rewards: { reward: 0 } }, step_results: [{ step_name: "one" }, { step_name: "two" }] }),
+      "result.json": trialResult({
+        id: "t-broken",
+        trial_name: "broken__Bb1Cc2d",
+        verifier_result: { rewards: { reward: 0 } },
+        step_results: [{ step_name: "one" }, { step_name: "two" }],
+      }),
       "steps/one/agent/trajectory.json": '{\n  "schema_version": "ATIF-v1.5",\n  "steps": [\n',
       "steps/two/agent/trajectory.json": atif("sess-two", "2026-02-01T10:00:00Z", [["ls", "file"]], [10, 1]),
     });
     const { trajectories, issues } = await read(dir, "broken__Bb1Cc2d");
-    expect(issues).toEqual([{ file: "broken__Bb1Cc2d/steps/one/agent/trajectory.json", line: 4, message: expect.stringMatching(/^invalid JSON/), severity: "warning" }]);
+    expect(issues).toEqual([
+      {
+        file: "broken__Bb1Cc2d/steps/one/agent/trajectory.json",
+        line: 4,
+        message: expect.stringMatching(/^invalid JSON/),
+        severity: "warning",
+      },
+    ]);
     expect(trajectories).toHaveLength(1);
     expect(trajectories[0]!.steps.map((s) => s.action ?? s.message)).toEqual(["Instruction for sess-two", "ls"]);
     expect(trajectories[0]!.metadata?.harborSteps).toEqual([
@@ -169,13 +200,32 @@ describe("Harbor multi-step trial with problems", () => {
 
   it("a step folder that step_results names but that is missing is a warning; so is a bad step_results entry", async () => {
     const dir = write(path.join(tmp, "gone__Gg1Hh2i"), {
-      "result.json": trialResult({ id: "t-gone", trial_name: "gone__Gg1Hh2i", step_results: [{ step_name: "first", reward: 1 }, { step_name: "second", reward: "high" }, { step_name: "../../etc" }, { step_name: "third", reward: 1 }] }),
+      "result.json": trialResult({
+        id: "t-gone",
+        trial_name: "gone__Gg1Hh2i",
+        step_results: [
+          { step_name: "first", reward: 1 },
+          { step_name: "second", reward: "high" },
+          { step_name: "../../etc" },
+          { step_name: "third", reward: 1 },
+        ],
+      }),
       "steps/first/agent/trajectory.json": atif("sess-first", "2026-02-01T10:00:00Z", [["true", ""]], [1, 1]),
     });
     const { trajectories, issues } = await read(dir, "gone__Gg1Hh2i");
     expect(issues).toEqual([
-      { file: "gone__Gg1Hh2i/result.json", path: "step_results[1].reward", message: expect.stringMatching(/expected number/), severity: "warning" },
-      { file: "gone__Gg1Hh2i/result.json", path: "step_results[2]", message: 'step name "../../etc" is not a step folder name; ignored', severity: "warning" },
+      {
+        file: "gone__Gg1Hh2i/result.json",
+        path: "step_results[1].reward",
+        message: expect.stringMatching(/expected number/),
+        severity: "warning",
+      },
+      {
+        file: "gone__Gg1Hh2i/result.json",
+        path: "step_results[2]",
+        message: 'step name "../../etc" is not a step folder name; ignored',
+        severity: "warning",
+      },
       { file: "gone__Gg1Hh2i/steps/third", message: "step folder is missing; the trial's other steps were imported", severity: "warning" },
     ]);
     expect(trajectories.map((t) => [t.id, t.steps.length])).toEqual([["harbor:t-gone", 2]]);
@@ -214,19 +264,36 @@ describe("Harbor multi-step trial with problems", () => {
     const long = (tag: string) => `${"x".repeat(99)}\n`.repeat(1000) + `${tag} summary\n`;
     const dir = write(path.join(tmp, "long__Ll1Mm2n"), {
       "result.json": trialResult({ id: "t-long", trial_name: "long__Ll1Mm2n", verifier_result: { rewards: { reward: 1 } } }),
-      ...Object.fromEntries(["s1", "s2", "s3"].flatMap((n) => [[`steps/${n}/agent/trajectory.json`, atif(`sess-${n}`, "2026-02-01T10:00:00Z", [["true", ""]], [1, 1])], [`steps/${n}/verifier/test-stdout.txt`, long(n)]])),
+      ...Object.fromEntries(
+        ["s1", "s2", "s3"].flatMap((n) => [
+          [`steps/${n}/agent/trajectory.json`, atif(`sess-${n}`, "2026-02-01T10:00:00Z", [["true", ""]], [1, 1])],
+          [`steps/${n}/verifier/test-stdout.txt`, long(n)],
+        ]),
+      ),
     });
     const [t] = (await read(dir, "long__Ll1Mm2n")).trajectories;
     expect(t!.verifierOutput!.length).toBeLessThanOrEqual(64 * 1024);
-    expect(t!.verifierOutput!.match(/^=== step s\d ===\n\[… \d+ bytes omitted …\]$/gm)).toEqual(["s1", "s2", "s3"].map((n) => expect.stringContaining(`=== step ${n} ===`)));
+    expect(t!.verifierOutput!.match(/^=== step s\d ===\n\[… \d+ bytes omitted …\]$/gm)).toEqual(
+      ["s1", "s2", "s3"].map((n) => expect.stringContaining(`=== step ${n} ===`)),
+    );
     for (const n of ["s1", "s2", "s3"]) expect(t!.verifierOutput).toContain(`${n} summary\n`);
   });
 
   it("steps with only a recording: steps derived from each cast, recordings joined with a marker (and resize) per step", async () => {
     const cast = (start: number, cmd: string, out: string, width = 80) =>
-      [JSON.stringify({ version: 2, width, height: 24, timestamp: start }), JSON.stringify([0.5, "o", "$ "]), JSON.stringify([1, "i", `${cmd}\r`]), JSON.stringify([1.5, "o", `${cmd}\r\n${out}\r\n$ `])].join("\n") + "\n";
+      [
+        JSON.stringify({ version: 2, width, height: 24, timestamp: start }),
+        JSON.stringify([0.5, "o", "$ "]),
+        JSON.stringify([1, "i", `${cmd}\r`]),
+        JSON.stringify([1.5, "o", `${cmd}\r\n${out}\r\n$ `]),
+      ].join("\n") + "\n";
     const dir = write(path.join(tmp, "casts__Cc1Dd2e"), {
-      "result.json": trialResult({ id: "t-casts", trial_name: "casts__Cc1Dd2e", verifier_result: { rewards: { reward: 1 } }, step_results: [{ step_name: "a" }, { step_name: "b" }] }),
+      "result.json": trialResult({
+        id: "t-casts",
+        trial_name: "casts__Cc1Dd2e",
+        verifier_result: { rewards: { reward: 1 } },
+        step_results: [{ step_name: "a" }, { step_name: "b" }],
+      }),
       "steps/a/agent/recording.cast": cast(1_770_000_000, "ls", "x"),
       "steps/b/agent/recording.cast": cast(1_770_000_010, "pwd", "/app", 100),
     });

@@ -73,7 +73,11 @@ export function isMultiStepTrial(dir: string, stepResults: readonly unknown[] | 
 }
 
 /** Steps in order, each with its result when result.json has one; bad entries are reported and skipped. */
-function* orderSteps(dir: string, display: string, raw: readonly unknown[]): Generator<ImportRecord, { name: string; result?: StepResult }[]> {
+function* orderSteps(
+  dir: string,
+  display: string,
+  raw: readonly unknown[],
+): Generator<ImportRecord, { name: string; result?: StepResult }[]> {
   const folders = stepFolders(dir);
   const out: { name: string; result?: StepResult }[] = [];
   const seen = new Set<string>();
@@ -88,7 +92,12 @@ function* orderSteps(dir: string, display: string, raw: readonly unknown[]): Gen
     const name = r.step_name ?? r.name ?? (typeof r.step === "string" ? r.step : undefined) ?? folders[i];
     if (!name) continue;
     if (!STEP_NAME.test(name)) {
-      yield issue(`${display}/result.json`, `step name ${JSON.stringify(name.slice(0, 60))} is not a step folder name; ignored`, undefined, `step_results[${i}]`);
+      yield issue(
+        `${display}/result.json`,
+        `step name ${JSON.stringify(name.slice(0, 60))} is not a step folder name; ignored`,
+        undefined,
+        `step_results[${i}]`,
+      );
       continue;
     }
     if (seen.has(name)) continue;
@@ -154,7 +163,15 @@ async function* readStep(
   part.recording = cast?.recording ?? undefined;
   if (draft) {
     if (draft.id) into.stepIds.push(draft.id);
-    Object.assign(part, { steps: draft.steps, startedAt: draft.startedAt, endedAt: draft.endedAt, agent: draft.run.agent, model: draft.run.model, inputTokens: draft.inputTokens, outputTokens: draft.outputTokens });
+    Object.assign(part, {
+      steps: draft.steps,
+      startedAt: draft.startedAt,
+      endedAt: draft.endedAt,
+      agent: draft.run.agent,
+      model: draft.run.model,
+      inputTokens: draft.inputTokens,
+      outputTokens: draft.outputTokens,
+    });
   } else if (cast?.recording) {
     const parts = castTrajectoryParts({ ...cast, recording: cast.recording });
     Object.assign(part, { steps: parts.steps, startedAt: parts.startedAt, endedAt: parts.endedAt });
@@ -196,7 +213,13 @@ function joinTimeline(parts: StepPart[]): { steps: StepInput[]; recording?: Reco
   for (const p of parts) {
     const start = Date.parse(p.startedAt ?? "");
     const at = Number.isFinite(base) && Number.isFinite(start) ? Math.max(cursor, start - base) : cursor;
-    spans.push({ name: p.name, firstStep: steps.length, stepCount: p.steps.length, reward: p.reward ?? null, ...(p.failureMode ? { failureMode: p.failureMode } : {}) });
+    spans.push({
+      name: p.name,
+      firstStep: steps.length,
+      stepCount: p.steps.length,
+      reward: p.reward ?? null,
+      ...(p.failureMode ? { failureMode: p.failureMode } : {}),
+    });
     for (const s of p.steps) steps.push(s.offsetMs === undefined ? s : { ...s, offsetMs: at + s.offsetMs });
     if (p.recording && first) {
       const t0 = at / 1000;
@@ -210,10 +233,17 @@ function joinTimeline(parts: StepPart[]): { steps: StepInput[]; recording?: Reco
   return { steps, spans, recording: first ? { ...first, events } : undefined };
 }
 
-const sum = (values: (number | undefined)[]) => (values.some((v) => v !== undefined) ? values.reduce<number>((n, v) => n + (v ?? 0), 0) : undefined);
+const sum = (values: (number | undefined)[]) =>
+  values.some((v) => v !== undefined) ? values.reduce<number>((n, v) => n + (v ?? 0), 0) : undefined;
 
 /** Read every step of a multi-step trial into one trajectory draft (trial-level outcome is the caller's). */
-export async function* readStepsTrajectory(dir: string, display: string, ctx: AtifContext & { runName: string }, stepResults: readonly unknown[], excused: boolean): AsyncGenerator<ImportRecord, StepsTrajectory> {
+export async function* readStepsTrajectory(
+  dir: string,
+  display: string,
+  ctx: AtifContext & { runName: string },
+  stepResults: readonly unknown[],
+  excused: boolean,
+): AsyncGenerator<ImportRecord, StepsTrajectory> {
   const order = yield* orderSteps(dir, display, stepResults);
   const withOutput = order.filter((s) => exists(path.join(dir, "steps", s.name, "verifier", "test-stdout.txt"))).length;
   // Room for each step's header line and the tail's omission marker.
@@ -222,7 +252,9 @@ export async function* readStepsTrajectory(dir: string, display: string, ctx: At
   const parts: StepPart[] = [];
   for (const { name, result } of order) {
     const stepExcused = excused || !!result?.exception_info?.exception_type;
-    parts.push(yield* readStep(path.join(dir, "steps", name), `${display}/steps/${name}`, name, result, ctx, stepExcused, outputBytes, out));
+    parts.push(
+      yield* readStep(path.join(dir, "steps", name), `${display}/steps/${name}`, name, result, ctx, stepExcused, outputBytes, out),
+    );
   }
   if (!parts.length) yield issue(display, "multi-step trial has no step folders under steps/; imported its outcome without steps");
 
@@ -234,11 +266,16 @@ export async function* readStepsTrajectory(dir: string, display: string, ctx: At
   const texts = parts.filter((p) => p.verifierText).map((p) => `=== step ${p.name} ===\n${p.verifierText}`);
   let verifierOutput = texts.length ? texts.join("\n") : undefined;
   // Many steps with the per-step minimum could add up past the usual bound: keep the end, where the last steps are.
-  if (verifierOutput && verifierOutput.length > SIDE_TEXT_BYTES) verifierOutput = `[… ${verifierOutput.length - SIDE_TEXT_BYTES} characters of earlier steps omitted …]\n${verifierOutput.slice(-SIDE_TEXT_BYTES)}`;
+  if (verifierOutput && verifierOutput.length > SIDE_TEXT_BYTES)
+    verifierOutput = `[… ${verifierOutput.length - SIDE_TEXT_BYTES} characters of earlier steps omitted …]\n${verifierOutput.slice(-SIDE_TEXT_BYTES)}`;
   const agentOf = parts.find((p) => p.agent);
   const draft: TrajectoryDraft = {
     task: ctx.task,
-    run: { name: ctx.runName, ...(agentOf?.agent ? { agent: agentOf.agent } : {}), ...(parts.find((p) => p.model)?.model ? { model: parts.find((p) => p.model)?.model } : {}) },
+    run: {
+      name: ctx.runName,
+      ...(agentOf?.agent ? { agent: agentOf.agent } : {}),
+      ...(parts.find((p) => p.model)?.model ? { model: parts.find((p) => p.model)?.model } : {}),
+    },
     steps,
     startedAt: parts.find((p) => p.startedAt)?.startedAt,
     endedAt: parts.findLast((p) => p.endedAt)?.endedAt,

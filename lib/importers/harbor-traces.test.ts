@@ -7,7 +7,6 @@ import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(harborTracesImporter);
 
-
 describeShared("Harbor traces importer on the shared exports", () => {
   it("imports the invalid-json trial once, from its longest episode: parse error, recovery, double completion", async () => {
     const t = await readOne(fixture("harbor-traces", "terminus2__hello-world-invalid-json.traces.json"));
@@ -21,7 +20,10 @@ describeShared("Harbor traces importer on the shared exports", () => {
     expect(bad?.toolCalls).toBeUndefined();
     expect(bad?.observation).toMatch(/^Previous response had parsing errors:\nERROR: Missing required fields: analysis, plan/);
     expect(bad?.reasoning).toMatch(/^The task is straightforward/);
-    expect(fix).toMatchObject({ action: "printf 'Hello, world!\\n' > hello.txt", toolCalls: [{ name: "bash_command", arguments: { keystrokes: "printf 'Hello, world!\\n' > hello.txt\n", duration: 0.1 } }] });
+    expect(fix).toMatchObject({
+      action: "printf 'Hello, world!\\n' > hello.txt",
+      toolCalls: [{ name: "bash_command", arguments: { keystrokes: "printf 'Hello, world!\\n' > hello.txt\n", duration: 0.1 } }],
+    });
     expect(fix?.observation).toContain("root@CONTAINER_ID:/app# printf 'Hello, world!\\n' > hello.txt");
     expect(done?.toolCalls).toEqual([{ name: "mark_task_complete", arguments: {} }]);
     expect(done?.observation).toMatch(/Are you sure you want to mark the task as complete\?/);
@@ -38,7 +40,15 @@ describeShared("Harbor traces importer on the shared exports", () => {
       subagentTraces: ["summarization-1-answers", "summarization-1-questions", "summarization-1-summary"],
     });
     expect(t.steps).toHaveLength(7);
-    expect(t.steps.map((s) => s.action)).toEqual([undefined, undefined, undefined, "printf 'Hello, world!\\n' > hello.txt", "cat hello.txt", "mark_task_complete", "mark_task_complete"]);
+    expect(t.steps.map((s) => s.action)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      "printf 'Hello, world!\\n' > hello.txt",
+      "cat hello.txt",
+      "mark_task_complete",
+      "mark_task_complete",
+    ]);
     expect(t.steps[1]?.message).toMatch(/^You are picking up work from a previous AI agent/);
     expect(t.steps[4]?.observation).toContain("Hello, world!");
   });
@@ -46,10 +56,17 @@ describeShared("Harbor traces importer on the shared exports", () => {
   it("reads Hermes-style <tool_call> blocks of the OpenHands export and its tool definitions", async () => {
     const t = await readOne(fixture("harbor-traces", "openhands__hello-world.traces.json"));
     expect(t.metadata).toMatchObject({ episode: "episode-1", rowsForTrial: 2, modelProvider: "openai" });
-    expect(t.metadata?.toolDefinitions).toEqual(expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: "execute_bash" }) })]));
+    expect(t.metadata?.toolDefinitions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: "execute_bash" }) })]),
+    );
     expect(t.run).toMatchObject({ agent: "openhands", model: "gpt-4o" });
     expect(t.steps.map((s) => s.source)).toEqual(["user", "user", "user", "user", "agent", "agent"]);
-    expect(t.steps[4]?.toolCalls).toEqual([{ name: "str_replace_editor", arguments: { command: "create", path: "/app/hello.txt", file_text: "Hello, world!", security_risk: "LOW" } }]);
+    expect(t.steps[4]?.toolCalls).toEqual([
+      {
+        name: "str_replace_editor",
+        arguments: { command: "create", path: "/app/hello.txt", file_text: "Hello, world!", security_risk: "LOW" },
+      },
+    ]);
     expect(t.steps[4]?.observation).toBe("File created successfully at: /app/hello.txt");
     expect(t.steps[5]?.toolCalls?.[0]?.name).toBe("finish");
   });
@@ -60,13 +77,16 @@ describe("Harbor traces importer on a hand-written JSONL", () => {
 
   it("groups interleaved rows by trial, reads exception results and reports the broken row", async () => {
     const records = await readAll(file);
-    expect(records.map((r) => (r.ok ? `${String(r.value.trajectory.metadata?.trialName)}@${r.line}` : `${r.issue.line}: ${r.issue.path}`))).toEqual([
-      "4: conversations",
-      "build-it__abc@3",
-      "fix-it__def@2",
-    ]);
+    expect(
+      records.map((r) => (r.ok ? `${String(r.value.trajectory.metadata?.trialName)}@${r.line}` : `${r.issue.line}: ${r.issue.path}`)),
+    ).toEqual(["4: conversations", "build-it__abc@3", "fix-it__def@2"]);
     const [, build, fix] = records.flatMap((r) => (r.ok ? [r.value.trajectory] : [undefined]));
-    expect(build).toMatchObject({ outcome: "failed", failureMode: "AgentTimeoutError", startedAt: "2026-02-01T12:00:00.000Z", task: { benchmark: "terminal-bench", id: "build-it" } });
+    expect(build).toMatchObject({
+      outcome: "failed",
+      failureMode: "AgentTimeoutError",
+      startedAt: "2026-02-01T12:00:00.000Z",
+      task: { benchmark: "terminal-bench", id: "build-it" },
+    });
     expect(build?.reward).toBeUndefined();
     expect(build?.steps.map((s) => s.action)).toEqual([undefined, "make", "ls\ncat Makefile"]);
     expect(build?.steps[1]?.observation).toContain("make: *** No rule to make target");
@@ -87,7 +107,9 @@ describe("resultOutcome and parseAssistant", () => {
   });
 
   it("accepts only a clean Terminus reply as commands", () => {
-    expect(parseAssistant('{"analysis":"a","plan":"p","commands":[{"keystrokes":"ls\\n"}]}').toolCalls).toEqual([{ name: "bash_command", arguments: { keystrokes: "ls\n", duration: undefined } }]);
+    expect(parseAssistant('{"analysis":"a","plan":"p","commands":[{"keystrokes":"ls\\n"}]}').toolCalls).toEqual([
+      { name: "bash_command", arguments: { keystrokes: "ls\n", duration: undefined } },
+    ]);
     expect(parseAssistant('Sure!\n{"commands":[{"keystrokes":"ls\\n"}]}').toolCalls).toBeUndefined();
   });
 });

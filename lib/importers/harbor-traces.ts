@@ -63,7 +63,10 @@ export function parseAssistant(content: string): Pick<ChatTurn, "reasoning" | "t
   }
   if (!reply) return { reasoning };
   // The same tool calls Harbor writes into ATIF for Terminus: one bash_command per batch entry.
-  const toolCalls: ToolCall[] = reply.commands.map((c) => ({ name: "bash_command", arguments: { keystrokes: c.keystrokes, duration: c.duration } }));
+  const toolCalls: ToolCall[] = reply.commands.map((c) => ({
+    name: "bash_command",
+    arguments: { keystrokes: c.keystrokes, duration: c.duration },
+  }));
   if (reply.task_complete) toolCalls.push({ name: "mark_task_complete", arguments: {} });
   return { reasoning, toolCalls: toolCalls.length ? toolCalls : undefined };
 }
@@ -85,7 +88,8 @@ export function resultOutcome(result: Row["result"]): { outcome: Outcome; reward
   const text = String(result).trim();
   if (text === "" || /^(?:none|null|nan)$/i.test(text)) return { outcome: "unknown" };
   const n = Number(text);
-  if (Number.isFinite(n)) return n === 1 ? { outcome: "passed", reward: 1 } : n === 0 ? { outcome: "failed", reward: 0 } : { outcome: "unknown", reward: n };
+  if (Number.isFinite(n))
+    return n === 1 ? { outcome: "passed", reward: 1 } : n === 0 ? { outcome: "failed", reward: 0 } : { outcome: "unknown", reward: n };
   return { outcome: "failed", failureMode: text };
 }
 
@@ -172,13 +176,20 @@ export const harborTracesImporter: Importer = {
       index++;
       const trial = trials.get(key);
       if (!trial) {
-        trials.set(key, { best: row, line: rec.line, path: rec.path, rows: 1, subagentTraces: new Set(isMain(row) ? [] : [row.trace_source ?? ""]) });
+        trials.set(key, {
+          best: row,
+          line: rec.line,
+          path: rec.path,
+          rows: 1,
+          subagentTraces: new Set(isMain(row) ? [] : [row.trace_source ?? ""]),
+        });
         continue;
       }
       trial.rows++;
       if (!isMain(row) && row.trace_source) trial.subagentTraces.add(row.trace_source);
       if (better(row, trial.best)) Object.assign(trial, { best: row, line: rec.line, path: rec.path });
     }
-    for (const trial of trials.values()) yield normalized(toDraft(trial, options), FORMAT, trial.path ? `${file}${trial.path}` : file, trial.line);
+    for (const trial of trials.values())
+      yield normalized(toDraft(trial, options), FORMAT, trial.path ? `${file}${trial.path}` : file, trial.line);
   },
 };

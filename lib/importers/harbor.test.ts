@@ -15,7 +15,10 @@ const JOB_NAME = "2026-01-10__12-00-00";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-harbor-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function read(source: ImportSource, options: ReadOptions = {}): Promise<{ trajectories: TrajectoryInput[]; issues: ImportIssue[]; files: string[] }> {
+async function read(
+  source: ImportSource,
+  options: ReadOptions = {},
+): Promise<{ trajectories: TrajectoryInput[]; issues: ImportIssue[]; files: string[] }> {
   const trajectories: TrajectoryInput[] = [];
   const issues: ImportIssue[] = [];
   const files: string[] = [];
@@ -39,16 +42,34 @@ describe("Harbor job folder", () => {
     expect(harborImporter.detect(job)).toBe(0.95);
     const claimed = harborImporter.claims!(job).map((p) => path.relative(JOB, p));
     expect(claimed.sort()).toEqual(
-      ["broken-result__Mn1Op2q", "build-cache__Qr5St6u", "config.json", "fix-permissions__Zx9Yw8v", "fix-permissions__aB3dE5f", "job.log", "result.json", "setup-fail__Kk7Ll8m"].sort(),
+      [
+        "broken-result__Mn1Op2q",
+        "build-cache__Qr5St6u",
+        "config.json",
+        "fix-permissions__Zx9Yw8v",
+        "fix-permissions__aB3dE5f",
+        "job.log",
+        "result.json",
+        "setup-fail__Kk7Ll8m",
+      ].sort(),
     );
     const units = [];
     for await (const u of walkInputs([JOB], { format: harborImporter })) units.push(u);
-    expect(units.map((u) => (u.kind === "source" ? `${u.importer.format}:${u.source.displayPath}` : `unrecognised:${u.displayPath}`))).toEqual([`harbor:${JOB_NAME}`]);
+    expect(
+      units.map((u) => (u.kind === "source" ? `${u.importer.format}:${u.source.displayPath}` : `unrecognised:${u.displayPath}`)),
+    ).toEqual([`harbor:${JOB_NAME}`]);
   });
 
   it("reads every trial: five trajectories, one sub-agent, and one issue for the malformed result.json", async () => {
     const { trajectories, issues, files } = await read(dirSource(JOB, JOB_NAME));
-    expect(issues).toEqual([{ file: `${JOB_NAME}/broken-result__Mn1Op2q/result.json`, line: 5, message: "invalid JSON: Expected ',' or '}' after property value", severity: "warning" }]);
+    expect(issues).toEqual([
+      {
+        file: `${JOB_NAME}/broken-result__Mn1Op2q/result.json`,
+        line: 5,
+        message: "invalid JSON: Expected ',' or '}' after property value",
+        severity: "warning",
+      },
+    ]);
     expect(trajectories.map((t) => [t.task.id, t.outcome, t.reward ?? null, t.failureMode ?? null])).toEqual([
       ["broken-result", "passed", 1, null],
       ["build-cache", "failed", 0, null],
@@ -68,21 +89,35 @@ describe("Harbor job folder", () => {
     expect(t!.run).toEqual({ name: JOB_NAME, agent: "terminus-2", model: "gpt-5" });
     expect([t!.startedAt, t!.endedAt]).toEqual(["2026-01-10T12:00:01.000Z", "2026-01-10T12:00:52.000Z"]);
     expect([t!.inputTokens, t!.outputTokens]).toEqual([3100, 260]);
-    expect(t!.steps.map((s) => s.action)).toEqual([undefined, "./run.sh", "chmod +x run.sh\n./run.sh && cat done.txt", "mark_task_complete()"]);
+    expect(t!.steps.map((s) => s.action)).toEqual([
+      undefined,
+      "./run.sh",
+      "chmod +x run.sh\n./run.sh && cat done.txt",
+      "mark_task_complete()",
+    ]);
     expect(t!.steps[1]!.observation).toContain("bash: ./run.sh: Permission denied");
     expect(t!.steps.map((s) => s.offsetMs)).toEqual([0, 7250, 15500, 26000]);
     expect(t!.verifierOutput).toContain("2 passed in 0.04s");
     expect(t!.recording).toMatchObject({ format: "asciicast-v2", width: 160, height: 40 });
     expect(t!.recording!.events).toHaveLength(15);
-    expect(t!.recording!.events.filter((e) => e[1] === "m").map((e) => e[2])).toEqual(["Episode 1: 1 commands", "Episode 2: 2 commands", "Episode 3: 0 commands"]);
-    expect(t!.metadata).toMatchObject({ harbor: { trialId: "6a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d", rewards: { reward: 1 }, costUsd: 0.0123 } });
+    expect(t!.recording!.events.filter((e) => e[1] === "m").map((e) => e[2])).toEqual([
+      "Episode 1: 1 commands",
+      "Episode 2: 2 commands",
+      "Episode 3: 0 commands",
+    ]);
+    expect(t!.metadata).toMatchObject({
+      harbor: { trialId: "6a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d", rewards: { reward: 1 }, costUsd: 0.0123 },
+    });
   });
 
   it("timed-out trial: failure mode from the exception, continuation merged, sub-agent linked but not scored", async () => {
     const trials = byTrial((await read(dirSource(JOB, JOB_NAME))).trajectories, "fix-permissions__Zx9Yw8v");
     const [main, sub] = trials;
     expect(main!.id).toBe("atif:9c8d7e6f-1a2b-4c3d-8e5f-6a7b8c9d0e1f");
-    expect(main!.metadata).toMatchObject({ atif: { segments: 2 }, harbor: { exceptionMessage: "Agent execution timed out after 900.0 seconds" } });
+    expect(main!.metadata).toMatchObject({
+      atif: { segments: 2 },
+      harbor: { exceptionMessage: "Agent execution timed out after 900.0 seconds" },
+    });
     expect(main!.steps).toHaveLength(6);
     expect(main!.steps.map((s) => s.isCopiedContext === true)).toEqual([false, false, false, true, false, false]);
     expect(main!.steps[5]!.action).toBe("sh run.sh");
@@ -90,7 +125,11 @@ describe("Harbor job folder", () => {
     expect(main!.verifierOutput).toContain("FAILED tests/test_outputs.py::test_done_file_exists");
     expect(sub!.id).toBe("atif:9c8d7e6f-summarization-1-summary");
     expect(sub!.metadata).toMatchObject({ subagent: true, subagentOf: main!.id });
-    expect(sub!.metadata?.harbor).toEqual({ trialName: "fix-permissions__Zx9Yw8v", jobName: JOB_NAME, trialId: "7b2e3d4c-5f6a-4b7c-9d8e-0f1a2b3c4d5e" });
+    expect(sub!.metadata?.harbor).toEqual({
+      trialName: "fix-permissions__Zx9Yw8v",
+      jobName: JOB_NAME,
+      trialId: "7b2e3d4c-5f6a-4b7c-9d8e-0f1a2b3c4d5e",
+    });
     expect(sub!.task.id).toBe("fix-permissions");
   });
 
@@ -120,7 +159,11 @@ describe("Harbor trial folder on its own", () => {
   it("is detected as a trial, claims everything in it, and takes the job folder as run name", async () => {
     const trial = dirSource(trialDir, "fix-permissions__aB3dE5f");
     expect(harborImporter.detect(trial)).toBe(0.9);
-    expect(harborImporter.claims!(trial).map((p) => path.basename(p)).sort()).toEqual(["agent", "config.json", "result.json", "trial.log", "verifier"]);
+    expect(
+      harborImporter.claims!(trial)
+        .map((p) => path.basename(p))
+        .sort(),
+    ).toEqual(["agent", "config.json", "result.json", "trial.log", "verifier"]);
     const { trajectories, issues } = await read(trial);
     expect(issues).toEqual([]);
     expect(trajectories.map((t) => [t.run.name, t.outcome])).toEqual([[JOB_NAME, "passed"]]);
@@ -143,7 +186,8 @@ describe("Harbor robustness: malformed parts are reported by file, the trial is 
     }
     return dir;
   }
-  const result = (over: Record<string, unknown> = {}) => JSON.stringify({ id: "t-1", task_name: "demo", trial_name: "demo__abcdefg", verifier_result: { rewards: { reward: 1 } }, ...over });
+  const result = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({ id: "t-1", task_name: "demo", trial_name: "demo__abcdefg", verifier_result: { rewards: { reward: 1 } }, ...over });
 
   it("binary trajectory.json and a broken recording: issues for both, outcome still imported", async () => {
     const dir = trial("demo__abcdefg", {
@@ -153,7 +197,11 @@ describe("Harbor robustness: malformed parts are reported by file, the trial is 
     });
     const { trajectories, issues } = await read(dirSource(dir, "demo__abcdefg"));
     expect(issues).toEqual([
-      { file: "demo__abcdefg/agent/recording.cast", message: "not an asciicast recording: the first line is not a JSON header object", severity: "warning" },
+      {
+        file: "demo__abcdefg/agent/recording.cast",
+        message: "not an asciicast recording: the first line is not a JSON header object",
+        severity: "warning",
+      },
       { file: "demo__abcdefg/agent/trajectory.json", message: "file is binary, not JSON text", severity: "warning" },
     ]);
     expect(trajectories.map((t) => [t.id, t.outcome, t.steps.length])).toEqual([["harbor:t-1", "passed", 0]]);
@@ -167,16 +215,31 @@ describe("Harbor robustness: malformed parts are reported by file, the trial is 
     });
     const { trajectories, issues } = await read(dirSource(dir, "bad__hijklmn"));
     expect(issues).toEqual([
-      { file: "bad__hijklmn/result.json", path: "verifier_result.rewards.reward", message: expect.stringMatching(/expected number/), severity: "warning" },
+      {
+        file: "bad__hijklmn/result.json",
+        path: "verifier_result.rewards.reward",
+        message: expect.stringMatching(/expected number/),
+        severity: "warning",
+      },
       { file: "bad__hijklmn/verifier/reward.txt", message: 'expected a number, got "passed!"', severity: "warning" },
     ]);
     expect(trajectories.map((t) => [t.id, t.outcome, t.task.id])).toEqual([["atif:s", "unknown", "bad"]]);
   });
 
   it("a trial with neither trajectory nor recording nor exception is imported with an issue saying so", async () => {
-    const dir = trial("empty__opqrstu", { "result.json": result({ verifier_result: null }), "verifier/reward.json": '{"reward": 0}', "verifier/test-stdout.txt": "x".repeat(200 * 1024) });
+    const dir = trial("empty__opqrstu", {
+      "result.json": result({ verifier_result: null }),
+      "verifier/reward.json": '{"reward": 0}',
+      "verifier/test-stdout.txt": "x".repeat(200 * 1024),
+    });
     const { trajectories, issues } = await read(dirSource(dir, "empty__opqrstu"));
-    expect(issues).toEqual([{ file: "empty__opqrstu", message: "trial has no agent/trajectory.json or agent/recording.cast; imported its outcome without steps", severity: "warning" }]);
+    expect(issues).toEqual([
+      {
+        file: "empty__opqrstu",
+        message: "trial has no agent/trajectory.json or agent/recording.cast; imported its outcome without steps",
+        severity: "warning",
+      },
+    ]);
     expect(trajectories[0]).toMatchObject({ outcome: "failed", reward: 0, steps: [] });
     expect(trajectories[0]!.verifierOutput!.length).toBeLessThanOrEqual(64 * 1024 + 40);
     expect(trajectories[0]!.verifierOutput).toMatch(/^\[… \d+ bytes omitted …\]/);

@@ -25,7 +25,11 @@ const trialResultSchema = z.looseObject({
   trial_name: z.string().nullish(),
   source: z.string().nullish(),
   agent_info: z
-    .looseObject({ name: z.string().nullish(), version: z.string().nullish(), model_info: z.looseObject({ name: z.string().nullish(), provider: z.string().nullish() }).nullish() })
+    .looseObject({
+      name: z.string().nullish(),
+      version: z.string().nullish(),
+      model_info: z.looseObject({ name: z.string().nullish(), provider: z.string().nullish() }).nullish(),
+    })
     .nullish(),
   agent_result: z.looseObject({ n_input_tokens: count, n_cache_tokens: count, n_output_tokens: count, cost_usd: count }).nullish(),
   verifier_result: z.looseObject({ rewards: z.record(z.string(), z.number().nullable()).nullish() }).nullish(),
@@ -56,7 +60,11 @@ function looksLikeTrialResult(file: string): boolean {
 }
 
 export function isTrialDir(dir: string, entries: readonly string[] = listDir(dir)): boolean {
-  if (entries.includes("agent") && (exists(path.join(dir, "agent", "trajectory.json")) || exists(path.join(dir, "agent", "recording.cast")))) return true;
+  if (
+    entries.includes("agent") &&
+    (exists(path.join(dir, "agent", "trajectory.json")) || exists(path.join(dir, "agent", "recording.cast")))
+  )
+    return true;
   if (hasStepAgentData(dir, entries)) return true;
   return entries.includes("result.json") && (entries.includes("verifier") || looksLikeTrialResult(path.join(dir, "result.json")));
 }
@@ -79,7 +87,11 @@ async function readTrialResult(dir: string, display: string): Promise<{ result?:
 }
 
 /** What result.json and the verifier folder add to a trajectory of this trial. */
-function trialOverlay(result: TrialResult | undefined, reward: number | undefined, verifierOutput: string | undefined): Partial<TrajectoryDraft> {
+function trialOverlay(
+  result: TrialResult | undefined,
+  reward: number | undefined,
+  verifierOutput: string | undefined,
+): Partial<TrajectoryDraft> {
   const exception = result?.exception_info ?? undefined;
   const outcome = outcomeFromReward(reward);
   return {
@@ -120,7 +132,13 @@ interface TrialTrajectory {
 }
 
 /** The trial's own trajectory: from ATIF, else steps derived from the recording, else its outcome alone. */
-async function* trialTrajectory(dir: string, display: string, ctx: AtifContext & { runName: string }, cast: CastParse | undefined, excused: boolean): AsyncGenerator<ImportRecord, TrialTrajectory> {
+async function* trialTrajectory(
+  dir: string,
+  display: string,
+  ctx: AtifContext & { runName: string },
+  cast: CastParse | undefined,
+  excused: boolean,
+): AsyncGenerator<ImportRecord, TrialTrajectory> {
   const trajFile = path.join(dir, "agent", "trajectory.json");
   const embedded: TrajectoryDraft[] = [];
   let draft: TrajectoryDraft | undefined;
@@ -137,13 +155,32 @@ async function* trialTrajectory(dir: string, display: string, ctx: AtifContext &
   const base = { task: ctx.task, run: { name: ctx.runName } };
   if (cast?.recording) {
     const parts = castTrajectoryParts({ ...cast, recording: cast.recording });
-    return { draft: { ...base, steps: parts.steps, startedAt: parts.startedAt, endedAt: parts.endedAt, metadata: { ...parts.metadata, ...ctx.extra } }, embedded, file: display, homes: [{ dir, display }], stepIds: [] };
+    return {
+      draft: {
+        ...base,
+        steps: parts.steps,
+        startedAt: parts.startedAt,
+        endedAt: parts.endedAt,
+        metadata: { ...parts.metadata, ...ctx.extra },
+      },
+      embedded,
+      file: display,
+      homes: [{ dir, display }],
+      stepIds: [],
+    };
   }
-  if (!exists(trajFile) && !excused) yield issue(display, "trial has no agent/trajectory.json or agent/recording.cast; imported its outcome without steps");
+  if (!exists(trajFile) && !excused)
+    yield issue(display, "trial has no agent/trajectory.json or agent/recording.cast; imported its outcome without steps");
   return { draft: { ...base, steps: [], metadata: ctx.extra }, embedded, file: display, homes: [{ dir, display }], stepIds: [] };
 }
 
-async function* multiStepTrajectory(dir: string, display: string, ctx: AtifContext & { runName: string }, stepResults: readonly unknown[], excused: boolean): AsyncGenerator<ImportRecord, TrialTrajectory> {
+async function* multiStepTrajectory(
+  dir: string,
+  display: string,
+  ctx: AtifContext & { runName: string },
+  stepResults: readonly unknown[],
+  excused: boolean,
+): AsyncGenerator<ImportRecord, TrialTrajectory> {
   const { draft, embedded, homes, stepIds, ...fromSteps } = yield* readStepsTrajectory(dir, display, ctx, stepResults, excused);
   return { draft, embedded, file: display, homes, stepIds, fromSteps };
 }
@@ -190,7 +227,9 @@ async function* readTrial(dir: string, display: string, jobName: string, options
       inputTokens: draft.inputTokens ?? nonNegativeInt(result?.agent_result?.n_input_tokens),
       outputTokens: draft.outputTokens ?? nonNegativeInt(result?.agent_result?.n_output_tokens),
       recording: cast?.recording ?? draft.recording,
-      ...(stated === undefined && reward !== undefined ? { metadata: { ...draft.metadata, harbor: { ...ctx.extra.harbor, rewardFrom: "mean of step rewards" } } } : {}),
+      ...(stated === undefined && reward !== undefined
+        ? { metadata: { ...draft.metadata, harbor: { ...ctx.extra.harbor, rewardFrom: "mean of step rewards" } } }
+        : {}),
     },
     "harbor",
     file,
@@ -198,7 +237,8 @@ async function* readTrial(dir: string, display: string, jobName: string, options
   // Sub-agents share the trial's task and run, but not its reward or exception: they are helpers, not rollouts.
   const identity = { harbor: { trialName, jobName, ...(result?.id ? { trialId: result.id } : {}) } };
   const replaced = new Set(t.stepIds);
-  for (const sub of embedded) yield normalized(linkSubagent({ ...sub, metadata: { ...sub.metadata, ...identity } }, id, replaced), "harbor", file);
+  for (const sub of embedded)
+    yield normalized(linkSubagent({ ...sub, metadata: { ...sub.metadata, ...identity } }, id, replaced), "harbor", file);
   for (const home of t.homes) yield* readSubagentFiles(home.dir, home.display, { ...ctx, extra: identity }, id, replaced);
 }
 
@@ -209,7 +249,13 @@ function linkSubagent(t: TrajectoryDraft, parentId: string, replaced: ReadonlySe
 }
 
 /** Terminus summarization sub-agents next to the trajectory: trajectories of their own, linked to the trial's. */
-async function* readSubagentFiles(dir: string, display: string, ctx: AtifContext, parentId: string, replaced: ReadonlySet<string>): AsyncGenerator<ImportRecord> {
+async function* readSubagentFiles(
+  dir: string,
+  display: string,
+  ctx: AtifContext,
+  parentId: string,
+  replaced: ReadonlySet<string>,
+): AsyncGenerator<ImportRecord> {
   const agentDir = path.join(dir, "agent");
   for (const name of listDir(agentDir).filter((n) => /^trajectory\.summarization-\d+-[\w-]+\.json$/.test(n))) {
     const file = `${display}/agent/${name}`;
@@ -228,13 +274,20 @@ export const harborImporter: Importer = {
     return isTrialDir(source.path, source.entries) ? 0.9 : 0;
   },
   claims(source: DirSource) {
-    if (isJobDir(source.path, source.entries)) return [...trialDirs(source.path, source.entries), ...JOB_FILES.filter((f) => source.entries.includes(f)).map((f) => path.join(source.path, f))];
+    if (isJobDir(source.path, source.entries))
+      return [
+        ...trialDirs(source.path, source.entries),
+        ...JOB_FILES.filter((f) => source.entries.includes(f)).map((f) => path.join(source.path, f)),
+      ];
     return isTrialDir(source.path, source.entries) ? source.entries.map((e) => path.join(source.path, e)) : [];
   },
   async *read(source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {
     if (source.kind !== "dir") return;
     if (!isJobDir(source.path, source.entries)) {
-      if (isTrialDir(source.path, source.entries)) yield* issuesAsWarningsWhenImported(readTrial(source.path, source.displayPath, path.basename(path.dirname(source.path)) || "harbor", options));
+      if (isTrialDir(source.path, source.entries))
+        yield* issuesAsWarningsWhenImported(
+          readTrial(source.path, source.displayPath, path.basename(path.dirname(source.path)) || "harbor", options),
+        );
       return;
     }
     for (const f of ["config.json", "result.json"].filter((f) => source.entries.includes(f))) {
@@ -242,6 +295,7 @@ export const harborImporter: Importer = {
       if (!json.ok) yield json.record;
     }
     const jobName = path.basename(source.path);
-    for (const trial of trialDirs(source.path, source.entries)) yield* issuesAsWarningsWhenImported(readTrial(trial, `${source.displayPath}/${path.basename(trial)}`, jobName, options));
+    for (const trial of trialDirs(source.path, source.entries))
+      yield* issuesAsWarningsWhenImported(readTrial(trial, `${source.displayPath}/${path.basename(trial)}`, jobName, options));
   },
 };

@@ -129,10 +129,15 @@ export async function openEvalArchive(source: FileSource, limits: EvalLimits = E
   const samples = [...byName.keys()].filter((n) => SAMPLE_ENTRY.test(n)).sort(compareSamples);
   const wanted = [...layout, ...samples].flatMap((n) => byName.get(n) ?? []);
   for (const e of wanted) {
-    if (e.size > limits.maxEntryBytes) return fail(`entry unpacks to ${sizeText(e.size)}, more than the ${sizeText(limits.maxEntryBytes)} limit; refusing the archive`, e.name);
+    if (e.size > limits.maxEntryBytes)
+      return fail(
+        `entry unpacks to ${sizeText(e.size)}, more than the ${sizeText(limits.maxEntryBytes)} limit; refusing the archive`,
+        e.name,
+      );
   }
   const total = wanted.reduce((n, e) => n + e.size, 0);
-  if (total > limits.maxUnpackedBytes) return fail(`the log unpacks to ${sizeText(total)}, more than the ${sizeText(limits.maxUnpackedBytes)} limit; refusing the archive`);
+  if (total > limits.maxUnpackedBytes)
+    return fail(`the log unpacks to ${sizeText(total)}, more than the ${sizeText(limits.maxUnpackedBytes)} limit; refusing the archive`);
 
   const header: Record<string, unknown> = {};
   for (const name of layout) {

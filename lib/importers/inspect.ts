@@ -34,7 +34,11 @@ const sampleSchema = z.object({
   target: z.unknown().optional(),
   // The conversation is where the steps come from (events are not read for steps). Inspect always writes a list, so
   // `null` is a damaged sample: refused, naming the field, rather than imported as a trajectory with no steps.
-  messages: z.array(messageSchema, { error: (i) => (i.input === null ? "is null: the sample's steps are missing (Inspect writes a list of messages)" : undefined) }).optional(),
+  messages: z
+    .array(messageSchema, {
+      error: (i) => (i.input === null ? "is null: the sample's steps are missing (Inspect writes a list of messages)" : undefined),
+    })
+    .optional(),
   scores: z.record(z.string(), scoreSchema).nullish(),
   // Logs before scores{} had a single score.
   score: scoreSchema.nullish(),
@@ -49,7 +53,13 @@ type Sample = z.infer<typeof sampleSchema>;
 const logSchema = z.object({
   version: z.number().nullish(),
   status: z.string().nullish(),
-  eval: z.object({ task: z.string(), model: z.string(), run_id: z.string().nullish(), eval_id: z.string().nullish(), created: z.string().nullish() }),
+  eval: z.object({
+    task: z.string(),
+    model: z.string(),
+    run_id: z.string().nullish(),
+    eval_id: z.string().nullish(),
+    created: z.string().nullish(),
+  }),
   samples: z.array(z.unknown()).nullish(),
   error: z.object({ message: z.string().nullish() }).nullish(),
 });
@@ -81,7 +91,8 @@ function splitContent(content: unknown): { text?: string; reasoning?: string } {
   for (const part of content) {
     if (!isRecord(part)) continue;
     // A redacted reasoning part holds the provider's encrypted blob in `reasoning`: show its summary, never the blob.
-    if (part.type === "reasoning" && part.redacted === true) reasoning.push(typeof part.summary === "string" && part.summary ? part.summary : "[reasoning redacted]");
+    if (part.type === "reasoning" && part.redacted === true)
+      reasoning.push(typeof part.summary === "string" && part.summary ? part.summary : "[reasoning redacted]");
     else if (part.type === "reasoning" && typeof part.reasoning === "string") reasoning.push(part.reasoning);
     else if (typeof part.text === "string") texts.push(part.text);
     else if (typeof part.type === "string") texts.push(`[${part.type}]`);
@@ -92,12 +103,20 @@ function splitContent(content: unknown): { text?: string; reasoning?: string } {
 function toTurn(m: Message): ChatTurn {
   const { text, reasoning } = splitContent(m.content);
   if (m.role === "assistant") {
-    const toolCalls: ToolCall[] | undefined = m.tool_calls?.map((c) => ({ id: c.id ?? undefined, name: c.function, arguments: c.arguments }));
+    const toolCalls: ToolCall[] | undefined = m.tool_calls?.map((c) => ({
+      id: c.id ?? undefined,
+      name: c.function,
+      arguments: c.arguments,
+    }));
     const legacy = m.reasoning?.trim() ? m.reasoning : undefined;
     return { role: "assistant", text, reasoning: [legacy, reasoning].filter(Boolean).join("\n") || undefined, toolCalls };
   }
   if (m.role === "tool") {
-    const error = m.error ? `Error (${m.error.type})${m.error.message ? `: ${m.error.message}` : ""}` : m.tool_error ? `Error: ${m.tool_error}` : undefined;
+    const error = m.error
+      ? `Error (${m.error.type})${m.error.message ? `: ${m.error.message}` : ""}`
+      : m.tool_error
+        ? `Error: ${m.tool_error}`
+        : undefined;
     return { role: "tool", text: [text, error].filter(Boolean).join("\n"), toolCallId: m.tool_call_id ?? undefined };
   }
   return { role: m.role, text: text ?? "" };
@@ -128,7 +147,13 @@ function inputText(input: unknown): string | undefined {
   return isRecord(user) ? splitContent(user.content).text : undefined;
 }
 
-function toDraft(log: EvalLog, sample: Sample, times: { start?: string; end?: string }, options: ReadOptions, tools: unknown[]): TrajectoryDraft {
+function toDraft(
+  log: EvalLog,
+  sample: Sample,
+  times: { start?: string; end?: string },
+  options: ReadOptions,
+  tools: unknown[],
+): TrajectoryDraft {
   const steps = chatToSteps((sample.messages ?? []).map(toTurn));
   const scores = sample.scores ?? (sample.score ? { score: sample.score } : {});
   const [first] = Object.values(scores);
@@ -139,7 +164,12 @@ function toDraft(log: EvalLog, sample: Sample, times: { start?: string; end?: st
   return {
     // Inspect tasks are datasets of samples; a sample is what Terminal-Bench calls a task.
     task: { benchmark: log.eval.task, id: sampleId, name: `${log.eval.task}/${sampleId}`, instruction: inputText(sample.input) },
-    run: { name: runNameFor(options, "inspect", runId ? `${log.eval.model}/${runId}` : log.eval.model), model: log.eval.model, agent: "inspect", source: "inspect" },
+    run: {
+      name: runNameFor(options, "inspect", runId ? `${log.eval.model}/${runId}` : log.eval.model),
+      model: log.eval.model,
+      agent: "inspect",
+      source: "inspect",
+    },
     outcome,
     reward,
     verifierOutput: first?.explanation ?? undefined,
@@ -193,7 +223,12 @@ function sampleRecord(log: EvalLog, raw: unknown, file: string, prefix: string, 
 }
 
 function noSamples(log: EvalLog, file: string, path?: string): ImportRecord {
-  return issue(file, `the log has no samples (status: ${log.status ?? "unknown"}${log.error?.message ? `, error: ${log.error.message}` : ""})`, undefined, path);
+  return issue(
+    file,
+    `the log has no samples (status: ${log.status ?? "unknown"}${log.error?.message ? `, error: ${log.error.message}` : ""})`,
+    undefined,
+    path,
+  );
 }
 
 /** Samples of a `.eval` archive are named by their entry: "run.eval[samples/1_epoch_1.json]". */

@@ -7,12 +7,18 @@ import { importerReader } from "./test-reader.ts";
 
 const { readOne } = importerReader(miniSweAgentImporter);
 
-
 describeShared("mini-swe-agent importer on the shared files", () => {
   it("reads the object form: info, bash-block actions, <returncode> observations, per-turn tokens", async () => {
     const t = await readOne(fixture("mini-swe-agent", "atif-rfc__mini-swe-agent-trajectory.json"));
-    expect(t.task).toEqual({ benchmark: "unknown", id: "atif-rfc__mini-swe-agent-trajectory", instruction: 'Create a file called hello.txt with "Hello, world!" as the content.' });
-    expect(t.run).toMatchObject({ name: "mini-swe-agent/anthropic/claude-3-5-sonnet-20241022", model: "anthropic/claude-3-5-sonnet-20241022" });
+    expect(t.task).toEqual({
+      benchmark: "unknown",
+      id: "atif-rfc__mini-swe-agent-trajectory",
+      instruction: 'Create a file called hello.txt with "Hello, world!" as the content.',
+    });
+    expect(t.run).toMatchObject({
+      name: "mini-swe-agent/anthropic/claude-3-5-sonnet-20241022",
+      model: "anthropic/claude-3-5-sonnet-20241022",
+    });
     expect(t.steps.map((s) => s.source)).toEqual(["system", "user", "agent", "agent", "agent"]);
     expect(t.steps.slice(2).map((s) => [s.action, s.observation, s.exitCode])).toEqual([
       ['echo "Hello, world!" > hello.txt', "", 0],
@@ -39,7 +45,10 @@ describeShared("mini-swe-agent importer on the shared files", () => {
     expect(t.steps).toHaveLength(12);
     const agent = t.steps.slice(2);
     expect(agent).toHaveLength(10);
-    expect(agent[0]).toMatchObject({ action: "cat /Users/fuchur/Documents/24/git_sync/swe-agent-test-repo/tests/./missing_colon.py", exitCode: 1 });
+    expect(agent[0]).toMatchObject({
+      action: "cat /Users/fuchur/Documents/24/git_sync/swe-agent-test-repo/tests/./missing_colon.py",
+      exitCode: 1,
+    });
     expect(agent[0]?.observation).toContain("No such file or directory");
     expect(agent[1]).toMatchObject({ action: "ls -la", exitCode: 0 });
     expect(agent.map((s) => s.exitCode)).toEqual([1, 0, 0, 0, 0, 0, 0, 1, 0, undefined]);
@@ -60,7 +69,12 @@ describe("mini-swe-agent importer on hand-written files", () => {
     expect(t.task.instruction).toBe("Make the tests pass");
     expect(t.run.model).toBe("test/model");
     const [first, second] = t.steps.slice(2);
-    expect(first).toMatchObject({ action: "pytest -q", observation: "1 failed, 2 passed", exitCode: 1, toolCalls: [{ id: "t1", name: "bash", arguments: { command: "pytest -q" } }] });
+    expect(first).toMatchObject({
+      action: "pytest -q",
+      observation: "1 failed, 2 passed",
+      exitCode: 1,
+      toolCalls: [{ id: "t1", name: "bash", arguments: { command: "pytest -q" } }],
+    });
     expect(second).toMatchObject({ action: "cat big.log", exitCode: 0 });
     expect(second?.observation).toContain("<output_head>\nstart\n</output_head>");
     expect([t.inputTokens, t.outputTokens]).toEqual([30, 7]);
@@ -69,7 +83,11 @@ describe("mini-swe-agent importer on hand-written files", () => {
   it("treats v2's closing role:exit message as the run's end, not as an observation", async () => {
     const t = await readOne(path.join(import.meta.dirname, "__fixtures__", "mini-swe-agent", "v2-exit.traj.json"));
     expect(t.failureMode).toBeUndefined();
-    expect(t.metadata).toMatchObject({ exitStatus: "Submitted", submission: "diff --git a/f b/f\n", trajectoryFormat: "mini-swe-agent-1.1" });
+    expect(t.metadata).toMatchObject({
+      exitStatus: "Submitted",
+      submission: "diff --git a/f b/f\n",
+      trajectoryFormat: "mini-swe-agent-1.1",
+    });
     const agent = t.steps.filter((s) => s.source === "agent");
     expect(agent.map((s) => [s.action, s.observation ?? null])).toEqual([
       ["ls", "f"],
@@ -89,7 +107,12 @@ describe("bashAction", () => {
 
 describe("parseMiniObservation", () => {
   it("splits exit code and output, and leaves other text whole", () => {
-    expect(parseMiniObservation("<returncode>127</returncode>\n<output>\nbash: rg: command not found\n</output>")).toEqual({ observation: "bash: rg: command not found", exitCode: 127 });
-    expect(parseMiniObservation("Please always provide EXACTLY ONE action")).toEqual({ observation: "Please always provide EXACTLY ONE action" });
+    expect(parseMiniObservation("<returncode>127</returncode>\n<output>\nbash: rg: command not found\n</output>")).toEqual({
+      observation: "bash: rg: command not found",
+      exitCode: 127,
+    });
+    expect(parseMiniObservation("Please always provide EXACTLY ONE action")).toEqual({
+      observation: "Please always provide EXACTLY ONE action",
+    });
   });
 });

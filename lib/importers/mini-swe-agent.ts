@@ -38,7 +38,11 @@ const infoSchema = z.object({
   config: z.object({ model: z.object({ model_name: z.string().nullish() }).nullish() }).nullish(),
 });
 
-const objectFormSchema = z.object({ info: infoSchema.nullish(), messages: z.array(messageSchema), trajectory_format: z.string().nullish() });
+const objectFormSchema = z.object({
+  info: infoSchema.nullish(),
+  messages: z.array(messageSchema),
+  trajectory_format: z.string().nullish(),
+});
 const arrayFormSchema = z.array(messageSchema);
 type MiniSweAgentFile = z.infer<typeof objectFormSchema> | z.infer<typeof arrayFormSchema>;
 
@@ -72,7 +76,11 @@ function parseArguments(args: unknown): unknown {
 function toTurn(m: Message): ChatTurn {
   const text = contentText(m.content) ?? "";
   if (m.role === "assistant") {
-    const toolCalls: ToolCall[] | undefined = m.tool_calls?.map((c) => ({ id: c.id ?? undefined, name: c.function.name, arguments: parseArguments(c.function.arguments) }));
+    const toolCalls: ToolCall[] | undefined = m.tool_calls?.map((c) => ({
+      id: c.id ?? undefined,
+      name: c.function.name,
+      arguments: parseArguments(c.function.arguments),
+    }));
     const usage = m.extra?.response?.usage;
     return {
       role: "assistant",
@@ -103,11 +111,16 @@ function toDraft(file: MiniSweAgentFile, displayPath: string, options: ReadOptio
   const messages = all.filter((m) => m.role !== "exit");
   const turns = messages.map(toTurn);
   const steps = chatToSteps(turns, { userTurnIsObservation: true, parseObservation: parseMiniObservation });
-  const model = info?.config?.model?.model_name ?? messages.map((m) => m.extra?.response?.model).find((x) => typeof x === "string") ?? undefined;
+  const model =
+    info?.config?.model?.model_name ?? messages.map((m) => m.extra?.response?.model).find((x) => typeof x === "string") ?? undefined;
   const taskId = fileStem(displayPath, [".traj.json", ".json"]);
   const exitStatus = info?.exit_status ?? exit?.extra?.exit_status ?? undefined;
   return {
-    task: { benchmark: /^[\w.-]+__[\w.-]+-\d+$/.test(taskId) ? "swe-bench" : "unknown", id: taskId, instruction: instructionOf(turns.find((t) => t.role === "user")?.text) },
+    task: {
+      benchmark: /^[\w.-]+__[\w.-]+-\d+$/.test(taskId) ? "swe-bench" : "unknown",
+      id: taskId,
+      instruction: instructionOf(turns.find((t) => t.role === "user")?.text),
+    },
     run: { name: runNameFor(options, "mini-swe-agent", model), model, agent: "mini-swe-agent", source: "mini-swe-agent" },
     // "Submitted" only means the agent stopped; whether the patch is right needs a separate evaluation.
     outcome: "unknown",

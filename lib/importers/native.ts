@@ -28,7 +28,8 @@ export const nativeImporter: Importer = {
       const doc = await readJson(source);
       if (!doc.ok) return yield doc.record;
       const items = Array.isArray(doc.value) ? doc.value : [doc.value];
-      for (const [i, item] of items.entries()) yield normalized(withRun(item, options), "native", Array.isArray(doc.value) ? `${file}[${i}]` : file);
+      for (const [i, item] of items.entries())
+        yield normalized(withRun(item, options), "native", Array.isArray(doc.value) ? `${file}[${i}]` : file);
       return;
     }
     let seen = 0;

@@ -16,7 +16,6 @@ function trajectories(records: ImportRecord[]): TrajectoryInput[] {
   return records.flatMap((r) => (r.ok ? [r.value.trajectory] : []));
 }
 
-
 describeShared("OpenAI chat importer on the shared JSONL", () => {
   const file = fixture("sft-openai-jsonl", "stock_toolcall_training.jsonl");
 
@@ -29,7 +28,9 @@ describeShared("OpenAI chat importer on the shared JSONL", () => {
     expect(all[0]?.id).toBe(`openai-chat:${sha256(firstLine)}`);
     expect(new Set(all.map((t) => t.id)).size).toBe(86);
     expect(records.map((r) => (r.ok ? r.line : 0)).slice(0, 3)).toEqual([1, 2, 3]);
-    expect(all.every((t) => t.task.id === "sft-example" && t.run.name === "stock_toolcall_training.jsonl" && t.outcome === "unknown")).toBe(true);
+    expect(all.every((t) => t.task.id === "sft-example" && t.run.name === "stock_toolcall_training.jsonl" && t.outcome === "unknown")).toBe(
+      true,
+    );
     expect(all.every((t) => t.steps.map((s) => s.source).join() === "system,user,agent")).toBe(true);
   });
 
@@ -39,7 +40,10 @@ describeShared("OpenAI chat importer on the shared JSONL", () => {
     expect(calls).toHaveLength(36);
     expect(calls.filter((c) => c.name === "get_current_stock_price")).toHaveLength(24);
     expect(calls.filter((c) => c.name === "get_last_nday_stock_price")).toHaveLength(12);
-    expect(all[0]?.steps[2]).toMatchObject({ action: 'get_last_nday_stock_price {"symbol":"BAC","period":"1mo"}', toolCalls: [{ id: "call_1", name: "get_last_nday_stock_price", arguments: { symbol: "BAC", period: "1mo" } }] });
+    expect(all[0]?.steps[2]).toMatchObject({
+      action: 'get_last_nday_stock_price {"symbol":"BAC","period":"1mo"}',
+      toolCalls: [{ id: "call_1", name: "get_last_nday_stock_price", arguments: { symbol: "BAC", period: "1mo" } }],
+    });
     expect(all.filter((t) => t.steps[2]?.message && !t.steps[2].toolCalls)).toHaveLength(50);
     expect(all[0]?.metadata?.tools).toHaveLength(2);
   });
@@ -81,8 +85,18 @@ describe("OpenAI chat importer on a hand-written JSONL", () => {
     try {
       const file = path.join(dir, "refusals.jsonl");
       const lines = [
-        { messages: [{ role: "user", content: "rm -rf /" }, { role: "assistant", content: null, refusal: "I won't run that." }] },
-        { messages: [{ role: "user", content: "rm -rf /" }, { role: "assistant", content: [{ type: "refusal", refusal: "Not that one." }] }] },
+        {
+          messages: [
+            { role: "user", content: "rm -rf /" },
+            { role: "assistant", content: null, refusal: "I won't run that." },
+          ],
+        },
+        {
+          messages: [
+            { role: "user", content: "rm -rf /" },
+            { role: "assistant", content: [{ type: "refusal", refusal: "Not that one." }] },
+          ],
+        },
       ];
       fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
       const [a, b] = trajectories(await readAll(file));
@@ -97,7 +111,13 @@ describe("OpenAI chat importer on a hand-written JSONL", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openai-array-"));
     try {
       const file = path.join(dir, "mllm.json");
-      const examples = [1, 2].map((i) => ({ messages: [{ content: `<image>What is ${i}?`, role: "user" }, { content: `It is ${i}.`, role: "assistant" }], images: [`${i}.png`] }));
+      const examples = [1, 2].map((i) => ({
+        messages: [
+          { content: `<image>What is ${i}?`, role: "user" },
+          { content: `It is ${i}.`, role: "assistant" },
+        ],
+        images: [`${i}.png`],
+      }));
       fs.writeFileSync(file, JSON.stringify(examples, null, 2));
       expect(openAiChatImporter.detect(await fileSource(file))).toBeGreaterThanOrEqual(0.5);
       const records = await readAll(file);

@@ -45,8 +45,13 @@ function parseArguments(text: string, path: string): Parsed<unknown> {
 }
 
 function toolCallsOf(m: Message, index: number): Parsed<ToolCall[] | undefined> {
-  const raw = m.tool_calls?.map((c, j) => ({ id: c.id ?? undefined, fn: c.function, path: `messages[${index}].tool_calls[${j}].function.arguments` }));
-  const calls = raw ?? (m.function_call ? [{ id: undefined, fn: m.function_call, path: `messages[${index}].function_call.arguments` }] : []);
+  const raw = m.tool_calls?.map((c, j) => ({
+    id: c.id ?? undefined,
+    fn: c.function,
+    path: `messages[${index}].tool_calls[${j}].function.arguments`,
+  }));
+  const calls =
+    raw ?? (m.function_call ? [{ id: undefined, fn: m.function_call, path: `messages[${index}].function_call.arguments` }] : []);
   const out: ToolCall[] = [];
   for (const c of calls) {
     const args = parseArguments(c.fn.arguments, c.path);
@@ -59,7 +64,9 @@ function toolCallsOf(m: Message, index: number): Parsed<ToolCall[] | undefined> 
 /** Message text; refusal parts and the message-level refusal keep their words (contentText alone shows "[refusal]"). */
 function messageText(m: Message): string | undefined {
   const parts = Array.isArray(m.content)
-    ? m.content.map((p) => (isRecord(p) && p.type === "refusal" && typeof p.refusal === "string" ? { type: "text", text: `Refusal: ${p.refusal}` } : p))
+    ? m.content.map((p) =>
+        isRecord(p) && p.type === "refusal" && typeof p.refusal === "string" ? { type: "text", text: `Refusal: ${p.refusal}` } : p,
+      )
     : m.content;
   const text = contentText(parts) ?? undefined;
   const refusal = m.refusal?.trim() ? `Refusal: ${m.refusal}` : undefined;
@@ -107,7 +114,11 @@ function toRecord(rec: RawRecord, file: string, options: ReadOptions): ImportRec
   const draft: TrajectoryDraft = {
     id: `${FORMAT}:${sha256(rec.raw.trim())}`,
     // One shared task for anonymous examples: its instruction would only describe whichever example came first.
-    task: { benchmark: metaString(meta, "benchmark") ?? "unknown", id: taskId ?? "sft-example", instruction: taskId ? steps.find((s) => s.source === "user")?.message : undefined },
+    task: {
+      benchmark: metaString(meta, "benchmark") ?? "unknown",
+      id: taskId ?? "sft-example",
+      instruction: taskId ? steps.find((s) => s.source === "user")?.message : undefined,
+    },
     run: { name: options.runName ?? file.split("/").pop() ?? file, model: metaString(meta, "model"), source: FORMAT },
     outcome: "unknown",
     steps,
@@ -149,7 +160,13 @@ export const openAiChatImporter: Importer = {
     }
     // A first line longer than the head: judge by its opening.
     if (/^\{\s*"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"\s*:/.test(head)) return 0.7;
-    if (jsonl && head.startsWith("{") && /"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"\s*:/.test(head) && !/"(?:info|trajectory_format|format|conversations)"\s*:/.test(head)) return 0.6;
+    if (
+      jsonl &&
+      head.startsWith("{") &&
+      /"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"\s*:/.test(head) &&
+      !/"(?:info|trajectory_format|format|conversations)"\s*:/.test(head)
+    )
+      return 0.6;
     return /^\[\s*\{\s*"messages"\s*:\s*\[\s*\{\s*"(?:role|content)"\s*:/.test(head) ? 0.6 : 0;
   },
   async *read(source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {

@@ -8,17 +8,25 @@ import { importerReader } from "./test-reader.ts";
 
 const { readAll, readOne } = importerReader(openHandsImporter);
 
-
 describeShared("OpenHands importer on the shared event lists", () => {
   it("pairs the run action with its observation by cause and reads exit code, tokens and timing", async () => {
     const t = await readOne(fixture("openhands-events", "atif-rfc__openhands_trajectory.json"));
     expect(t.steps.map((s) => s.source)).toEqual(["system", "user", "system", "agent", "agent"]);
     const run = t.steps[3];
-    expect(run?.action).toBe(`printf 'Hello, world!\\n' > hello.txt && echo "Created $(pwd)/hello.txt" && echo "Size: $(wc -c < hello.txt) bytes" && printf 'Content: ' && cat hello.txt`);
-    expect(run).toMatchObject({ observation: "Created /app/hello.txt\nSize: 14 bytes\nContent: Hello, world!", exitCode: 0, promptTokens: 5863, completionTokens: 1042 });
+    expect(run?.action).toBe(
+      `printf 'Hello, world!\\n' > hello.txt && echo "Created $(pwd)/hello.txt" && echo "Size: $(wc -c < hello.txt) bytes" && printf 'Content: ' && cat hello.txt`,
+    );
+    expect(run).toMatchObject({
+      observation: "Created /app/hello.txt\nSize: 14 bytes\nContent: Hello, world!",
+      exitCode: 0,
+      promptTokens: 5863,
+      completionTokens: 1042,
+    });
     expect(run?.toolCalls?.[0]).toMatchObject({ id: "call_ruehvjC2P8Qd6aIW5wqdqL7J", name: "execute_bash" });
     expect(t.steps[2]).toMatchObject({ observation: "Added workspace context" });
-    expect(t.steps[4]?.message).toBe('Created /app/hello.txt with the requested content: "Hello, world!". Let me know if you want it moved or modified.');
+    expect(t.steps[4]?.message).toBe(
+      'Created /app/hello.txt with the requested content: "Hello, world!". Let me know if you want it moved or modified.',
+    );
     // Timestamps carry no zone: read as UTC; offsets are relative to the first event.
     expect(t.startedAt).toBe("2025-10-10T06:10:15.158Z");
     expect(t.endedAt).toBe("2025-10-10T06:10:41.015Z");
@@ -31,7 +39,10 @@ describeShared("OpenHands importer on the shared event lists", () => {
 
   it("reads the 2048 replay: an edit action with its diff observation, then finish", async () => {
     const t = await readOne(fixture("openhands-events", "basic.json"));
-    expect(t.task).toMatchObject({ id: "basic", instruction: "Please create a simple 2048 game. No need to run it. Please finish the interaction after your finish coding." });
+    expect(t.task).toMatchObject({
+      id: "basic",
+      instruction: "Please create a simple 2048 game. No need to run it. Please finish the interaction after your finish coding.",
+    });
     expect(t.steps.map((s) => s.source)).toEqual(["user", "agent", "agent"]);
     expect(t.steps[1]).toMatchObject({ action: "edit /workspace/game_2048.py", toolCalls: [{ name: "str_replace_editor" }] });
     expect(t.steps[1]?.toolCalls?.[0]?.arguments).toMatchObject({ command: "create", path: "/workspace/game_2048.py" });
@@ -42,7 +53,13 @@ describeShared("OpenHands importer on the shared event lists", () => {
 
   it("reads the rename replay: read, mv (exit 0, empty output), read, finish", async () => {
     const t = await readOne(fixture("openhands-events", "wrong_initial_state.json"));
-    expect(t.steps.map((s) => s.action ?? s.source)).toEqual(["user", "read /workspace", "mv /workspace/game_2048.py /workspace/2048.py", "read /workspace", "agent"]);
+    expect(t.steps.map((s) => s.action ?? s.source)).toEqual([
+      "user",
+      "read /workspace",
+      "mv /workspace/game_2048.py /workspace/2048.py",
+      "read /workspace",
+      "agent",
+    ]);
     expect(t.steps[2]).toMatchObject({ observation: "", exitCode: 0 });
     expect(t.steps[3]?.observation).toContain("/workspace/2048.py");
     expect(t.steps[1]?.observation).toContain("/workspace/game_2048.py");
@@ -56,7 +73,13 @@ describe("OpenHands importer on hand-written files", () => {
     expect(t.steps).toEqual([
       { source: "user", timestamp: "2026-03-01T09:00:00.000Z", offsetMs: 0, message: "Install the package" },
       expect.objectContaining({ source: "agent", reasoning: "pip should work", offsetMs: 2000 }),
-      expect.objectContaining({ source: "agent", action: "pip install foo", observation: "ERROR: No matching distribution found for foo", exitCode: 1, offsetMs: 3000 }),
+      expect.objectContaining({
+        source: "agent",
+        action: "pip install foo",
+        observation: "ERROR: No matching distribution found for foo",
+        exitCode: 1,
+        offsetMs: 3000,
+      }),
       expect.objectContaining({ source: "tool", observation: "Runtime disconnected", offsetMs: 10000 }),
     ]);
     expect(t.steps[1]?.action).toBeUndefined();
@@ -73,7 +96,14 @@ describe("OpenHands importer on hand-written files", () => {
         { id: 1, source: "agent", action: "run", args: { command: "false" } },
         { id: 2, source: "agent", cause: 1, observation: "run", content: "", extras: { command: "false", exit_code: 1, command_id: -1 } },
         { id: 3, source: "agent", action: "run", args: { command: "python -m http.server" } },
-        { id: 4, source: "agent", cause: 3, observation: "run", content: "Serving HTTP", extras: { command: "python -m http.server", metadata: { exit_code: -1, pid: -1, suffix: "[still running]" } } },
+        {
+          id: 4,
+          source: "agent",
+          cause: 3,
+          observation: "run",
+          content: "Serving HTTP",
+          extras: { command: "python -m http.server", metadata: { exit_code: -1, pid: -1, suffix: "[still running]" } },
+        },
       ];
       fs.writeFileSync(path.join(dir, "legacy.json"), JSON.stringify(events));
       const t = await readOne(path.join(dir, "legacy.json"));
@@ -91,9 +121,19 @@ describe("OpenHands importer on hand-written files", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-openhands-"));
     try {
       fs.writeFileSync(path.join(dir, "obs.json"), JSON.stringify([{ id: 1, observation: "run", content: "x" }]));
-      fs.writeFileSync(path.join(dir, "bad.json"), JSON.stringify([{ id: 0, action: "run", args: { command: "ls" } }, { id: 1, action: "run", args: "ls" }]));
-      expect(await readAll(path.join(dir, "obs.json"))).toEqual([{ ok: false, issue: expect.objectContaining({ message: "no action events: not an OpenHands trajectory" }) }]);
-      expect(await readAll(path.join(dir, "bad.json"))).toEqual([{ ok: false, issue: expect.objectContaining({ path: "[1].args", message: expect.stringMatching(/expected record/) }) }]);
+      fs.writeFileSync(
+        path.join(dir, "bad.json"),
+        JSON.stringify([
+          { id: 0, action: "run", args: { command: "ls" } },
+          { id: 1, action: "run", args: "ls" },
+        ]),
+      );
+      expect(await readAll(path.join(dir, "obs.json"))).toEqual([
+        { ok: false, issue: expect.objectContaining({ message: "no action events: not an OpenHands trajectory" }) },
+      ]);
+      expect(await readAll(path.join(dir, "bad.json"))).toEqual([
+        { ok: false, issue: expect.objectContaining({ path: "[1].args", message: expect.stringMatching(/expected record/) }) },
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -73,15 +73,18 @@ function actionText(e: OpenHandsEvent): string | undefined {
   if (e.action === "run") return text(args.command);
   if (e.action === "run_ipython") return text(args.code);
   const target = text(args.path) ?? text(args.url);
-  if (["read", "edit", "write", "browse", "browse_interactive"].includes(e.action ?? "")) return target ? `${e.action} ${target}` : e.action ?? undefined;
+  if (["read", "edit", "write", "browse", "browse_interactive"].includes(e.action ?? ""))
+    return target ? `${e.action} ${target}` : (e.action ?? undefined);
   return undefined;
 }
 
 function stepOfAction(e: OpenHandsEvent, seenResponses: Set<string>): StepInput {
   const args = e.args ?? {};
   const timestamp = toIso(e.timestamp);
-  if (e.action === "system" || e.action === "recall") return { source: "system", timestamp, message: text(args.content) ?? e.message ?? "" };
-  if (e.source === "user" || e.source === "environment") return { source: e.source === "user" ? "user" : "system", timestamp, message: text(args.content) ?? e.message ?? "" };
+  if (e.action === "system" || e.action === "recall")
+    return { source: "system", timestamp, message: text(args.content) ?? e.message ?? "" };
+  if (e.source === "user" || e.source === "environment")
+    return { source: e.source === "user" ? "user" : "system", timestamp, message: text(args.content) ?? e.message ?? "" };
   // Several actions can come from one LLM response; its token usage is counted once, on the first of them.
   const response = e.tool_call_metadata?.model_response;
   const fresh = response?.id ? !seenResponses.has(response.id) : true;
@@ -107,7 +110,8 @@ function stepOfAction(e: OpenHandsEvent, seenResponses: Set<string>): StepInput 
 // CmdOutputMetadata's default, "no exit code captured" (still running, timed out, no PS1), which OpenHands itself
 // does not show as an exit code — recording it as one would mark the step as a failed command.
 function exitCodeOf(e: OpenHandsEvent): number | undefined {
-  const code = isRecord(e.extras?.metadata) && e.extras.metadata.exit_code !== undefined ? e.extras.metadata.exit_code : e.extras?.exit_code;
+  const code =
+    isRecord(e.extras?.metadata) && e.extras.metadata.exit_code !== undefined ? e.extras.metadata.exit_code : e.extras?.exit_code;
   return typeof code === "number" && Number.isInteger(code) && code !== -1 ? code : undefined;
 }
 
@@ -179,7 +183,8 @@ export const openHandsImporter: Importer = {
     if (!doc.ok) return yield doc.record;
     const parsed = eventsSchema.safeParse(doc.value);
     if (!parsed.success) return yield schemaIssue(parsed.error, source.displayPath);
-    if (!parsed.data.some((e) => e.action)) return yield { ok: false, issue: { file: source.displayPath, message: "no action events: not an OpenHands trajectory" } };
+    if (!parsed.data.some((e) => e.action))
+      return yield { ok: false, issue: { file: source.displayPath, message: "no action events: not an OpenHands trajectory" } };
     yield normalized(toDraft(parsed.data, source.displayPath, options), FORMAT, source.displayPath);
   },
 };

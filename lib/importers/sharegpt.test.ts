@@ -12,7 +12,6 @@ function trajectories(records: ImportRecord[]): TrajectoryInput[] {
   return records.flatMap((r) => (r.ok ? [r.value.trajectory] : []));
 }
 
-
 describeShared("ShareGPT importer on the shared glaive demo", () => {
   it("reads all 300 records of the JSON array; the 35 repeated records share their content-derived id", async () => {
     const records = await readAll(fixture("sft-sharegpt", "glaive_toolcall_en_demo.json"));
@@ -20,7 +19,9 @@ describeShared("ShareGPT importer on the shared glaive demo", () => {
     const all = trajectories(records);
     expect(all).toHaveLength(300);
     expect(new Set(all.map((t) => t.id)).size).toBe(265);
-    expect(all.every((t) => t.id?.startsWith("sharegpt:") && t.task.id === "sft-example" && t.run.name === "glaive_toolcall_en_demo.json")).toBe(true);
+    expect(
+      all.every((t) => t.id?.startsWith("sharegpt:") && t.task.id === "sft-example" && t.run.name === "glaive_toolcall_en_demo.json"),
+    ).toBe(true);
     // Array items are named by their index, since a JSON array has no useful line numbers.
     expect(records[5]?.ok ? records[5].file : "").toMatch(/glaive_toolcall_en_demo\.json\[5\]$/);
     expect(all.reduce((n, t) => n + t.steps.length, 0)).toBe(1703);

@@ -11,7 +11,19 @@ import { issue, normalized, schemaIssue } from "./util.ts";
 const FORMAT = "sharegpt";
 
 // Speaker names seen in ShareGPT-style datasets, mapped to chat roles ("call" = the model calling a tool).
-const SPEAKER_NAMES = ["system", "human", "user", "gpt", "assistant", "model", "function_call", "tool_call", "observation", "tool", "function"] as const;
+const SPEAKER_NAMES = [
+  "system",
+  "human",
+  "user",
+  "gpt",
+  "assistant",
+  "model",
+  "function_call",
+  "tool_call",
+  "observation",
+  "tool",
+  "function",
+] as const;
 const SPEAKERS: Record<(typeof SPEAKER_NAMES)[number], "system" | "user" | "assistant" | "call" | "tool"> = {
   system: "system",
   human: "user",
@@ -106,7 +118,11 @@ function toRecord(rec: RawRecord, file: string, options: ReadOptions): ImportRec
   const taskId = record.task_id !== null && record.task_id !== undefined ? String(record.task_id) : undefined;
   const draft: TrajectoryDraft = {
     id: `${FORMAT}:${sha256(rec.raw.trim())}`,
-    task: { benchmark: "unknown", id: taskId ?? "sft-example", instruction: taskId ? steps.find((s) => s.source === "user")?.message : undefined },
+    task: {
+      benchmark: "unknown",
+      id: taskId ?? "sft-example",
+      instruction: taskId ? steps.find((s) => s.source === "user")?.message : undefined,
+    },
     run: { name: options.runName ?? file.split("/").pop() ?? file, source: FORMAT },
     outcome: "unknown",
     steps,

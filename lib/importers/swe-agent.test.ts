@@ -19,7 +19,19 @@ describeShared("SWE-agent importer on the shared .traj files", () => {
     expect(t.steps).toHaveLength(13);
     expect(t.steps.slice(0, 2).map((s) => s.source)).toEqual(["system", "user"]);
     const agent = t.steps.slice(2);
-    expect(agent.map((s) => s.action?.split(/[ \n]/)[0])).toEqual(["create", "insert", "python", "ls", "find_file", "open", "edit", "edit", "python", "rm", "submit"]);
+    expect(agent.map((s) => s.action?.split(/[ \n]/)[0])).toEqual([
+      "create",
+      "insert",
+      "python",
+      "ls",
+      "find_file",
+      "open",
+      "edit",
+      "edit",
+      "python",
+      "rm",
+      "submit",
+    ]);
     expect(agent[2]).toMatchObject({ action: "python reproduce.py", observation: "344" });
     expect(agent[6]?.observation).toContain("Your proposed edit has introduced new syntax error(s)");
     expect(agent[8]?.observation).toBe("345");
@@ -56,7 +68,10 @@ describeShared("SWE-agent importer on the shared .traj files", () => {
     expect(t.steps.map((s) => s.source)).toEqual(["system", "user", "agent", "agent", "agent", "agent", "agent"]);
     const agent = t.steps.slice(2);
     expect(agent.map((s) => s.toolCalls?.[0]?.name)).toEqual(["find_file", "open", "edit", "bash", "submit"]);
-    expect(agent[3]).toMatchObject({ action: "python tests/missing_colon.py", toolCalls: [{ id: "call_5O339epJ3rKjEal3Kuvpj9bM", name: "bash", arguments: { command: "python tests/missing_colon.py" } }] });
+    expect(agent[3]).toMatchObject({
+      action: "python tests/missing_colon.py",
+      toolCalls: [{ id: "call_5O339epJ3rKjEal3Kuvpj9bM", name: "bash", arguments: { command: "python tests/missing_colon.py" } }],
+    });
     expect(agent[3]?.observation).toMatch(/^8\.2\n\(Open file:/);
     expect(agent[0]?.reasoning).toMatch(/missing colon/);
     expect(t.metadata?.exitStatus).toBeUndefined();
@@ -103,7 +118,11 @@ describe("SWE-agent importer on hand-written files", () => {
 
   it("keeps a structured (dict) submission, which current SWE-agent's AgentInfo allows", async () => {
     const t = await readOne(own("dict-submission.traj"));
-    expect(t.metadata).toMatchObject({ exitStatus: "submitted", submission: { patch: "diff --git a/x b/x", answer: "42" }, sweAgentVersion: "1.1.0" });
+    expect(t.metadata).toMatchObject({
+      exitStatus: "submitted",
+      submission: { patch: "diff --git a/x b/x", answer: "42" },
+      sweAgentVersion: "1.1.0",
+    });
     expect(t.failureMode).toBeUndefined();
     expect(t.steps.at(-1)?.action).toBe("submit");
   });
@@ -116,15 +135,17 @@ describe("SWE-agent importer on hand-written files", () => {
   it("names the field when the file is not a .traj object", async () => {
     const dir = path.join(import.meta.dirname, "__fixtures__", "swe-agent");
     const records = await readAll(path.join(dir, "..", "gemini-cli", "tool-calls.json"));
-    expect(records).toEqual([{ ok: false, issue: expect.objectContaining({ path: "trajectory", message: "expected a trajectory[] or history[] array" }) }]);
+    expect(records).toEqual([
+      { ok: false, issue: expect.objectContaining({ path: "trajectory", message: "expected a trajectory[] or history[] array" }) },
+    ]);
   });
 });
 
 describe("parsePythonLiteral", () => {
   it("parses SWE-agent's repr() of tool calls", () => {
-    expect(parsePythonLiteral(`[{'function': {'arguments': '{"a": "it\\'s"}', 'name': 'x'}, 'id': None, 'n': -1.5, 'ok': True, 't': ('a',)}]`)).toEqual([
-      { function: { arguments: '{"a": "it\'s"}', name: "x" }, id: null, n: -1.5, ok: true, t: ["a"] },
-    ]);
+    expect(
+      parsePythonLiteral(`[{'function': {'arguments': '{"a": "it\\'s"}', 'name': 'x'}, 'id': None, 'n': -1.5, 'ok': True, 't': ('a',)}]`),
+    ).toEqual([{ function: { arguments: '{"a": "it\'s"}', name: "x" }, id: null, n: -1.5, ok: true, t: ["a"] }]);
   });
 
   it("rejects what is not a literal", () => {

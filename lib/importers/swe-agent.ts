@@ -52,7 +52,10 @@ const sweAgentFileSchema = z
       .nullish(),
     replay_config: z.union([z.record(z.string(), z.unknown()), z.string()]).nullish(),
   })
-  .refine((d) => d.trajectory !== undefined || d.history !== undefined, { message: "expected a trajectory[] or history[] array", path: ["trajectory"] });
+  .refine((d) => d.trajectory !== undefined || d.history !== undefined, {
+    message: "expected a trajectory[] or history[] array",
+    path: ["trajectory"],
+  });
 type SweAgentFile = z.infer<typeof sweAgentFileSchema>;
 type HistoryMessage = z.infer<typeof historyMessageSchema>;
 
@@ -142,7 +145,10 @@ function parseLoose(v: unknown): unknown {
   }
 }
 
-const historyToolCallSchema = z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.unknown().optional() }) });
+const historyToolCallSchema = z.object({
+  id: z.string().nullish(),
+  function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
+});
 
 // Tool calls are secondary here (the rendered `action` is authoritative), so malformed ones are dropped quietly.
 function historyToolCalls(m: HistoryMessage): ToolCall[] | undefined {
@@ -162,7 +168,13 @@ function historyTurns(history: readonly HistoryMessage[]): ChatTurn[] {
       const text = contentText(m.content) ?? "";
       if (m.role === "assistant") {
         // In text mode the content is thought + command block; thought and action are kept separately instead.
-        return { role: "assistant", text: m.thought ? undefined : text, reasoning: m.thought ?? undefined, action: m.action?.replace(/\r?\n$/, ""), toolCalls: historyToolCalls(m) };
+        return {
+          role: "assistant",
+          text: m.thought ? undefined : text,
+          reasoning: m.thought ?? undefined,
+          action: m.action?.replace(/\r?\n$/, ""),
+          toolCalls: historyToolCalls(m),
+        };
       }
       if (m.role === "tool") {
         const ids = parseLoose(m.tool_call_ids);
@@ -211,7 +223,10 @@ function toDraft(file: SweAgentFile, displayPath: string, options: ReadOptions):
   const replay = parseLoose(file.replay_config);
   const turns = historyTurns(file.history ?? []);
   const steps = file.trajectory ? stepsFromTrajectory(file, turns) : chatToSteps(turns, { userTurnIsObservation: true });
-  const instanceId = str(dig(replay, "problem_statement", "id")) ?? str(dig(replay, "instance_id")) ?? fileStem(displayPath, [".traj.json", ".traj", ".json"]);
+  const instanceId =
+    str(dig(replay, "problem_statement", "id")) ??
+    str(dig(replay, "instance_id")) ??
+    fileStem(displayPath, [".traj.json", ".traj", ".json"]);
   const image = str(dig(replay, "env", "deployment", "image")) ?? "";
   const model = str(dig(replay, "agent", "model", "name")) ?? str(dig(replay, "agent", "model", "model_name"));
   const stats = modelStatsSchema.safeParse(parseLoose(file.info?.model_stats));

@@ -31,7 +31,15 @@ describe("Terminal-Bench 1 run folder", () => {
   it("is detected as a run and claims everything in it", async () => {
     const run = dirSource(RUN, RUN_ID);
     expect(terminalBench1Importer.detect(run)).toBe(0.95);
-    expect(terminalBench1Importer.claims!(run).map((p) => path.basename(p))).toEqual(["csv-report", "fix-git", "hello-world", "results.json", "run.log", "run_metadata.json", "tb.lock"]);
+    expect(terminalBench1Importer.claims!(run).map((p) => path.basename(p))).toEqual([
+      "csv-report",
+      "fix-git",
+      "hello-world",
+      "results.json",
+      "run.log",
+      "run_metadata.json",
+      "tb.lock",
+    ]);
     const units = [];
     for await (const u of walkInputs([RUN], { format: terminalBench1Importer })) units.push(u);
     expect(units.map((u) => (u.kind === "source" ? u.source.displayPath : `unrecognised:${u.displayPath}`))).toEqual([RUN_ID]);
@@ -39,14 +47,25 @@ describe("Terminal-Bench 1 run folder", () => {
 
   it("reads three trials with outcomes from is_resolved, the run from run_metadata, one commands.txt issue", async () => {
     const { trajectories, issues } = await read(dirSource(RUN, RUN_ID));
-    expect(issues).toEqual([{ file: `${RUN_ID}/fix-git/fix-git.1-of-1.${RUN_ID}/commands.txt`, line: 8, message: "expected a Python list of strings, e.g. ['ls', 'Enter']", severity: "warning" }]);
+    expect(issues).toEqual([
+      {
+        file: `${RUN_ID}/fix-git/fix-git.1-of-1.${RUN_ID}/commands.txt`,
+        line: 8,
+        message: "expected a Python list of strings, e.g. ['ls', 'Enter']",
+        severity: "warning",
+      },
+    ]);
     expect(trajectories.map((t) => [t.id, t.task.id, t.outcome, t.reward ?? null, t.failureMode ?? null])).toEqual([
       ["tb1:a0c1e2f3-0003-4000-8000-000000000003", "csv-report", "failed", null, "parse_error"],
       ["tb1:a0c1e2f3-0002-4000-8000-000000000002", "fix-git", "failed", 0, "agent_timeout"],
       ["tb1:a0c1e2f3-0001-4000-8000-000000000001", "hello-world", "passed", 1, null],
     ]);
     for (const t of trajectories) {
-      expect(t.run).toEqual({ name: "terminus/anthropic/claude-sonnet-4-20250514", agent: "terminus", model: "anthropic/claude-sonnet-4-20250514" });
+      expect(t.run).toEqual({
+        name: "terminus/anthropic/claude-sonnet-4-20250514",
+        agent: "terminus",
+        model: "anthropic/claude-sonnet-4-20250514",
+      });
       expect(t.task.benchmark).toBe("terminal-bench-core");
     }
   });
@@ -71,7 +90,15 @@ describe("Terminal-Bench 1 run folder", () => {
 
   it("timed-out trial without a cast: one step per commands.txt line, the harness's asciinema line left out", async () => {
     const t = (await read(dirSource(RUN, RUN_ID))).trajectories.find((x) => x.task.id === "fix-git")!;
-    expect(t.steps.map((s) => s.action)).toEqual(["git status", "git merge feature", "vim README.md", "i Escape :wq", "git commit -am 'resolve conflict'", "C-c", "git log --oneline | head -n 3"]);
+    expect(t.steps.map((s) => s.action)).toEqual([
+      "git status",
+      "git merge feature",
+      "vim README.md",
+      "i Escape :wq",
+      "git commit -am 'resolve conflict'",
+      "C-c",
+      "git log --oneline | head -n 3",
+    ]);
     expect(t.steps.every((s) => s.source === "agent" && s.observation === undefined)).toBe(true);
     expect(t.recording).toBeUndefined();
     expect(t.verifierOutput).toBe("test_branch_merged: failed\ntest_no_conflict_markers: passed");
@@ -95,7 +122,12 @@ describe("Terminal-Bench 1 trial folder on its own", () => {
     const dir = trialDir("hello-world");
     const source = dirSource(dir, "hello-world.1-of-1");
     expect(terminalBench1Importer.detect(source)).toBe(0.9);
-    expect(terminalBench1Importer.claims!(source).map((p) => path.basename(p))).toEqual(["commands.txt", "panes", "results.json", "sessions"]);
+    expect(terminalBench1Importer.claims!(source).map((p) => path.basename(p))).toEqual([
+      "commands.txt",
+      "panes",
+      "results.json",
+      "sessions",
+    ]);
     const { trajectories, issues } = await read(source, { runName: "rerun" });
     expect(issues).toEqual([]);
     expect(trajectories.map((t) => [t.run.name, t.run.agent, t.outcome, t.steps.length])).toEqual([["rerun", "terminus", "passed", 3]]);
@@ -113,7 +145,8 @@ describe("commands.txt lines", () => {
     expect(parseKeysLine(`["it's", 'Enter']`)).toEqual(["it's", "Enter"]);
     expect(parseKeysLine("['a\\nb\\tc\\\\d\\'e\\x41\\u00e9', 'C-c']")).toEqual(["a\nb\tc\\d'eAé", "C-c"]);
     expect(parseKeysLine("[]")).toEqual([]);
-    for (const bad of ["['ls', 'Enter'", "ls", "['ls' 'Enter']", "[1, 2]", "['\\x4']", "['unterminated]"]) expect(parseKeysLine(bad)).toBeNull();
+    for (const bad of ["['ls', 'Enter'", "ls", "['ls' 'Enter']", "[1, 2]", "['\\x4']", "['unterminated]"])
+      expect(parseKeysLine(bad)).toBeNull();
   });
 
   it("renders keys as a readable command", () => {
@@ -136,7 +169,7 @@ describe("Terminal-Bench 1 robustness", () => {
 
   it("garbage results.json, binary cast and commands: issues by file, a trajectory from what is left", async () => {
     const dir = trial({
-      "results.json": "{\n  \"is_resolved\": tru",
+      "results.json": '{\n  "is_resolved": tru',
       "sessions/agent.cast": Buffer.from([0x00, 0x01, 0x02, 0x03]),
       "commands.txt": "['make', 'Enter']\n\u0000\u0001garbage\n",
     });
@@ -146,7 +179,9 @@ describe("Terminal-Bench 1 robustness", () => {
       ["demo.1-of-1.run/sessions/agent.cast", undefined, "binary file, not an asciicast recording"],
       ["demo.1-of-1.run/commands.txt", 2, "expected a Python list of strings, e.g. ['ls', 'Enter']"],
     ]);
-    expect(trajectories.map((t) => [t.id, t.task.id, t.run.name, t.outcome, t.steps.map((s) => s.action)])).toEqual([["tb1:run/demo.1-of-1.run", "demo", "run", "unknown", ["make"]]]);
+    expect(trajectories.map((t) => [t.id, t.task.id, t.run.name, t.outcome, t.steps.map((s) => s.action)])).toEqual([
+      ["tb1:run/demo.1-of-1.run", "demo", "run", "unknown", ["make"]],
+    ]);
   });
 
   it("a wrongly typed field in results.json is named by its path", async () => {

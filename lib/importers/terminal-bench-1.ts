@@ -40,7 +40,9 @@ const PANE_BYTES = 8 * 1024;
 const TMUX_KEY = /^(?:[CMS]-\S+|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|PPage|NPage|PageUp|PageDown|IC|DC|F\d{1,2})$/;
 
 export function isTb1TrialDir(dir: string, entries: readonly string[] = listDir(dir)): boolean {
-  return entries.includes("results.json") && (entries.includes("commands.txt") || entries.includes("sessions") || entries.includes("panes"));
+  return (
+    entries.includes("results.json") && (entries.includes("commands.txt") || entries.includes("sessions") || entries.includes("panes"))
+  );
 }
 
 function isRunDir(entries: readonly string[]): boolean {
@@ -59,7 +61,19 @@ function trialDirsOfRun(runDir: string, entries: readonly string[]): string[] {
 function pyString(s: string, i: number): { value: string; end: number } | null {
   const quote = s[i];
   if (quote !== "'" && quote !== '"') return null;
-  const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", "\\": "\\", "'": "'", '"': '"', a: "\u0007", b: "\b", f: "\f", v: "\v", "0": "\0" };
+  const simple: Record<string, string> = {
+    n: "\n",
+    r: "\r",
+    t: "\t",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    a: "\u0007",
+    b: "\b",
+    f: "\f",
+    v: "\v",
+    "0": "\0",
+  };
   let out = "";
   for (let j = i + 1; j < s.length; j++) {
     const c = s[j]!;
@@ -185,7 +199,13 @@ function runOf(meta: RunMetadata | undefined, runDir: string, options: ReadOptio
   };
 }
 
-async function* readTrial(dir: string, display: string, runDir: string, meta: RunMetadata | undefined, options: ReadOptions): AsyncGenerator<ImportRecord> {
+async function* readTrial(
+  dir: string,
+  display: string,
+  runDir: string,
+  meta: RunMetadata | undefined,
+  options: ReadOptions,
+): AsyncGenerator<ImportRecord> {
   const { value: results, record } = await readJsonWith(path.join(dir, "results.json"), `${display}/results.json`, trialResultsSchema);
   if (record) yield record;
   const trialName = results?.trial_name || path.basename(dir);
@@ -201,7 +221,12 @@ async function* readTrial(dir: string, display: string, runDir: string, meta: Ru
   const measured = (inputTokens ?? 0) + (outputTokens ?? 0) > 0;
   const draft: TrajectoryDraft = {
     id: (results?.id ? `tb1:${results.id}` : `tb1:${meta?.run_id || path.basename(runDir)}/${trialName}`).slice(0, 200),
-    task: { benchmark: meta?.dataset_name || "terminal-bench-1", id: taskId, name: taskId, ...(results?.instruction ? { instruction: results.instruction } : {}) },
+    task: {
+      benchmark: meta?.dataset_name || "terminal-bench-1",
+      id: taskId,
+      name: taskId,
+      ...(results?.instruction ? { instruction: results.instruction } : {}),
+    },
     run: runOf(meta, runDir, options),
     ...outcomeOf(results),
     verifierOutput: verifierText(results) ?? (testsLog ? stripAnsi(testsLog) : undefined),
@@ -212,7 +237,12 @@ async function* readTrial(dir: string, display: string, runDir: string, meta: Ru
     ...(measured ? { inputTokens, outputTokens } : {}),
     metadata: {
       ...parts.metadata,
-      tb1: { trialName, ...(meta?.run_id ? { runId: meta.run_id } : {}), ...(results?.failure_mode ? { failureMode: results.failure_mode } : {}), ...(pane?.trim() ? { postAgentPane: pane } : {}) },
+      tb1: {
+        trialName,
+        ...(meta?.run_id ? { runId: meta.run_id } : {}),
+        ...(results?.failure_mode ? { failureMode: results.failure_mode } : {}),
+        ...(pane?.trim() ? { postAgentPane: pane } : {}),
+      },
     },
   };
   yield normalized(draft, "terminal-bench-1", `${display}/results.json`);
@@ -227,16 +257,21 @@ export const terminalBench1Importer: Importer = {
     return isTb1TrialDir(source.path, source.entries) ? 0.9 : 0;
   },
   claims(source: DirSource) {
-    return isRunDir(source.entries) || isTb1TrialDir(source.path, source.entries) ? source.entries.map((e) => path.join(source.path, e)) : [];
+    return isRunDir(source.entries) || isTb1TrialDir(source.path, source.entries)
+      ? source.entries.map((e) => path.join(source.path, e))
+      : [];
   },
   async *read(source: ImportSource, options: ReadOptions): AsyncGenerator<ImportRecord> {
     if (source.kind !== "dir") return;
     const runDir = isRunDir(source.entries) ? source.path : path.dirname(path.dirname(source.path));
-    const metaDisplay = isRunDir(source.entries) ? `${source.displayPath}/run_metadata.json` : `${source.displayPath}/../../run_metadata.json`;
+    const metaDisplay = isRunDir(source.entries)
+      ? `${source.displayPath}/run_metadata.json`
+      : `${source.displayPath}/../../run_metadata.json`;
     const { value: meta, record } = await readJsonWith(path.join(runDir, "run_metadata.json"), metaDisplay, runMetadataSchema);
     if (record) yield record;
     if (!isRunDir(source.entries)) {
-      if (isTb1TrialDir(source.path, source.entries)) yield* issuesAsWarningsWhenImported(readTrial(source.path, source.displayPath, runDir, meta, options));
+      if (isTb1TrialDir(source.path, source.entries))
+        yield* issuesAsWarningsWhenImported(readTrial(source.path, source.displayPath, runDir, meta, options));
       return;
     }
     const runResults = path.join(source.path, "results.json");
@@ -245,7 +280,9 @@ export const terminalBench1Importer: Importer = {
       if (!json.ok) yield json.record;
     }
     for (const trial of trialDirsOfRun(source.path, source.entries)) {
-      yield* issuesAsWarningsWhenImported(readTrial(trial, `${source.displayPath}/${path.relative(source.path, trial)}`, source.path, meta, options));
+      yield* issuesAsWarningsWhenImported(
+        readTrial(trial, `${source.displayPath}/${path.relative(source.path, trial)}`, source.path, meta, options),
+      );
     }
   },
 };

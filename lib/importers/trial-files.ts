@@ -41,7 +41,10 @@ export function listDir(p: string): string[] {
 }
 
 /** Parse a JSON file on disk; any failure (missing, unreadable, syntax) becomes an issue naming `display`. */
-export async function readJsonFile(abs: string, display: string): Promise<{ ok: true; value: unknown } | { ok: false; record: ImportRecord }> {
+export async function readJsonFile(
+  abs: string,
+  display: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; record: ImportRecord }> {
   try {
     const doc = await readJson(await fileSource(abs, display));
     return doc.ok ? { ok: true, value: doc.value } : doc;
@@ -81,24 +84,42 @@ export function pickReward(rewards: Record<string, unknown>): number | undefined
  * The reward of a Harbor trial (or of one step of a multi-step trial): the one `rewards` from result.json states,
  * else the one the task's test script wrote to `<dir>/verifier/reward.txt` (or reward.json).
  */
-export async function verifierReward(dir: string, display: string, rewards: Record<string, unknown> | null | undefined): Promise<{ reward?: number; record?: ImportRecord }> {
+export async function verifierReward(
+  dir: string,
+  display: string,
+  rewards: Record<string, unknown> | null | undefined,
+): Promise<{ reward?: number; record?: ImportRecord }> {
   const stated = rewards ? pickReward(rewards) : undefined;
   if (stated !== undefined) return { reward: stated };
   const txt = path.join(dir, "verifier", "reward.txt");
   if (exists(txt)) {
     const text = (await readTextTail(txt, 256))?.trim() ?? "";
     const value = Number(text);
-    return text && Number.isFinite(value) ? { reward: value } : { record: issue(`${display}/verifier/reward.txt`, `expected a number, got ${JSON.stringify(text.slice(0, 40))}`) };
+    return text && Number.isFinite(value)
+      ? { reward: value }
+      : { record: issue(`${display}/verifier/reward.txt`, `expected a number, got ${JSON.stringify(text.slice(0, 40))}`) };
   }
   const json = path.join(dir, "verifier", "reward.json");
   if (!exists(json)) return {};
   const parsed = await readJsonFile(json, `${display}/verifier/reward.json`);
   if (!parsed.ok) return { record: parsed.record };
   const value = isRecord(parsed.value) ? pickReward(parsed.value) : typeof parsed.value === "number" ? parsed.value : undefined;
-  return value !== undefined ? { reward: value } : { record: issue(`${display}/verifier/reward.json`, "expected {\"reward\": number}") };
+  return value !== undefined ? { reward: value } : { record: issue(`${display}/verifier/reward.json`, 'expected {"reward": number}') };
 }
 
-const GENERIC_NAMES = new Set(["trajectory", "recording", "agent", "sessions", "session", "logs", "agent-logs", "cast", "tests", "verifier", ""]);
+const GENERIC_NAMES = new Set([
+  "trajectory",
+  "recording",
+  "agent",
+  "sessions",
+  "session",
+  "logs",
+  "agent-logs",
+  "cast",
+  "tests",
+  "verifier",
+  "",
+]);
 
 /**
  * Task id of last resort, from where a file sits: its name without format suffixes, or — for generic names like
@@ -106,7 +127,10 @@ const GENERIC_NAMES = new Set(["trajectory", "recording", "agent", "sessions", "
  */
 export function taskIdFromPath(file: string): string {
   let name = path.basename(file).replace(/\.gz$/i, "");
-  name = name.replace(/\.(json|jsonl|cast)$/i, "").replace(/\.cont-\d+$/i, "").replace(/\.summarization-\d+-[\w-]+$/i, "");
+  name = name
+    .replace(/\.(json|jsonl|cast)$/i, "")
+    .replace(/\.cont-\d+$/i, "")
+    .replace(/\.summarization-\d+-[\w-]+$/i, "");
   name = name.replace(/[._-]?trajectory$/i, "");
   let dir = path.dirname(file);
   while (GENERIC_NAMES.has(name.toLowerCase()) && dir !== path.dirname(dir)) {

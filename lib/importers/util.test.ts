@@ -4,7 +4,14 @@ import { readLines, formatPath, lineOf } from "./util";
 import type { ImportSource } from "./types";
 
 function sourceOf(chunks: (string | Buffer)[]): Extract<ImportSource, { kind: "file" }> {
-  return { kind: "file", path: "/x", displayPath: "x", head: "", size: 0, open: () => Readable.from(chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : c))) };
+  return {
+    kind: "file",
+    path: "/x",
+    displayPath: "x",
+    head: "",
+    size: 0,
+    open: () => Readable.from(chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : c))),
+  };
 }
 
 async function lines(chunks: (string | Buffer)[], max?: number) {
@@ -27,7 +34,10 @@ describe("readLines", () => {
     const long = "x".repeat(1000);
     const chunks = [...Array.from({ length: 50 }, () => long), "\r", "\nnext\r", "\n"];
     const out = await lines(chunks);
-    expect(out.map((l) => [l.text.length, l.lineNo])).toEqual([[50_000, 1], [4, 2]]);
+    expect(out.map((l) => [l.text.length, l.lineNo])).toEqual([
+      [50_000, 1],
+      [4, 2],
+    ]);
     expect(out[0]!.text).toBe(long.repeat(50));
     expect(out[1]!.text).toBe("next");
   });
@@ -39,7 +49,11 @@ describe("readLines", () => {
 
   it("reports an over-long line once, skips it and continues with the next", async () => {
     const out = await lines(["ok\n", "x".repeat(30), "x".repeat(30), "x".repeat(30) + "\nnext\n"], 50);
-    expect(out).toEqual([{ text: "ok", lineNo: 1 }, { text: "", lineNo: 2, tooLong: true }, { text: "next", lineNo: 3 }]);
+    expect(out).toEqual([
+      { text: "ok", lineNo: 1 },
+      { text: "", lineNo: 2, tooLong: true },
+      { text: "next", lineNo: 3 },
+    ]);
   });
 });
 

@@ -52,7 +52,8 @@ export function withWarnings(record: ImportRecord, warnings: readonly ImportIssu
  */
 export function normalized(draft: TrajectoryDraft | unknown, sourceFormat: string, file: string, line?: number): ImportRecord {
   const deep = tooDeep(draft, MAX_NESTING);
-  if (deep !== null) return issue(file, `the record is nested more than ${MAX_NESTING} levels deep and was not read`, line, deep || undefined);
+  if (deep !== null)
+    return issue(file, `the record is nested more than ${MAX_NESTING} levels deep and was not read`, line, deep || undefined);
   const parsed = trajectorySchema.safeParse(draft);
   if (!parsed.success) return schemaIssue(parsed.error, file, line);
   const value: NormalizedTrajectory = { trajectory: parsed.data, sourceFormat, sourceFile: file };
@@ -64,7 +65,10 @@ export function normalized(draft: TrajectoryDraft | unknown, sourceFormat: strin
  * holds back reading: memory stays bounded by one chunk plus the longest line. (readline's async iterator buffers
  * lines without limit when the consumer is slower than the disk.)
  */
-export async function* readLines(source: Extract<ImportSource, { kind: "file" }>, maxLine = MAX_LINE_BYTES): AsyncGenerator<{ text: string; lineNo: number; tooLong?: boolean }> {
+export async function* readLines(
+  source: Extract<ImportSource, { kind: "file" }>,
+  maxLine = MAX_LINE_BYTES,
+): AsyncGenerator<{ text: string; lineNo: number; tooLong?: boolean }> {
   const decoder = new StringDecoder("utf8");
   // The unfinished line is kept as its pieces and joined once, when its newline arrives: searching and re-joining
   // the whole carry on every chunk made a 10 MB line cost minutes (quadratic in the line's length).
@@ -147,7 +151,9 @@ export async function readText(source: Extract<ImportSource, { kind: "file" }>):
 }
 
 /** Parse one JSON document; on failure returns an issue with the line of the syntax error. */
-export async function readJson(source: Extract<ImportSource, { kind: "file" }>): Promise<{ ok: true; value: unknown; text: string } | { ok: false; record: ImportRecord }> {
+export async function readJson(
+  source: Extract<ImportSource, { kind: "file" }>,
+): Promise<{ ok: true; value: unknown; text: string } | { ok: false; record: ImportRecord }> {
   let text: string;
   try {
     text = await readText(source);
@@ -168,7 +174,10 @@ export function jsonSyntaxIssue(file: string, text: string, e: Error, baseLine =
   const offset = jsonErrorOffset(text);
   const where = offset >= 0 ? lineOf(text, offset) : undefined;
   const line = where ? baseLine + where.line : baseLine || undefined;
-  const short = e.message.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "").replace(/, "[\s\S]*" is not valid JSON$/, "");
+  const short = e.message
+    .replace(/ in JSON at position \d+.*$/, "")
+    .replace(/\s*\(line \d+ column \d+\)$/, "")
+    .replace(/, "[\s\S]*" is not valid JSON$/, "");
   return issue(file, `invalid JSON: ${short}`, line);
 }
 
@@ -177,7 +186,17 @@ export function contentText(content: unknown): string | undefined {
   if (content === null || content === undefined) return undefined;
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    const parts = content.map((p) => (typeof p === "string" ? p : p && typeof p === "object" && "text" in p && typeof p.text === "string" ? p.text : p && typeof p === "object" && "type" in p ? `[${String(p.type)}]` : "")).filter(Boolean);
+    const parts = content
+      .map((p) =>
+        typeof p === "string"
+          ? p
+          : p && typeof p === "object" && "text" in p && typeof p.text === "string"
+            ? p.text
+            : p && typeof p === "object" && "type" in p
+              ? `[${String(p.type)}]`
+              : "",
+      )
+      .filter(Boolean);
     return parts.join("\n");
   }
   return JSON.stringify(content);

@@ -30,7 +30,13 @@ export async function* walkInputs(inputs: string[], options: WalkOptions = {}): 
   }
 }
 
-async function* walk(abs: string, display: string, options: WalkOptions, claimed: Set<string>, explicit = false): AsyncGenerator<ImportUnit> {
+async function* walk(
+  abs: string,
+  display: string,
+  options: WalkOptions,
+  claimed: Set<string>,
+  explicit = false,
+): AsyncGenerator<ImportUnit> {
   if (claimed.has(abs)) return;
   const st = fs.statSync(abs);
   if (st.isDirectory()) {
@@ -57,8 +63,15 @@ async function* walk(abs: string, display: string, options: WalkOptions, claimed
   const importer = detectImporter(source, options.format);
   if (importer) yield { kind: "source", source, importer };
   else if (source.headError) yield { kind: "unrecognised", displayPath: display, reason: source.headError, explicit: true };
-  else if (looksBinary(source.head)) yield { kind: "unrecognised", displayPath: display, reason: "binary file, not a trajectory format", explicit };
-  else yield { kind: "unrecognised", displayPath: display, reason: options.format ? `not a ${options.format.format} file` : "format not recognised (use --format to force one)", explicit };
+  else if (looksBinary(source.head))
+    yield { kind: "unrecognised", displayPath: display, reason: "binary file, not a trajectory format", explicit };
+  else
+    yield {
+      kind: "unrecognised",
+      displayPath: display,
+      reason: options.format ? `not a ${options.format.format} file` : "format not recognised (use --format to force one)",
+      explicit,
+    };
 }
 
 function looksBinary(head: string): boolean {

@@ -86,7 +86,8 @@ export function parseCentralDirectory(cd: Uint8Array, count: number): ZipEntry[]
   const decoder = new TextDecoder("utf-8");
   const entries: ZipEntry[] = [];
   for (let i = 0, p = 0; i < count; i++) {
-    if (u32(cd, p) !== CENTRAL) throw new ZipFormatError(`corrupt central directory (entry ${i + 1} of ${count}): the archive is truncated or damaged`);
+    if (u32(cd, p) !== CENTRAL)
+      throw new ZipFormatError(`corrupt central directory (entry ${i + 1} of ${count}): the archive is truncated or damaged`);
     const nameLength = u16(cd, p + 28);
     const extraLength = u16(cd, p + 30);
     if (p + 46 + nameLength > cd.length) throw new ZipFormatError("the archive is truncated");
@@ -135,7 +136,9 @@ function mb(n: number): string {
 export function bombRatioProblem(e: Pick<ZipEntry, "size" | "compressedSize">, maxRatio = MAX_COMPRESSION_RATIO): string | undefined {
   if (e.size <= RATIO_FLOOR_BYTES) return undefined;
   const ratio = e.size / Math.max(1, e.compressedSize);
-  return ratio > maxRatio ? `it claims to unpack ${mb(e.compressedSize)} into ${mb(e.size)} (ratio ${Math.round(ratio)}:1, more than ${maxRatio}:1): a zip bomb` : undefined;
+  return ratio > maxRatio
+    ? `it claims to unpack ${mb(e.compressedSize)} into ${mb(e.size)} (ratio ${Math.round(ratio)}:1, more than ${maxRatio}:1): a zip bomb`
+    : undefined;
 }
 
 /**
@@ -197,7 +200,8 @@ export function unpackEntryData(raw: Uint8Array, e: ZipEntry): Uint8Array {
     try {
       data = inflateRawSync(raw, { maxOutputLength: Math.max(1, e.size) });
     } catch (err) {
-      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ZipEntryOverflowError(`unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
+      if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+        throw new ZipEntryOverflowError(`unpacks to more than the ${e.size} bytes it declares: a zip bomb`);
       throw new ZipFormatError(`cannot inflate it (${err instanceof Error ? err.message : String(err)})`);
     }
   } else if (e.method !== 0) throw new ZipFormatError(`compression method ${e.method} is not supported (only stored and deflate)`);

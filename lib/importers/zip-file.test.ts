@@ -26,7 +26,12 @@ function freshDir(): string {
 describe("unpackZipFile", () => {
   it("unpacks a normal archive, folders included, byte for byte", async () => {
     const big = strToU8("line of log output\n".repeat(20_000));
-    const zip = zipSync({ "job/a.jsonl": strToU8('{"a":1}\n'), "job/sub/": new Uint8Array(0), "job/sub/b.txt": big, "job/empty": new Uint8Array(0) });
+    const zip = zipSync({
+      "job/a.jsonl": strToU8('{"a":1}\n'),
+      "job/sub/": new Uint8Array(0),
+      "job/sub/b.txt": big,
+      "job/empty": new Uint8Array(0),
+    });
     const dir = freshDir();
     expect(await unpackZipFile(fileOf(zip), dir, budget)).toBe(3);
     expect(fs.readFileSync(path.join(dir, "job/a.jsonl"), "utf8")).toBe('{"a":1}\n');
@@ -49,9 +54,14 @@ describe("unpackZipFile", () => {
   it("cuts off a real bomb that lies about its size as soon as it inflates past what it declared", async () => {
     const dir = freshDir();
     const started = process.memoryUsage().rss;
-    await expect(unpackZipFile(fileOf(lyingBomb(256 * 1024 * 1024, 4096)), dir, budget)).rejects.toThrow(/more than the 4096 bytes it declares/);
+    await expect(unpackZipFile(fileOf(lyingBomb(256 * 1024 * 1024, 4096)), dir, budget)).rejects.toThrow(
+      /more than the 4096 bytes it declares/,
+    );
     // The 256 MB it would inflate to never exists anywhere: on disk the entry stopped near its declared size.
-    const written = fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, String(f))).filter((f) => fs.statSync(f).isFile());
+    const written = fs
+      .readdirSync(dir, { recursive: true })
+      .map((f) => path.join(dir, String(f)))
+      .filter((f) => fs.statSync(f).isFile());
     for (const f of written) expect(fs.statSync(f).size).toBeLessThanOrEqual(4096);
     expect(process.memoryUsage().rss - started).toBeLessThan(150 * 1024 * 1024);
   });
@@ -59,7 +69,9 @@ describe("unpackZipFile", () => {
   it("cuts off a large lying entry on the streamed path too (declared 9 MB, inflates to 64 MB)", async () => {
     const dir = freshDir();
     const declared = 9 * 1024 * 1024;
-    await expect(unpackZipFile(fileOf(lyingBomb(64 * 1024 * 1024, declared)), dir, { ...budget, maxRatio: 1e6 })).rejects.toThrow(new RegExp(`more than the ${declared} bytes it declares`));
+    await expect(unpackZipFile(fileOf(lyingBomb(64 * 1024 * 1024, declared)), dir, { ...budget, maxRatio: 1e6 })).rejects.toThrow(
+      new RegExp(`more than the ${declared} bytes it declares`),
+    );
   });
 
   it("counts entries from the end record before reading any of them", () => {

@@ -101,7 +101,8 @@ function extractSmall(fd: number, e: ZipEntry, start: number, target: string): v
 
 async function extractEntry(file: string, fd: number, e: ZipEntry, target: string): Promise<void> {
   const start = localDataOffset(readAt(fd, e.localOffset, 30), e);
-  if (e.method !== 0 && e.method !== 8) throw new ZipFormatError(`entry ${label(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
+  if (e.method !== 0 && e.method !== 8)
+    throw new ZipFormatError(`entry ${label(e.name)}: compression method ${e.method} is not supported (only stored and deflate)`);
   if (e.size <= SMALL_ENTRY_BYTES && e.compressedSize <= SMALL_ENTRY_BYTES) return extractSmall(fd, e, start, target);
   const meter = new Meter(e.size, e.name);
   const sink = fs.createWriteStream(target);
@@ -126,7 +127,8 @@ export async function unpackZipFile(file: string, dir: string, budget: ZipBudget
   const targets = entries.map((e) => {
     const why = unsafeEntryName(e.name.replace(/\/$/, "") || e.name);
     const target = path.resolve(root, e.name);
-    if (why || !target.startsWith(root + path.sep)) throw new ZipFormatError(`zip entry ${label(e.name)} points outside the archive (${why ?? "path escapes the folder"})`);
+    if (why || !target.startsWith(root + path.sep))
+      throw new ZipFormatError(`zip entry ${label(e.name)} points outside the archive (${why ?? "path escapes the folder"})`);
     return target;
   });
   const fd = fs.openSync(file, "r");

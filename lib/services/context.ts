@@ -39,7 +39,10 @@ export async function getLocalContext(): Promise<ServiceContext> {
 }
 
 export function inactiveAccount(name: string, state: "disabled" | "deleted"): AppError {
-  return new AppError("UNAUTHENTICATED", `The account "${name}" (RETERM_USER) is ${state}; an admin can ${state === "disabled" ? `enable it (npm run reterm -- user enable ${name})` : "create another"}, or set RETERM_USER to another account`);
+  return new AppError(
+    "UNAUTHENTICATED",
+    `The account "${name}" (RETERM_USER) is ${state}; an admin can ${state === "disabled" ? `enable it (npm run reterm -- user enable ${name})` : "create another"}, or set RETERM_USER to another account`,
+  );
 }
 
 const localActors = new WeakMap<Db, Map<string, Promise<AccountActor>>>();

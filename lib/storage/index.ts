@@ -14,6 +14,10 @@ let cached: { setting: string; storage: FileStorage } | undefined;
 export function fileStorage(): FileStorage {
   const env = getEnv();
   const setting = env.RETERM_STORAGE ?? env.RETERM_EXPORT_DIR ?? path.join(os.tmpdir(), "reterm-exports");
-  if (cached?.setting !== setting) cached = { setting, storage: setting.startsWith("s3://") ? new S3Storage(parseS3Url(setting)) : new LocalStorage(path.resolve(setting)) };
+  if (cached?.setting !== setting)
+    cached = {
+      setting,
+      storage: setting.startsWith("s3://") ? new S3Storage(parseS3Url(setting)) : new LocalStorage(path.resolve(setting)),
+    };
   return cached.storage;
 }

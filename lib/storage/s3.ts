@@ -25,10 +25,17 @@ export class S3Storage implements FileStorage {
   readonly kind = "s3" as const;
   private readonly client: S3Client;
 
-  constructor(readonly location: S3Location, config: S3ClientConfig = {}) {
+  constructor(
+    readonly location: S3Location,
+    config: S3ClientConfig = {},
+  ) {
     // An explicit endpoint (MinIO, Ceph, a local server) usually means path-style addressing.
     const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL;
-    this.client = new S3Client({ region: process.env.AWS_REGION ?? "us-east-1", ...(endpoint ? { endpoint, forcePathStyle: true } : {}), ...config });
+    this.client = new S3Client({
+      region: process.env.AWS_REGION ?? "us-east-1",
+      ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+      ...config,
+    });
   }
 
   private key(key: string): string {
@@ -36,7 +43,10 @@ export class S3Storage implements FileStorage {
   }
 
   async putFile(key: string, file: string): Promise<void> {
-    await new Upload({ client: this.client, params: { Bucket: this.location.bucket, Key: this.key(key), Body: fs.createReadStream(file) } }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.location.bucket, Key: this.key(key), Body: fs.createReadStream(file) },
+    }).done();
   }
 
   async open(key: string): Promise<StoredFile | null> {
@@ -55,7 +65,8 @@ export class S3Storage implements FileStorage {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix, ContinuationToken }));
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (keys.length)
+        await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: keys, Quiet: true } }));
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
   }

@@ -15,7 +15,13 @@ let server: S3rver;
 let s3: S3Storage;
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(dir, "s3"), configureBuckets: [{ name: "reterm-test", configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: path.join(dir, "s3"),
+    configureBuckets: [{ name: "reterm-test", configs: [] }],
+  });
   const { port } = (await server.run()) as AddressInfo;
   s3 = new S3Storage(parseS3Url("s3://reterm-test/team/exports"), {
     endpoint: `http://127.0.0.1:${port}`,
@@ -80,7 +86,8 @@ describe.each([
 
 describe("storage keys and locations", () => {
   it("refuses keys that could leave the storage root", () => {
-    for (const bad of ["../x", "a/../../x", "/etc/passwd", "a//b", "a\\b", "a/./b", "", "a b"]) expect(() => checkKey(bad), bad).toThrow(/not a storage key/);
+    for (const bad of ["../x", "a/../../x", "/etc/passwd", "a//b", "a\\b", "a/./b", "", "a b"])
+      expect(() => checkKey(bad), bad).toThrow(/not a storage key/);
     expect(checkKey("job_1/data.v2.jsonl")).toBe("job_1/data.v2.jsonl");
   });
 

@@ -22,6 +22,7 @@ const SAFE_KEY = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/;
 
 /** A key as the drivers accept it: relative, no "." or ".." segment, safe characters. Throws otherwise. */
 export function checkKey(key: string): string {
-  if (!SAFE_KEY.test(key) || key.split("/").some((s) => s === "." || s === "..")) throw new Error(`not a storage key: ${JSON.stringify(key)}`);
+  if (!SAFE_KEY.test(key) || key.split("/").some((s) => s === "." || s === ".."))
+    throw new Error(`not a storage key: ${JSON.stringify(key)}`);
   return key;
 }

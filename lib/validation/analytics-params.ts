@@ -37,8 +37,16 @@ export const analyticsFilterSchema = z.strictObject(fields);
 /** Run comparison: 2–6 runs, the first is the baseline every other run is compared with. */
 export const runComparisonSchema = z.strictObject({
   ...fields,
-  compare: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(value).min(2, "needs at least two runs to compare").max(6, "compares at most 6 runs")),
-  k: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(64, "must be at most 64").default(1),
+  compare: z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+    z.array(value).min(2, "needs at least two runs to compare").max(6, "compares at most 6 runs"),
+  ),
+  k: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(64, "must be at most 64")
+    .default(1),
 });
 
 /** Tolerant page-URL parse: unknown keys and bad values are dropped instead of failing the page. */

@@ -17,7 +17,13 @@ describe("failure-mode query parameters", () => {
     expect(bad.error?.issues[0]?.path).toEqual(["from"]);
     expect(failureModesQuerySchema.safeParse({ compareBy: "run", baseline: "a" }).error?.issues[0]?.path).toEqual(["compared"]);
     expect(failureModesQuerySchema.safeParse({ nope: "1" }).success).toBe(false);
-    const url = failureModesQueryFromUrl({ from: "yesterday", checkpoint: ["200", "400"], compareBy: "checkpoint", baseline: "200", compared: "400" });
+    const url = failureModesQueryFromUrl({
+      from: "yesterday",
+      checkpoint: ["200", "400"],
+      compareBy: "checkpoint",
+      baseline: "200",
+      compared: "400",
+    });
     expect(url.filter.from).toBeNull();
     expect(url.filter.checkpoint).toEqual(["200", "400"]);
     expect(url.compare).toEqual({ by: "checkpoint", baseline: "200", compared: "400" });

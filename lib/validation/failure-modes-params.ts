@@ -26,19 +26,36 @@ export interface FailureModeFilter extends AnalyticsFilter {
   to: Date | null;
 }
 
-export const EMPTY_FAILURE_MODE_FILTER: FailureModeFilter = { runId: [], model: [], checkpoint: [], method: [], category: [], taskId: [], from: null, to: null };
+export const EMPTY_FAILURE_MODE_FILTER: FailureModeFilter = {
+  runId: [],
+  model: [],
+  checkpoint: [],
+  method: [],
+  category: [],
+  taskId: [],
+  from: null,
+  to: null,
+};
 
 const compareFields = {
   /** Compare two runs (ids) or two checkpoints: `baseline` against `compared`. */
   compareBy: z.enum(["run", "checkpoint"], { message: "must be run or checkpoint" }).optional(),
   baseline: value.optional(),
   compared: value.optional(),
-  limit: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(500, "must be at most 500").default(50),
+  limit: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(500, "must be at most 500")
+    .default(50),
 };
 
 export const failureModesQuerySchema = z
   .strictObject({ ...fields, ...compareFields })
-  .refine((q) => !q.compareBy || (q.baseline && q.compared), { message: "a comparison needs both baseline and compared", path: ["compared"] });
+  .refine((q) => !q.compareBy || (q.baseline && q.compared), {
+    message: "a comparison needs both baseline and compared",
+    path: ["compared"],
+  });
 
 export interface FailureModesQuery {
   filter: FailureModeFilter;
@@ -49,12 +66,25 @@ export interface FailureModesQuery {
 function toFilter(q: { from?: string; to?: string } & Omit<FailureModeFilter, "from" | "to">): FailureModeFilter {
   const to = q.to ? new Date(`${q.to}T00:00:00Z`) : null;
   if (to) to.setUTCDate(to.getUTCDate() + 1);
-  return { runId: q.runId, model: q.model, checkpoint: q.checkpoint, method: q.method, category: q.category, taskId: q.taskId, from: q.from ? new Date(`${q.from}T00:00:00Z`) : null, to };
+  return {
+    runId: q.runId,
+    model: q.model,
+    checkpoint: q.checkpoint,
+    method: q.method,
+    category: q.category,
+    taskId: q.taskId,
+    from: q.from ? new Date(`${q.from}T00:00:00Z`) : null,
+    to,
+  };
 }
 
 /** Parsed strict query (API, CLI). */
 export function failureModesQueryFrom(q: z.infer<typeof failureModesQuerySchema>): FailureModesQuery {
-  return { filter: toFilter(q), compare: q.compareBy && q.baseline && q.compared ? { by: q.compareBy, baseline: q.baseline, compared: q.compared } : null, limit: q.limit };
+  return {
+    filter: toFilter(q),
+    compare: q.compareBy && q.baseline && q.compared ? { by: q.compareBy, baseline: q.baseline, compared: q.compared } : null,
+    limit: q.limit,
+  };
 }
 
 /** Tolerant page-URL parse: bad values are dropped instead of failing the page. */
@@ -72,7 +102,16 @@ export function failureModesQueryFromUrl(params: Record<string, string | string[
   const baseline = one("baseline");
   const compared = one("compared");
   return {
-    filter: toFilter({ runId: list("runId"), model: list("model"), checkpoint: list("checkpoint"), method: list("method"), category: list("category"), taskId: list("taskId"), from: date("from"), to: date("to") }),
+    filter: toFilter({
+      runId: list("runId"),
+      model: list("model"),
+      checkpoint: list("checkpoint"),
+      method: list("method"),
+      category: list("category"),
+      taskId: list("taskId"),
+      from: date("from"),
+      to: date("to"),
+    }),
     compare: (by === "run" || by === "checkpoint") && baseline && compared ? { by, baseline, compared } : null,
     limit: 50,
   };

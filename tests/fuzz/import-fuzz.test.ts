@@ -29,7 +29,9 @@ function prng(seed: number) {
 }
 
 function listFixtures(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFixtures(path.join(dir, e.name)) : e.name.endsWith(".md") ? [] : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFixtures(path.join(dir, e.name)) : e.name.endsWith(".md") ? [] : [path.join(dir, e.name)]));
 }
 
 type Mutation = (b: Buffer, r: () => number) => Buffer;
@@ -45,7 +47,9 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   invalidUtf8: (b, r) => {
     const i = at(b, r);
-    const bad = [Buffer.from([0xff, 0xfe]), Buffer.from([0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80])][Math.floor(r() * 4)]!;
+    const bad = [Buffer.from([0xff, 0xfe]), Buffer.from([0x80]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80])][
+      Math.floor(r() * 4)
+    ]!;
     return Buffer.concat([b.subarray(0, i), bad, b.subarray(i)]);
   },
   deepNesting: (b, r) => {
@@ -74,7 +78,10 @@ const MUTATIONS: Record<string, Mutation> = {
     const gz = zlib.gzipSync(b);
     if (r() < 0.5) return gz.subarray(0, 10 + Math.floor(r() * (gz.length - 10)));
     const c = Buffer.from(gz);
-    for (let i = 0; i < 3; i++) { const j = 10 + Math.floor(r() * (c.length - 10)); c[j] = c[j]! ^ 0xff; }
+    for (let i = 0; i < 3; i++) {
+      const j = 10 + Math.floor(r() * (c.length - 10));
+      c[j] = c[j]! ^ 0xff;
+    }
     return c;
   },
 };
@@ -97,7 +104,8 @@ async function runCase(file: string, display: string): Promise<Outcome> {
         if (!rec.ok) {
           out.issues++;
           // Every answer names where it comes from, and none carries a stack trace.
-          if (!rec.issue.file.startsWith(display.split("/")[0]!) || /\n\s+at /.test(rec.issue.message)) return { ...out, crash: `issue without its file or with a stack: ${JSON.stringify(rec.issue).slice(0, 300)}` };
+          if (!rec.issue.file.startsWith(display.split("/")[0]!) || /\n\s+at /.test(rec.issue.message))
+            return { ...out, crash: `issue without its file or with a stack: ${JSON.stringify(rec.issue).slice(0, 300)}` };
           continue;
         }
         out.records++;
@@ -120,7 +128,8 @@ describe.skipIf(!hasSharedFixtures)("import fuzz (mutated shared fixtures)", () 
     const names = Object.keys(MUTATIONS);
     const crashes: string[] = [];
     const perMutation: Record<string, number> = {};
-    let records = 0, issues = 0;
+    let records = 0,
+      issues = 0;
     for (let i = 0; i < CASES; i++) {
       const fixture = fixtures[Math.floor(r() * fixtures.length)]!;
       // The 3 MB recording is slow to mutate thousands of times: it gets its share of cases rarely.
@@ -142,7 +151,11 @@ describe.skipIf(!hasSharedFixtures)("import fuzz (mutated shared fixtures)", () 
       issues += o.issues;
       if (o.crash) crashes.push(`case ${i} (${mutation} of ${path.relative(SHARED_FIXTURES, fixture)}): ${o.crash}`);
     }
-    console.log(`[fuzz] seed ${SEED}: ${CASES} cases (${Object.entries(perMutation).map(([k, v]) => `${k} ${v}`).join(", ")}), ${records} trajectories read, ${issues} issues reported, ${crashes.length} crashes`);
+    console.log(
+      `[fuzz] seed ${SEED}: ${CASES} cases (${Object.entries(perMutation)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}), ${records} trajectories read, ${issues} issues reported, ${crashes.length} crashes`,
+    );
     expect(crashes).toEqual([]);
     // The mutations must actually exercise both paths: some files still read, many rejected with reasons.
     expect(records).toBeGreaterThan(CASES / 10);
@@ -151,10 +164,24 @@ describe.skipIf(!hasSharedFixtures)("import fuzz (mutated shared fixtures)", () 
 
   it("a record nested 5,000 levels deep is one clear issue naming file and field", async () => {
     const file = path.join(tmp, "deep.jsonl");
-    fs.writeFileSync(file, `{"format": "reterm.trajectory.v1", "task": {"benchmark": "b", "id": "t"}, "run": {"name": "r"}, "outcome": "passed", "steps": [], "metadata": {${deep(5000).toString().slice(0, -2)}}}\n`);
+    fs.writeFileSync(
+      file,
+      `{"format": "reterm.trajectory.v1", "task": {"benchmark": "b", "id": "t"}, "run": {"name": "r"}, "outcome": "passed", "steps": [], "metadata": {${deep(5000).toString().slice(0, -2)}}}\n`,
+    );
     const o: unknown[] = [];
-    for await (const unit of walkInputs([file])) if (unit.kind === "source") for await (const rec of readSource(unit.importer, unit.source, {})) o.push(rec);
-    expect(o).toEqual([{ ok: false, issue: expect.objectContaining({ file: "deep.jsonl", line: 1, message: "the record is nested more than 1000 levels deep and was not read", path: expect.stringMatching(/^metadata\.deep\[0\]/) }) }]);
+    for await (const unit of walkInputs([file]))
+      if (unit.kind === "source") for await (const rec of readSource(unit.importer, unit.source, {})) o.push(rec);
+    expect(o).toEqual([
+      {
+        ok: false,
+        issue: expect.objectContaining({
+          file: "deep.jsonl",
+          line: 1,
+          message: "the record is nested more than 1000 levels deep and was not read",
+          path: expect.stringMatching(/^metadata\.deep\[0\]/),
+        }),
+      },
+    ]);
   });
 });
 

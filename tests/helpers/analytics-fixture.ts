@@ -11,20 +11,43 @@ export interface AnalyticsFixture {
 }
 
 export async function seedAnalyticsFixture(db: Db, annotatorId: string): Promise<AnalyticsFixture> {
-  const run = (name: string, model: string, checkpoint: string, trainingMethod: string) => db.run.create({ data: { name, model, checkpoint, trainingMethod } }).then((r) => r.id);
+  const run = (name: string, model: string, checkpoint: string, trainingMethod: string) =>
+    db.run.create({ data: { name, model, checkpoint, trainingMethod } }).then((r) => r.id);
   const runs = {
     A: await run("m1-base-100", "m1", "step-100", "base"),
     B: await run("m1-grpo-200", "m1", "step-200", "grpo"),
     C: await run("m2-base-0", "m2", "step-0", "base"),
     D: await run("m1-base-200", "m1", "step-200", "base"),
   };
-  const task = (externalId: string, category: string) => db.task.create({ data: { benchmark: "fixture", externalId, name: externalId, category } }).then((t) => t.id);
-  const tasks = { T1: await task("T1", "build"), T2: await task("T2", "build"), T3: await task("T3", "data"), T4: await task("T4", "data") };
+  const task = (externalId: string, category: string) =>
+    db.task.create({ data: { benchmark: "fixture", externalId, name: externalId, category } }).then((t) => t.id);
+  const tasks = {
+    T1: await task("T1", "build"),
+    T2: await task("T2", "build"),
+    T3: await task("T3", "data"),
+    T4: await task("T4", "data"),
+  };
   let serial = 0;
-  const traj = async (r: keyof typeof runs, t: keyof typeof tasks, outcome: Outcome, extra: { reward?: number | null; parentId?: string; forkPointId?: string; attemptIndex?: number } = {}) => {
+  const traj = async (
+    r: keyof typeof runs,
+    t: keyof typeof tasks,
+    outcome: Outcome,
+    extra: { reward?: number | null; parentId?: string; forkPointId?: string; attemptIndex?: number } = {},
+  ) => {
     const reward = extra.reward !== undefined ? extra.reward : outcome === "passed" ? 1 : outcome === "failed" ? 0 : null;
     const row = await db.trajectory.create({
-      data: { contentHash: `fixture-${serial++}`, taskId: tasks[t], runId: runs[r], outcome, reward, sourceFormat: "native", parentId: extra.parentId, forkPointId: extra.forkPointId, attemptIndex: extra.attemptIndex, forkStepIndex: extra.parentId ? 1 : null },
+      data: {
+        contentHash: `fixture-${serial++}`,
+        taskId: tasks[t],
+        runId: runs[r],
+        outcome,
+        reward,
+        sourceFormat: "native",
+        parentId: extra.parentId,
+        forkPointId: extra.forkPointId,
+        attemptIndex: extra.attemptIndex,
+        forkStepIndex: extra.parentId ? 1 : null,
+      },
     });
     return row.id;
   };
@@ -44,7 +67,8 @@ export async function seedAnalyticsFixture(db: Db, annotatorId: string): Promise
   await traj("C", "T4", "failed");
   await traj("D", "T2", "failed");
 
-  const fork = (parentId: string, errorCategory: string | null) => db.forkPoint.create({ data: { trajectoryId: parentId, stepIndex: 1, errorCategory } }).then((f) => f.id);
+  const fork = (parentId: string, errorCategory: string | null) =>
+    db.forkPoint.create({ data: { trajectoryId: parentId, stepIndex: 1, errorCategory } }).then((f) => f.id);
   const forkPoints = {
     FP1: await fork(a2First, "command-error"),
     FP2: await fork(a2Second, "command-error"), // relabelled missing-dependency below
@@ -62,10 +86,25 @@ export async function seedAnalyticsFixture(db: Db, annotatorId: string): Promise
 
   const schema = await db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
   await db.annotation.create({
-    data: { schemaId: schema.id, annotatorId, targetType: "fork_point", targetKey: `fork:${forkPoints.FP2}`, trajectoryId: a2Second, forkPointId: forkPoints.FP2, value: "missing-dependency" },
+    data: {
+      schemaId: schema.id,
+      annotatorId,
+      targetType: "fork_point",
+      targetKey: `fork:${forkPoints.FP2}`,
+      trajectoryId: a2Second,
+      forkPointId: forkPoints.FP2,
+      value: "missing-dependency",
+    },
   });
   await db.annotation.create({
-    data: { schemaId: schema.id, annotatorId, targetType: "trajectory", targetKey: `traj:${a1Failed}`, trajectoryId: a1Failed, value: "task-invalid" },
+    data: {
+      schemaId: schema.id,
+      annotatorId,
+      targetType: "trajectory",
+      targetKey: `traj:${a1Failed}`,
+      trajectoryId: a1Failed,
+      value: "task-invalid",
+    },
   });
   return { runs, tasks, forkPoints };
 }

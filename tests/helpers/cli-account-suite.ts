@@ -34,10 +34,16 @@ export function defineCliAccountSuite(provider: Provider): void {
       expect(boot.actor).toEqual({ id: "", name: `cli:${CLI_USER}`, role: "admin" });
       const alice = await createUser(boot, { name: "alice", role: "admin" });
       expect(await rows()).toEqual(["alice"]);
-      expect(await t.db.auditEvent.findFirst({ where: { action: "user.create" } })).toMatchObject({ actorId: null, actorName: `cli:${CLI_USER}` });
+      expect(await t.db.auditEvent.findFirst({ where: { action: "user.create" } })).toMatchObject({
+        actorId: null,
+        actorName: `cli:${CLI_USER}`,
+      });
 
       // The database now has an account that signs in: it is a team database, whatever HOST this shell has.
-      await expect(getCliContext()).rejects.toMatchObject({ code: "UNAUTHENTICATED", message: expect.stringContaining(`user add ${CLI_USER} --role admin`) });
+      await expect(getCliContext()).rejects.toMatchObject({
+        code: "UNAUTHENTICATED",
+        message: expect.stringContaining(`user add ${CLI_USER} --role admin`),
+      });
       await expect(getCliContext({ bootstrap: true })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
       expect(await rows()).toEqual(["alice"]);
 

@@ -39,7 +39,12 @@ export async function querySql<T = Record<string, unknown>>(config: DatabaseConf
   const c = new pg.Client({ connectionString: config.url });
   await c.connect();
   try {
-    return (await c.query(sql.replace(/\?/g, () => `$${++n}`), args)).rows as T[];
+    return (
+      await c.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        args,
+      )
+    ).rows as T[];
   } finally {
     await c.end();
   }
@@ -49,7 +54,10 @@ export async function querySql<T = Record<string, unknown>>(config: DatabaseConf
 export async function tableNames(config: DatabaseConfig): Promise<string[]> {
   const rows =
     config.provider === "sqlite"
-      ? await querySql<{ name: string }>(config, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      ? await querySql<{ name: string }>(
+          config,
+          `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+        )
       : await querySql<{ name: string }>(config, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
   return rows.map((r) => r.name);
 }

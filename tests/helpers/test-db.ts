@@ -21,7 +21,10 @@ async function probePostgres(): Promise<{ available: boolean; reason: string }> 
     await client.query("select 1");
     return { available: true, reason: "" };
   } catch (e) {
-    return { available: false, reason: `no PostgreSQL server at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, "//")} (${(e as Error).message}); set TEST_DATABASE_URL to run these tests` };
+    return {
+      available: false,
+      reason: `no PostgreSQL server at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, "//")} (${(e as Error).message}); set TEST_DATABASE_URL to run these tests`,
+    };
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -33,7 +36,11 @@ if (!postgres.available) console.warn(`[integration] PostgreSQL tests skipped: $
 export type Provider = DatabaseConfig["provider"];
 export const PROVIDERS: { provider: Provider; skip: boolean; title: string }[] = [
   { provider: "sqlite", skip: false, title: "sqlite" },
-  { provider: "postgresql", skip: !postgres.available, title: postgres.available ? "postgresql" : `postgresql (skipped: ${postgres.reason})` },
+  {
+    provider: "postgresql",
+    skip: !postgres.available,
+    title: postgres.available ? "postgresql" : `postgresql (skipped: ${postgres.reason})`,
+  },
 ];
 
 export interface TestDatabase {
@@ -52,7 +59,10 @@ export async function createEmptyDatabase(provider: Provider): Promise<{ config:
   if (provider === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-test-"));
     const file = path.join(dir, "test.db");
-    return { config: { provider: "sqlite", file, url: `file:${file}` }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      config: { provider: "sqlite", file, url: `file:${file}` },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();

@@ -15,8 +15,35 @@ import type { TrajectoryInput } from "../../lib/domain/trajectory.ts";
 // Every CSI final xterm.js 6 registers (InputHandler), with the intermediates/prefixes it registers them under.
 const CSI_COMMANDS = [
   ..."@ABCDEFGHIJKLMPSTXZ`abcdefghilmnpqrstux".split(""),
-  " @", " A", " q", '"p', '"q', "$p", "$r", "$t", "$x", "$z", "${", "'}", "'~", "*x", "!p", "#P", "#Q",
-  "?J", "?K", "?h", "?l", "?n", "?s", "?r", "?$p", ">c", ">m", ">q", "=c",
+  " @",
+  " A",
+  " q",
+  '"p',
+  '"q',
+  "$p",
+  "$r",
+  "$t",
+  "$x",
+  "$z",
+  "${",
+  "'}",
+  "'~",
+  "*x",
+  "!p",
+  "#P",
+  "#Q",
+  "?J",
+  "?K",
+  "?h",
+  "?l",
+  "?n",
+  "?s",
+  "?r",
+  "?$p",
+  ">c",
+  ">m",
+  ">q",
+  "=c",
 ];
 const EXTREMES = ["2147483647", "4294967295", "99999999999999999999", "65535", "9999"];
 
@@ -37,7 +64,8 @@ const GROUPS = Array.from({ length: Math.ceil(CSI_COMMANDS.length / GROUP) }, (_
 function hostileTrajectory(rng: () => number, commands: string[], i: number): TrajectoryInput {
   const events: [number, "o", string][] = [[0, "o", "$ start\r\n"]];
   // Enough output for several chunks and keyframes; the hostile sequences between ordinary lines, many times.
-  for (let k = 0; k < 400; k++) events.push([1 + k * 5, "o", `line ${k} ${"x".repeat(300)}\r\n${sequence(rng, commands[k % commands.length]!)}`]);
+  for (let k = 0; k < 400; k++)
+    events.push([1 + k * 5, "o", `line ${k} ${"x".repeat(300)}\r\n${sequence(rng, commands[k % commands.length]!)}`]);
   events.push([3000, "o", "$ done\r\n"]);
   return {
     format: "reterm.trajectory.v1",
@@ -115,21 +143,25 @@ describe.each(PROVIDERS)("hostile CSI parameters on $title", ({ provider, skip }
     await t?.drop();
   });
 
-  it.skipIf(skip).each(GROUPS.map((g) => g.join(" ")))("CSI %s with extreme parameters: replayed to the end, health check under 1 s", async (group) => {
-    const id = ids.get(group)!;
-    const { value, slowestMs, answers } = await health.whileRunning(
-      (async () => {
-        const manifest = await getReplayManifest(t.ctx, id);
-        const end = manifest.index.durationMs;
-        // A deep seek needs the keyframes: this waits for the whole build (or its budget).
-        return getReplayRange(t.ctx, id, { fromMs: end, keyframe: "1" });
-      })(),
-    );
-    expect(answers).toBeGreaterThan(0);
-    expect(slowestMs).toBeLessThan(1000);
-    expect(value.chunks.length).toBeGreaterThan(0);
-    // Either a keyframe near the end, or (over budget) the whole recording from its start: a clear answer.
-    if (value.keyframe) expect(value.chunks[0]!.seq).toBeGreaterThan(0);
-    else expect(value.chunks[0]!.seq).toBe(0);
-  }, 60_000);
+  it.skipIf(skip).each(GROUPS.map((g) => g.join(" ")))(
+    "CSI %s with extreme parameters: replayed to the end, health check under 1 s",
+    async (group) => {
+      const id = ids.get(group)!;
+      const { value, slowestMs, answers } = await health.whileRunning(
+        (async () => {
+          const manifest = await getReplayManifest(t.ctx, id);
+          const end = manifest.index.durationMs;
+          // A deep seek needs the keyframes: this waits for the whole build (or its budget).
+          return getReplayRange(t.ctx, id, { fromMs: end, keyframe: "1" });
+        })(),
+      );
+      expect(answers).toBeGreaterThan(0);
+      expect(slowestMs).toBeLessThan(1000);
+      expect(value.chunks.length).toBeGreaterThan(0);
+      // Either a keyframe near the end, or (over budget) the whole recording from its start: a clear answer.
+      if (value.keyframe) expect(value.chunks[0]!.seq).toBeGreaterThan(0);
+      else expect(value.chunks[0]!.seq).toBe(0);
+    },
+    60_000,
+  );
 });

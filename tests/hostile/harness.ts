@@ -66,7 +66,15 @@ export async function runCase(server: RunningServer, send: (base: string) => Pro
   } catch {
     json = null;
   }
-  return { status: res.status, text, json, worstHealthMs: worst, healthChecks: checks, rssGrowth: rssMax - rss0, ms: performance.now() - t0 };
+  return {
+    status: res.status,
+    text,
+    json,
+    worstHealthMs: worst,
+    healthChecks: checks,
+    rssGrowth: rssMax - rss0,
+    ms: performance.now() - t0,
+  };
 }
 
 /** The server answered health checks within budget throughout the case. */

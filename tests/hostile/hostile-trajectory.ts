@@ -3,7 +3,8 @@
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import type { TrajectoryDraft } from "../../lib/domain/trajectory.ts";
 
-export const HOSTILE_TEXT = "ok\r\nline2\rover\u0000nul \ud800lone \udc00low \u001b[31mred\u001b[0m <script>alert(1)</script> <b>bold</b> \u202eevil\u202c \u200b";
+export const HOSTILE_TEXT =
+  "ok\r\nline2\rover\u0000nul \ud800lone \udc00low \u001b[31mred\u001b[0m <script>alert(1)</script> <b>bold</b> \u202eevil\u202c \u200b";
 
 export function hostileTrajectory(id = "hostile-text"): TrajectoryDraft {
   const base = [...generateTrajectories({ count: 1, seed: 4180 })][0]!;
@@ -15,7 +16,13 @@ export function hostileTrajectory(id = "hostile-text"): TrajectoryDraft {
     run: { ...base.run, name: `run ${HOSTILE_TEXT}`, model: HOSTILE_TEXT },
     verifierOutput: HOSTILE_TEXT,
     failureMode: HOSTILE_TEXT,
-    steps: base.steps.map((s, i) => ({ ...s, reasoning: `${i} ${HOSTILE_TEXT}`, action: `echo ${HOSTILE_TEXT}`, observation: `${HOSTILE_TEXT}\n${s.observation ?? ""}`, message: HOSTILE_TEXT })),
+    steps: base.steps.map((s, i) => ({
+      ...s,
+      reasoning: `${i} ${HOSTILE_TEXT}`,
+      action: `echo ${HOSTILE_TEXT}`,
+      observation: `${HOSTILE_TEXT}\n${s.observation ?? ""}`,
+      message: HOSTILE_TEXT,
+    })),
     metadata: { note: HOSTILE_TEXT },
   };
 }

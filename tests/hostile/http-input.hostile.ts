@@ -31,7 +31,8 @@ beforeAll(async () => {
   });
   server = await startServer(ENV);
   // Warm up: the first request to each route loads its code; that is start-up, not a hostile case.
-  for (const path of ["/api/health", "/trajectories", "/api/v1/trajectories?perPage=1"]) await (await fetch(`${server.base}${path}`)).arrayBuffer();
+  for (const path of ["/api/health", "/trajectories", "/api/v1/trajectories?perPage=1"])
+    await (await fetch(`${server.base}${path}`)).arrayBuffer();
   await (await upload("warm.zip", bombs.one)(server.base)).arrayBuffer();
   await (await postJson("[]")(server.base)).arrayBuffer();
 }, 120_000);
@@ -40,9 +41,20 @@ afterAll(async () => {
 });
 
 const upload = (name: string, body: Uint8Array) => (base: string) =>
-  fetch(`${base}/api/imports?name=${encodeURIComponent(name)}`, { method: "POST", body: Buffer.from(body), headers: { "content-type": "application/zip" } });
-const postJson = (body: BodyInit, type = "application/json", extra: Record<string, string> = {}) => (base: string) =>
-  fetch(`${base}/api/v1/trajectories`, { method: "POST", body, headers: { "content-type": type, ...extra }, duplex: "half" } as RequestInit);
+  fetch(`${base}/api/imports?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    body: Buffer.from(body),
+    headers: { "content-type": "application/zip" },
+  });
+const postJson =
+  (body: BodyInit, type = "application/json", extra: Record<string, string> = {}) =>
+  (base: string) =>
+    fetch(`${base}/api/v1/trajectories`, {
+      method: "POST",
+      body,
+      headers: { "content-type": type, ...extra },
+      duplex: "half",
+    } as RequestInit);
 
 /** A request fetch() refuses to make (TRACE) or a header it would rewrite (Host), through node:http. */
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
@@ -121,7 +133,10 @@ describe.skipIf(!!missing)("huge bodies and records", () => {
 
   it("refuses an upload over the limit by Content-Length before reading it", async () => {
     // Declares 65 MB but sends a few bytes: the answer must come from the header, not from waiting for the body.
-    const o = await runCase(server, raw("POST", "/api/imports?name=a.jsonl", { "content-type": "application/octet-stream", "content-length": String(65 * MB) }, "{}"));
+    const o = await runCase(
+      server,
+      raw("POST", "/api/imports?name=a.jsonl", { "content-type": "application/octet-stream", "content-length": String(65 * MB) }, "{}"),
+    );
     expectClearError(o, 413, /larger than the 64 MB limit/);
     expectResponsive(o);
   });
@@ -133,7 +148,9 @@ describe.skipIf(!!missing)("deep nesting and overlong names", () => {
     const body = JSON.stringify({ ...good(), id: "deep" }).replace(/}$/, `,"metadata":{"deep":${deep}}}`);
     const o = await runCase(server, postJson(body));
     expect(o.status, o.text.slice(0, 300)).toBe(200);
-    expect((o.json as { results: unknown[] }).results).toEqual([{ index: 0, status: "failed", error: "request[0]: record nests more than 128 levels deep; refusing it" }]);
+    expect((o.json as { results: unknown[] }).results).toEqual([
+      { index: 0, status: "failed", error: "request[0]: record nests more than 128 levels deep; refusing it" },
+    ]);
     expectResponsive(o);
   });
 
@@ -168,21 +185,37 @@ describe.skipIf(!!missing)("content types, origins, hosts, methods, paths", () =
       expectClearError(o, 415, /Content-Type/);
       expectResponsive(o);
     }
-    const up = await runCase(server, (base) => fetch(`${base}/api/imports?name=a.jsonl`, { method: "POST", body: JSON.stringify(good()), headers: { "content-type": "text/plain" } }));
+    const up = await runCase(server, (base) =>
+      fetch(`${base}/api/imports?name=a.jsonl`, {
+        method: "POST",
+        body: JSON.stringify(good()),
+        headers: { "content-type": "text/plain" },
+      }),
+    );
     expectClearError(up, 415, /Content-Type "text\/plain"/);
   });
 
   it("refuses writes from another origin or a cross-site fetch (403), and imports nothing", async () => {
-    const evil = await runCase(server, postJson(JSON.stringify({ ...good(), id: "evil" }), "application/json", { origin: "http://evil.example" }));
+    const evil = await runCase(
+      server,
+      postJson(JSON.stringify({ ...good(), id: "evil" }), "application/json", { origin: "http://evil.example" }),
+    );
     expectClearError(evil, 403, /another origin/);
-    const site = await runCase(server, postJson(JSON.stringify({ ...good(), id: "evil2" }), "application/json", { "sec-fetch-site": "cross-site" }));
+    const site = await runCase(
+      server,
+      postJson(JSON.stringify({ ...good(), id: "evil2" }), "application/json", { "sec-fetch-site": "cross-site" }),
+    );
     expectClearError(site, 403, /cross-site/);
     const list = await (await fetch(`${server.base}/api/v1/trajectories?q=evil&perPage=5`)).json();
     expect(JSON.stringify(list)).not.toMatch(/"evil2?"/);
   });
 
   it("refuses a foreign Host (DNS rebinding) on pages and APIs, TRACE, and undecodable paths", async () => {
-    expectClearError(await runCase(server, raw("GET", "/trajectories", { host: "evil.example" })), 421, /does not answer to the host name "evil.example"/);
+    expectClearError(
+      await runCase(server, raw("GET", "/trajectories", { host: "evil.example" })),
+      421,
+      /does not answer to the host name "evil.example"/,
+    );
     expectClearError(await runCase(server, raw("GET", "/api/v1/trajectories", { host: "evil.example:80" })), 421, /evil\.example/);
     expectClearError(await runCase(server, raw("TRACE", "/trajectories")), 405, /TRACE is not allowed/);
     expectClearError(await runCase(server, raw("GET", "/trajectories/%ff")), 400, /percent-encoded/);

@@ -25,8 +25,17 @@ describe("terminal poster", () => {
   it("registers probes that read the poster's rows and hold seeks for the player", async () => {
     const rows = [{ textContent: "$ ls  " }, { textContent: "a.txt" }];
     const page = {
-      document: { querySelector: () => ({ querySelectorAll: () => rows, getAttribute: (n: string) => (n === "data-cols" ? "120" : "36"), closest: () => null }) },
-    } as unknown as { __retermTerminals: Record<string, { screen(): string; size(): unknown }>; __retermPlayers: Record<string, { seek(ms: number): Promise<void>; queued: { ms: number; resolve(): void }[] }> };
+      document: {
+        querySelector: () => ({
+          querySelectorAll: () => rows,
+          getAttribute: (n: string) => (n === "data-cols" ? "120" : "36"),
+          closest: () => null,
+        }),
+      },
+    } as unknown as {
+      __retermTerminals: Record<string, { screen(): string; size(): unknown }>;
+      __retermPlayers: Record<string, { seek(ms: number): Promise<void>; queued: { ms: number; resolve(): void }[] }>;
+    };
     // The script runs with `window` and `document` of this stand-in page.
     new Function("window", "document", posterProbeScript("main"))(page, (page as unknown as { document: unknown }).document);
     expect(page.__retermTerminals.main!.screen()).toBe("$ ls  \na.txt");
@@ -45,8 +54,14 @@ describe("terminal poster", () => {
     let visible = false;
     const rows = [{ textContent: "$ ls" }];
     // Inside React's `<div hidden id="S:…">` until the boundary is revealed.
-    const poster = { querySelectorAll: () => rows, getAttribute: () => "80", closest: (sel: string) => (sel === "[hidden]" && !visible ? {} : null) };
-    const page = { document: { querySelector: () => poster } } as unknown as { __retermTerminals: Record<string, { screen(): string; text(): string }> };
+    const poster = {
+      querySelectorAll: () => rows,
+      getAttribute: () => "80",
+      closest: (sel: string) => (sel === "[hidden]" && !visible ? {} : null),
+    };
+    const page = { document: { querySelector: () => poster } } as unknown as {
+      __retermTerminals: Record<string, { screen(): string; text(): string }>;
+    };
     new Function("window", "document", posterProbeScript("main"))(page, (page as unknown as { document: unknown }).document);
     expect(page.__retermTerminals.main!.screen()).toBe("");
     expect(page.__retermTerminals.main!.text()).toBe("");

@@ -39,7 +39,9 @@ describe.each(PROVIDERS)("accounts ($title)", ({ provider, skip }) => {
     const ctx = await resolveRequestContext(new Headers({ cookie }), t.db);
     expect(ctx.actor).toMatchObject({ name, role: "researcher" });
     expect(await findRequestContext(new Headers(), t.db)).toBeNull();
-    await expect(resolveRequestContext(new Headers({ cookie: "reterm.session_token=forged.value" }), t.db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(resolveRequestContext(new Headers({ cookie: "reterm.session_token=forged.value" }), t.db)).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
   });
 
   it.skipIf(skip)("slows brute force: after the per-account limit even the right password is refused, from any address", async () => {
@@ -86,7 +88,9 @@ describe.each(PROVIDERS)("accounts ($title)", ({ provider, skip }) => {
     await expect(createApiTokenFor(b, { tokenName: "x", userName: a.actor.name })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await revokeApiToken(a, id)).toEqual({ revoked: true });
     expect(await revokeApiToken(a, id)).toEqual({ revoked: false });
-    await expect(resolveRequestContext(new Headers({ authorization: `Bearer ${token}` }), t.db)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(resolveRequestContext(new Headers({ authorization: `Bearer ${token}` }), t.db)).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
     const actions = (await listAuditEvents(t.ctx, { action: "token.", limit: 50 })).map((e) => e.action);
     expect(actions).toEqual(["token.revoke", "token.create"]);
     await expect(listAuditEvents(a, { limit: 10 })).rejects.toMatchObject({ code: "FORBIDDEN" });

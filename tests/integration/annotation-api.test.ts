@@ -12,7 +12,10 @@ let api: { GET: Handler; POST: Handler; PATCH: Handler; DELETE: Handler };
 let trajectoryId: string;
 
 async function call(method: keyof typeof api, query: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const init = body === undefined ? { method } : { method, body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } };
+  const init =
+    body === undefined
+      ? { method }
+      : { method, body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } };
   const res = await api[method](new NextRequest(`http://localhost/api/v1/annotations${query}`, init), { params: Promise.resolve({}) });
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 }
@@ -35,7 +38,12 @@ afterAll(async () => {
 
 describe("/api/v1/annotations", () => {
   it("creates (201), lists, changes at a version (409 for a stale one) and deletes (204)", async () => {
-    const created = await call("POST", "", { trajectory: trajectoryId, schema: "error-category", value: "hang", target: { steps: [0, 1] } });
+    const created = await call("POST", "", {
+      trajectory: trajectoryId,
+      schema: "error-category",
+      value: "hang",
+      target: { steps: [0, 1] },
+    });
     expect(created.status).toBe(201);
     const l = label.parse(created.body);
     expect(l).toMatchObject({ version: 1, value: "hang", annotatorName: "api-labeller" });
@@ -49,7 +57,9 @@ describe("/api/v1/annotations", () => {
     expect(errorOf(stale.body).message).toMatch(/changed by api-labeller .*version 2, you edited version 1/);
     expect((await call("DELETE", `?id=${l.id}&version=1`)).status).toBe(409);
     expect((await call("DELETE", `?id=${l.id}&version=2`)).status).toBe(204);
-    expect((await t.db.trajectory.findUniqueOrThrow({ where: { id: trajectoryId }, select: { annotationCount: true } })).annotationCount).toBe(0);
+    expect(
+      (await t.db.trajectory.findUniqueOrThrow({ where: { id: trajectoryId }, select: { annotationCount: true } })).annotationCount,
+    ).toBe(0);
   });
 
   it("answers 400 naming the field for bad input, and for a body that is not JSON", async () => {

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { createQueue, getQueueOverview, listQueues } from "../../lib/services/annotation/manage-queues.ts";
-import { nextQueueItem, openQueueItem, reserveAhead, submitQueueLabel, withdrawQueueSubmission } from "../../lib/services/annotation/work-queue.ts";
+import {
+  nextQueueItem,
+  openQueueItem,
+  reserveAhead,
+  submitQueueLabel,
+  withdrawQueueSubmission,
+} from "../../lib/services/annotation/work-queue.ts";
 import { getLabellingView } from "../../lib/services/annotation/labelling-view.ts";
 import { createLabel } from "../../lib/services/annotation/save-label.ts";
 import { decideSuggestion, withdrawDecision } from "../../lib/services/annotation/suggestions/decide-suggestion.ts";
@@ -24,8 +30,20 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     const task = await t.db.task.create({ data: { benchmark: "test", externalId: r.id, name: `task ${r.id}` } });
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const tr = await t.db.trajectory.create({ data: { contentHash: `${r.id}-${i}`, taskId: task.id, runId: r.id, sourceFormat: "test", outcome: "failed", stepCount: 6 }, select: { id: true } });
-      await t.db.step.createMany({ data: Array.from({ length: 6 }, (_, s) => ({ trajectoryId: tr.id, index: s, source: "agent", action: s === 3 ? "rg -n 'def parse'\nls" : `echo ${s}`, exitCode: s === 3 ? 127 : 0, contentHash: `${tr.id}-${s}` })) });
+      const tr = await t.db.trajectory.create({
+        data: { contentHash: `${r.id}-${i}`, taskId: task.id, runId: r.id, sourceFormat: "test", outcome: "failed", stepCount: 6 },
+        select: { id: true },
+      });
+      await t.db.step.createMany({
+        data: Array.from({ length: 6 }, (_, s) => ({
+          trajectoryId: tr.id,
+          index: s,
+          source: "agent",
+          action: s === 3 ? "rg -n 'def parse'\nls" : `echo ${s}`,
+          exitCode: s === 3 ? 127 : 0,
+          contentHash: `${tr.id}-${s}`,
+        })),
+      });
       await t.db.detectedError.create({ data: { trajectoryId: tr.id, stepIndex: 2, category: "command-error", signal: "exit-code" } });
       if (i < forks) await t.db.forkPoint.create({ data: { trajectoryId: tr.id, stepIndex: 3 } });
       ids.push(tr.id);
@@ -50,20 +68,39 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     const q = await createQueue(rita, { name: "forks", filter: `runId=${run}`, schemas: ["error-category"], assignees: ["ann"] });
     const withFork = await getLabellingView(ann, ids[0]!);
     const schemaId = withFork.schemas.find((s) => s.key === "error-category")!.id;
-    expect(withFork.defaults[schemaId]).toMatchObject({ type: "fork_point", input: { forkStep: 3 }, step: 3, words: "fork point after step 3 · rg -n 'def parse' → exit 127" });
-    expect((await getLabellingView(ann, ids[1]!)).defaults[schemaId]).toMatchObject({ type: "step_range", input: { steps: [2, 2] }, step: 2 });
+    expect(withFork.defaults[schemaId]).toMatchObject({
+      type: "fork_point",
+      input: { forkStep: 3 },
+      step: 3,
+      words: "fork point after step 3 · rg -n 'def parse' → exit 127",
+    });
+    expect((await getLabellingView(ann, ids[1]!)).defaults[schemaId]).toMatchObject({
+      type: "step_range",
+      input: { steps: [2, 2] },
+      step: 2,
+    });
 
     const labelled: { targetType: string; forkPointId: string | null; stepStart: number | null }[] = [];
     for (let i = 0; i < 2; i++) {
       const slot = (await nextQueueItem(ann, q.id))!;
       const d = (await getLabellingView(ann, slot.trajectoryId, { slotId: slot.slotId })).defaults[schemaId]!;
-      const r = await submitQueueLabel(ann, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "command-error", target: d.input }, { queue: q.name });
+      const r = await submitQueueLabel(
+        ann,
+        slot.slotId,
+        { trajectory: slot.trajectoryId, schema: "error-category", value: "command-error", target: d.input },
+        { queue: q.name },
+      );
       expect(r.done).toBe(true);
       labelled.push(r.label);
     }
     const fork = await t.db.forkPoint.findFirstOrThrow({ where: { trajectoryId: ids[0]! } });
     // The fork point's label carries its id (the recovery analytics and adjudication count it there).
-    expect(labelled).toEqual(expect.arrayContaining([expect.objectContaining({ targetType: "fork_point", forkPointId: fork.id }), expect.objectContaining({ targetType: "step_range", stepStart: 2 })]));
+    expect(labelled).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ targetType: "fork_point", forkPointId: fork.id }),
+        expect.objectContaining({ targetType: "step_range", stepStart: 2 }),
+      ]),
+    );
     expect(labelled.some((l) => l.stepStart === 0)).toBe(false);
     expect(await nextQueueItem(ann, q.id)).toBeNull();
   });
@@ -74,7 +111,12 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     const slot = (await nextQueueItem(ann, q.id))!;
     const ahead = (await reserveAhead(ann, q.id, slot.slotId))!;
     expect(ahead.itemId).not.toBe(slot.itemId);
-    const r = await submitQueueLabel(ann, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang", target: { forkStep: 3 } });
+    const r = await submitQueueLabel(ann, slot.slotId, {
+      trajectory: slot.trajectoryId,
+      schema: "error-category",
+      value: "hang",
+      target: { forkStep: 3 },
+    });
     // The next item is the one reserved ahead: no second reservation was made.
     expect(r.next?.slotId).toBe(ahead.slotId);
     await withdrawQueueSubmission(ann, slot.slotId, { id: r.label.id, version: r.label.version, previous: null });
@@ -83,7 +125,9 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     expect(await openQueueItem(ann, q.id, slot.slotId)).toMatchObject({ slotId: slot.slotId });
     expect((await t.db.queueItem.findUniqueOrThrow({ where: { id: slot.itemId } })).doneCount).toBe(0);
     // Someone else's slot cannot be withdrawn.
-    await expect(withdrawQueueSubmission(other, slot.slotId, { id: "x", version: 1, previous: null })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(withdrawQueueSubmission(other, slot.slotId, { id: "x", version: 1, previous: null })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it.skipIf(skip)("a queue without assignees is open to every annotator; step-0 labels from a queue are listed for review", async () => {
@@ -94,10 +138,17 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     expect(slot.trajectoryId).toBe(ids[0]);
     // The old behaviour: the label on step 0, then the item finished.
     await createLabel(other, { trajectory: ids[0]!, schema: "error-category", value: "hang", target: { steps: [0, 0] } });
-    const r = await submitQueueLabel(other, slot.slotId, { trajectory: ids[0]!, schema: "error-category", value: "hang", target: { forkStep: 3 } });
+    const r = await submitQueueLabel(other, slot.slotId, {
+      trajectory: ids[0]!,
+      schema: "error-category",
+      value: "hang",
+      target: { forkStep: 3 },
+    });
     expect(r.done).toBe(true);
     const overview = await getQueueOverview(rita, q.id);
-    expect(overview.stepZero).toEqual([expect.objectContaining({ trajectoryId: ids[0], annotatorName: "otto", forkStep: 3, value: "hang" })]);
+    expect(overview.stepZero).toEqual([
+      expect.objectContaining({ trajectoryId: ids[0], annotatorName: "otto", forkStep: 3, value: "hang" }),
+    ]);
     expect((await getQueueOverview(ann, q.id)).stepZero).toEqual([]);
   });
 

@@ -50,7 +50,11 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     alice = await t.as("alice", "annotator");
     bob = await t.as("bob", "annotator");
     rita = await t.as("rita", "researcher");
-    roots = await t.db.trajectory.findMany({ where: { parentId: null, stepCount: { gte: 6 } }, orderBy: { id: "asc" }, select: { id: true, stepCount: true, externalId: true } });
+    roots = await t.db.trajectory.findMany({
+      where: { parentId: null, stepCount: { gte: 6 } },
+      orderBy: { id: "asc" },
+      select: { id: true, stepCount: true, externalId: true },
+    });
     attempt = await t.db.trajectory.findFirstOrThrow({ where: { parentId: { not: null } }, select: { id: true } });
     fork = await t.db.forkPoint.findFirstOrThrow({ select: { trajectoryId: true, stepIndex: true } });
   }, 120_000);
@@ -59,32 +63,67 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
   });
 
   const count = async (id: string) => {
-    const [row, actual] = await Promise.all([t.db.trajectory.findUniqueOrThrow({ where: { id }, select: { annotationCount: true } }), t.db.annotation.count({ where: { trajectoryId: id } })]);
+    const [row, actual] = await Promise.all([
+      t.db.trajectory.findUniqueOrThrow({ where: { id }, select: { annotationCount: true } }),
+      t.db.annotation.count({ where: { trajectoryId: id } }),
+    ]);
     return { stored: row.annotationCount, actual };
   };
 
   it.skipIf(skip)("creates labels on step ranges, fork points and attempts and keeps annotationCount", async () => {
     const traj = roots[0]!;
-    const l = await createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "command-error", target: { steps: [1, 3] }, comment: "exit 127" });
-    expect(l).toMatchObject({ targetType: "step_range", stepStart: 1, stepEnd: 3, value: "command-error", version: 1, annotatorName: "alice" });
-    await createLabel(alice, { trajectory: fork.trajectoryId, schema: "error-category", value: "timeout", target: { forkStep: fork.stepIndex } });
+    const l = await createLabel(alice, {
+      trajectory: traj.id,
+      schema: "error-category",
+      value: "command-error",
+      target: { steps: [1, 3] },
+      comment: "exit 127",
+    });
+    expect(l).toMatchObject({
+      targetType: "step_range",
+      stepStart: 1,
+      stepEnd: 3,
+      value: "command-error",
+      version: 1,
+      annotatorName: "alice",
+    });
+    await createLabel(alice, {
+      trajectory: fork.trajectoryId,
+      schema: "error-category",
+      value: "timeout",
+      target: { forkStep: fork.stepIndex },
+    });
     const a = await createLabel(alice, { trajectory: attempt.id, schema: "recovery-quality", value: 3 });
     expect(a.targetType).toBe("attempt");
     expect(a.value).toBe("3");
     expect(await count(traj.id)).toEqual({ stored: 1, actual: 1 });
     expect(await count(attempt.id)).toEqual({ stored: 1, actual: 1 });
     // The same annotator cannot label the same target twice: edit instead.
-    expect(await codeOf(createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "timeout", target: { steps: [1, 3] } }))).toBe("CONFLICT");
+    expect(
+      await codeOf(createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "timeout", target: { steps: [1, 3] } })),
+    ).toBe("CONFLICT");
     expect(await count(traj.id)).toEqual({ stored: 1, actual: 1 });
   });
 
   it.skipIf(skip)("rejects bad input with a message naming the field", async () => {
     const traj = roots[0]!;
-    expect(await messageOf(createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "nope", target: { steps: [0, 0] } }))).toMatch(/value: "nope" is not an option/);
-    expect(await messageOf(createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "timeout", target: { steps: [2, traj.stepCount] } }))).toMatch(/target: step \d+ is outside/);
-    expect(await messageOf(createLabel(alice, { trajectory: "missing", schema: "error-category", value: "timeout" }))).toMatch(/trajectory: no trajectory/);
-    expect(await messageOf(createLabel(alice, { trajectory: traj.id, schema: "recovery-quality", value: "1" }))).toBe("target: this schema labels attempt targets, not a trajectory");
-    expect(await codeOf(createLabel(await t.as("vera", "viewer"), { trajectory: traj.id, schema: "error-category", value: "timeout" }))).toBe("FORBIDDEN");
+    expect(
+      await messageOf(createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "nope", target: { steps: [0, 0] } })),
+    ).toMatch(/value: "nope" is not an option/);
+    expect(
+      await messageOf(
+        createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "timeout", target: { steps: [2, traj.stepCount] } }),
+      ),
+    ).toMatch(/target: step \d+ is outside/);
+    expect(await messageOf(createLabel(alice, { trajectory: "missing", schema: "error-category", value: "timeout" }))).toMatch(
+      /trajectory: no trajectory/,
+    );
+    expect(await messageOf(createLabel(alice, { trajectory: traj.id, schema: "recovery-quality", value: "1" }))).toBe(
+      "target: this schema labels attempt targets, not a trajectory",
+    );
+    expect(
+      await codeOf(createLabel(await t.as("vera", "viewer"), { trajectory: traj.id, schema: "error-category", value: "timeout" })),
+    ).toBe("FORBIDDEN");
   });
 
   it.skipIf(skip)("refuses a save over a label someone changed meanwhile (409 naming who) and keeps every change in history", async () => {
@@ -101,7 +140,12 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     expect(await codeOf(deleteLabel(alice, l.id, 2))).toBe("CONFLICT");
     await deleteLabel(alice, l.id, 3);
     const history = await getLabelHistory(t.ctx, traj.id);
-    expect(history.filter((e) => e.annotationId === l.id).map((e) => [e.action, e.actorName, e.oldValue, e.newValue]).reverse()).toEqual([
+    expect(
+      history
+        .filter((e) => e.annotationId === l.id)
+        .map((e) => [e.action, e.actorName, e.oldValue, e.newValue])
+        .reverse(),
+    ).toEqual([
       ["create", "alice", null, "hang"],
       ["update", "rita", "hang", "timeout"],
       ["update", "alice", "timeout", "command-error"],
@@ -120,7 +164,10 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
 
   it.skipIf(skip)("two concurrent saves at the same version: exactly one wins", async () => {
     const l = await createLabel(bob, { trajectory: roots[2]!.id, schema: "error-category", value: "hang" });
-    const results = await Promise.allSettled([updateLabel(bob, { id: l.id, version: 1, value: "timeout" }), updateLabel(bob, { id: l.id, version: 1, value: "test-failure" })]);
+    const results = await Promise.allSettled([
+      updateLabel(bob, { id: l.id, version: 1, value: "timeout" }),
+      updateLabel(bob, { id: l.id, version: 1, value: "test-failure" }),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(isAppError(rejected.reason) && rejected.reason.code).toBe("CONFLICT");
@@ -142,13 +189,23 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
   it.skipIf(skip)("imports JSONL labels: checks every line first, creates annotators, re-import changes nothing", async () => {
     const a = roots[4]!;
     const lines = [
-      { trajectory: a.externalId ?? a.id, schema: "error-category", value: "test-failure", annotator: "imp-1", target: { steps: [0, 2] }, comment: "pytest" },
+      {
+        trajectory: a.externalId ?? a.id,
+        schema: "error-category",
+        value: "test-failure",
+        annotator: "imp-1",
+        target: { steps: [0, 2] },
+        comment: "pytest",
+      },
       { trajectory: a.id, schema: "error-category", value: "test-failure", annotator: "imp-2", target: { steps: [0, 2] } },
       { trajectory: attempt.id, schema: "recovery-quality", value: "2", annotator: "imp-1" },
     ];
     const bad = [...lines.map((l) => JSON.stringify(l)), "{not json", JSON.stringify({ ...lines[0], value: "zzz" })].join("\n");
     const refused = await importLabels(t.ctx, bad);
-    expect(refused.issues.map((i) => [i.line, i.field])).toEqual([[4, "(line)"], [5, "value"]]);
+    expect(refused.issues.map((i) => [i.line, i.field])).toEqual([
+      [4, "(line)"],
+      [5, "value"],
+    ]);
     expect(refused.created).toBe(0);
     expect(await t.db.user.count({ where: { name: "imp-1" } })).toBe(0);
     const text = lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
@@ -167,9 +224,18 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     // Only trajectories nobody labelled yet: "next" hands items out in a random order, and an item an earlier test
     // already labelled would let "done" through before this test labels it.
     const failed = await t.db.trajectory.count({ where: { outcome: "failed", annotationCount: 0 } });
-    const q = await createQueue(rita, { name: `q-${provider}`, filter: "outcome=failed&annotated=nobody&page=3&perPage=5", schemas: ["error-category"], labelsPerItem: 1, assignees: ["alice", "bob"] });
+    const q = await createQueue(rita, {
+      name: `q-${provider}`,
+      filter: "outcome=failed&annotated=nobody&page=3&perPage=5",
+      schemas: ["error-category"],
+      labelsPerItem: 1,
+      assignees: ["alice", "bob"],
+    });
     expect(q.itemCount).toBe(failed); // every matching row, not one page
-    expect(new Set((await t.db.queueItem.findMany({ where: { queueId: q.id }, select: { trajectoryId: true } })).map((i) => i.trajectoryId)).size).toBe(failed);
+    expect(
+      new Set((await t.db.queueItem.findMany({ where: { queueId: q.id }, select: { trajectoryId: true } })).map((i) => i.trajectoryId))
+        .size,
+    ).toBe(failed);
     expect((await listQueues(alice)).map((x) => x.name)).toContain(q.name);
     const carl = await t.as("carl", "annotator");
     expect(await listQueues(carl)).toEqual([]);
@@ -181,7 +247,10 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
       const [sa, sb] = await Promise.all([nextQueueItem(alice, q.id), nextQueueItem(bob, q.id)]);
       expect(sa && sb).toBeTruthy();
       expect(sa!.itemId).not.toBe(sb!.itemId);
-      for (const [who, s] of [["alice", sa!], ["bob", sb!]] as const) {
+      for (const [who, s] of [
+        ["alice", sa!],
+        ["bob", sb!],
+      ] as const) {
         expect(taken.has(s.itemId)).toBe(false);
         taken.set(s.itemId, who);
         const ctx = who === "alice" ? alice : bob;
@@ -192,7 +261,12 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
           await skipQueueItem(ctx, s.slotId, { reason: "unreadable output" });
         } else {
           // An earlier test may have labelled this target already (409): the queue only needs a label to exist.
-          await createLabel(ctx, { trajectory: s.trajectoryId, schema: "error-category", value: "timeout", target: { steps: [0, 0] } }).catch((e) => expect(e.code).toBe("CONFLICT"));
+          await createLabel(ctx, {
+            trajectory: s.trajectoryId,
+            schema: "error-category",
+            value: "timeout",
+            target: { steps: [0, 0] },
+          }).catch((e) => expect(e.code).toBe("CONFLICT"));
           await completeQueueItem(ctx, s.slotId);
         }
       }
@@ -204,7 +278,14 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
   });
 
   it.skipIf(skip)("reservations expire: another annotator takes an expired place; the late finisher is refused", async () => {
-    const q = await createQueue(rita, { name: `exp-${provider}`, filter: `taskId=${(await t.db.trajectory.findFirstOrThrow({ where: { id: roots[5]!.id }, select: { taskId: true } })).taskId}`, schemas: ["error-category"], labelsPerItem: 1, assignees: ["alice", "bob"], reservationMinutes: 1 });
+    const q = await createQueue(rita, {
+      name: `exp-${provider}`,
+      filter: `taskId=${(await t.db.trajectory.findFirstOrThrow({ where: { id: roots[5]!.id }, select: { taskId: true } })).taskId}`,
+      schemas: ["error-category"],
+      labelsPerItem: 1,
+      assignees: ["alice", "bob"],
+      reservationMinutes: 1,
+    });
     const items = q.itemCount;
     const now = new Date();
     const a = (await nextQueueItem(alice, q.id, now))!;
@@ -219,7 +300,13 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     const names = ["r1", "r2", "r3", "r4", "r5", "r6"];
     const ctxs = await Promise.all(names.map((n) => t.as(n, "annotator")));
     const task = (await t.db.trajectory.findFirstOrThrow({ where: { id: roots[0]!.id }, select: { taskId: true } })).taskId;
-    const q = await createQueue(rita, { name: `pair-${provider}`, filter: `taskId=${task}`, schemas: ["error-category"], labelsPerItem: 2, assignees: names });
+    const q = await createQueue(rita, {
+      name: `pair-${provider}`,
+      filter: `taskId=${task}`,
+      schemas: ["error-category"],
+      labelsPerItem: 2,
+      assignees: names,
+    });
     const got = await Promise.all(ctxs.map((c) => nextQueueItem(c, q.id)));
     const perItem = new Map<string, number>();
     for (const s of got) if (s) perItem.set(s.itemId, (perItem.get(s.itemId) ?? 0) + 1);
@@ -229,7 +316,12 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
 
   it.skipIf(skip)("agreement per queue over items two annotators labelled, with disagreements", async () => {
     const ids = roots.slice(6, 10).map((r) => r.id);
-    const values: [string, string][] = [["hang", "hang"], ["timeout", "timeout"], ["hang", "timeout"], ["timeout", "timeout"]];
+    const values: [string, string][] = [
+      ["hang", "hang"],
+      ["timeout", "timeout"],
+      ["hang", "timeout"],
+      ["timeout", "timeout"],
+    ];
     const p = await t.as("p1", "annotator");
     const q2 = await t.as("p2", "annotator");
     for (let i = 0; i < ids.length; i++) {
@@ -239,12 +331,29 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
       await createLabel(q2, { trajectory: ids[i]!, schema: "error-category", value: values[i]![1], target: { steps: [4, 4] } });
     }
     const filter = `annotated=anyone`;
-    const q = await createQueue(rita, { name: `agree-${provider}`, filter, schemas: ["error-category"], labelsPerItem: 2, assignees: ["p1", "p2"] });
+    const q = await createQueue(rita, {
+      name: `agree-${provider}`,
+      filter,
+      schemas: ["error-category"],
+      labelsPerItem: 2,
+      assignees: ["p1", "p2"],
+    });
     const r = await computeAgreement(rita, { schema: "error-category", queue: q.name });
     // Only p1/p2 rated the step-4 targets of these four trajectories together; earlier tests add other pairable targets.
     const mine = r.disagreements.filter((d) => ids.includes(d.trajectoryId));
     const task = await t.db.trajectory.findUniqueOrThrow({ where: { id: ids[2]! }, select: { task: { select: { name: true } } } });
-    expect(mine).toEqual([{ targetKey: `steps:${ids[2]}:4-4`, trajectoryId: ids[2], taskName: task.task.name, target: { targetType: "step_range", stepStart: 4, stepEnd: 4 }, labels: [{ annotator: "p1", value: "hang" }, { annotator: "p2", value: "timeout" }] }]);
+    expect(mine).toEqual([
+      {
+        targetKey: `steps:${ids[2]}:4-4`,
+        trajectoryId: ids[2],
+        taskName: task.task.name,
+        target: { targetType: "step_range", stepStart: 4, stepEnd: 4 },
+        labels: [
+          { annotator: "p1", value: "hang" },
+          { annotator: "p2", value: "timeout" },
+        ],
+      },
+    ]);
     // The matrix and the list name values by the schema's labels.
     expect(r.schemaName).toBe("Error category");
     expect(r.valueLabels).toMatchObject({ hang: "Hang / interactive prompt", timeout: "Timeout" });
@@ -260,23 +369,62 @@ describe.each(PROVIDERS)("annotation on $title", ({ provider, skip }) => {
     const gold = await recordGoldLabel(rita, { trajectory: traj.id, schema: "error-category", value: "timeout", version: 0 });
     expect(gold.version).toBe(1);
     const other = await t.as("otto", "researcher");
-    expect(await messageOf(recordGoldLabel(other, { trajectory: traj.id, schema: "error-category", value: "hang", version: 0 }))).toMatch(/recorded by rita/);
+    expect(await messageOf(recordGoldLabel(other, { trajectory: traj.id, schema: "error-category", value: "hang", version: 0 }))).toMatch(
+      /recorded by rita/,
+    );
     expect((await recordGoldLabel(other, { trajectory: traj.id, schema: "error-category", value: "hang", version: 1 })).version).toBe(2);
     expect((await getAdjudication(rita, traj.id)).targets.find((x) => x.targetKey === `traj:${traj.id}`)!.gold!.value).toBe("hang");
     expect(await codeOf(getAdjudication(alice, traj.id))).toBe("FORBIDDEN");
   });
 
   it.skipIf(skip)("schemas: admins edit; a dropped option is retired (old labels stay readable), export/import round-trips", async () => {
-    const created = await saveSchema(t.ctx, { key: `tone-${provider}`, name: "Tone", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm", hotkey: "1" }, { value: "rushed", label: "Rushed", hotkey: "2" }] });
+    const created = await saveSchema(t.ctx, {
+      key: `tone-${provider}`,
+      name: "Tone",
+      kind: "categorical",
+      targets: ["trajectory"],
+      options: [
+        { value: "calm", label: "Calm", hotkey: "1" },
+        { value: "rushed", label: "Rushed", hotkey: "2" },
+      ],
+    });
     const traj = roots[7]!;
     await createLabel(alice, { trajectory: traj.id, schema: created.key, value: "rushed" });
-    const edited = await saveSchema(t.ctx, { key: created.key, name: "Tone", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm", hotkey: "1" }] }, created.updatedAt);
+    const edited = await saveSchema(
+      t.ctx,
+      {
+        key: created.key,
+        name: "Tone",
+        kind: "categorical",
+        targets: ["trajectory"],
+        options: [{ value: "calm", label: "Calm", hotkey: "1" }],
+      },
+      created.updatedAt,
+    );
     expect(edited.options.find((o) => o.value === "rushed")).toMatchObject({ retired: true });
     expect((await listLabels(t.ctx, { trajectory: traj.id, schema: created.key })).labels[0]!.value).toBe("rushed");
     expect(await messageOf(createLabel(bob, { trajectory: traj.id, schema: created.key, value: "rushed" }))).toMatch(/retired/);
-    expect(await messageOf(saveSchema(t.ctx, { key: created.key, name: "X", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm" }] }, created.updatedAt))).toMatch(/changed by someone else/);
+    expect(
+      await messageOf(
+        saveSchema(
+          t.ctx,
+          { key: created.key, name: "X", kind: "categorical", targets: ["trajectory"], options: [{ value: "calm", label: "Calm" }] },
+          created.updatedAt,
+        ),
+      ),
+    ).toMatch(/changed by someone else/);
     expect(await codeOf(saveSchema(rita, { key: "nope", name: "N", kind: "text", targets: ["trajectory"] }))).toBe("FORBIDDEN");
-    expect(await messageOf(saveSchema(t.ctx, { key: "bad", name: "B", kind: "categorical", targets: ["trajectory"], options: [{ value: "a", label: "A", hotkey: "j" }] }))).toMatch(/reserved/);
+    expect(
+      await messageOf(
+        saveSchema(t.ctx, {
+          key: "bad",
+          name: "B",
+          kind: "categorical",
+          targets: ["trajectory"],
+          options: [{ value: "a", label: "A", hotkey: "j" }],
+        }),
+      ),
+    ).toMatch(/reserved/);
     const json = await exportSchemas(t.ctx);
     const r = await importSchemas(t.ctx, json);
     expect(r.created).toEqual([]);

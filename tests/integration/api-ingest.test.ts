@@ -14,7 +14,9 @@ let viewerToken: string;
 const batch = [...generateTrajectories({ count: 6, seed: 77 })];
 
 async function send(body: string, headers: Record<string, string>) {
-  const res = await post(new NextRequest("http://localhost/api/v1/trajectories", { method: "POST", body, headers }), { params: Promise.resolve({}) });
+  const res = await post(new NextRequest("http://localhost/api/v1/trajectories", { method: "POST", body, headers }), {
+    params: Promise.resolve({}),
+  });
   return { status: res.status, body: await res.json() };
 }
 

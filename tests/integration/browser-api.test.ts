@@ -40,7 +40,13 @@ describe("GET /api/v1/trajectories", () => {
   it("answers a filtered, sorted page with cursors", async () => {
     const { status, body } = await get(trajectories, "outcome=failed&sort=stepCount&dir=desc&perPage=5");
     expect(status).toBe(200);
-    const page = z.object({ total: z.number(), rows: z.array(z.object({ outcome: z.string(), stepCount: z.number() })), nextCursor: z.string().nullable() }).parse(body);
+    const page = z
+      .object({
+        total: z.number(),
+        rows: z.array(z.object({ outcome: z.string(), stepCount: z.number() })),
+        nextCursor: z.string().nullable(),
+      })
+      .parse(body);
     expect(page.total).toBe(generated.filter((g) => g.outcome === "failed").length);
     expect(page.rows[0]!.stepCount).toBe(Math.max(...generated.filter((g) => g.outcome === "failed").map((g) => g.steps.length)));
     const next = await get(trajectories, `outcome=failed&sort=stepCount&dir=desc&perPage=5&page=2&cursor=${page.nextCursor}`);
@@ -48,10 +54,14 @@ describe("GET /api/v1/trajectories", () => {
   });
 
   it("returns every matching id with select=ids, and facet counts with facets=1", async () => {
-    const ids = z.object({ total: z.number(), ids: z.array(z.string()), truncated: z.boolean() }).parse((await get(trajectories, "outcome=passed&select=ids")).body);
+    const ids = z
+      .object({ total: z.number(), ids: z.array(z.string()), truncated: z.boolean() })
+      .parse((await get(trajectories, "outcome=passed&select=ids")).body);
     expect(ids.total).toBe(generated.filter((g) => g.outcome === "passed").length);
     expect(ids.ids).toHaveLength(ids.total);
-    const withFacets = z.object({ facets: z.object({ outcome: z.array(z.object({ value: z.string(), count: z.number() })) }) }).parse((await get(trajectories, "facets=1")).body);
+    const withFacets = z
+      .object({ facets: z.object({ outcome: z.array(z.object({ value: z.string(), count: z.number() })) }) })
+      .parse((await get(trajectories, "facets=1")).body);
     expect(withFacets.facets.outcome.find((o) => o.value === "failed")?.count).toBe(generated.filter((g) => g.outcome === "failed").length);
   });
 
@@ -65,11 +75,15 @@ describe("GET /api/v1/trajectories", () => {
       expect(status, `${query}: ${JSON.stringify(body).slice(0, 200)}`).toBe(200);
     }
     const row = z.object({ stepCount: z.number(), reward: z.number().nullable() });
-    const inline = z.object({ rows: z.array(row) }).parse((await get(trajectories, "sort=stepCount.desc,reward.asc&perPage=100")).body).rows;
+    const inline = z
+      .object({ rows: z.array(row) })
+      .parse((await get(trajectories, "sort=stepCount.desc,reward.asc&perPage=100")).body).rows;
     const expected = generated.map((g) => ({ stepCount: g.steps.length, reward: g.reward ?? null }));
     expected.sort((a, b) => b.stepCount - a.stepCount || (a.reward === null ? 1 : b.reward === null ? -1 : a.reward - b.reward));
     expect(inline.map((r) => [r.stepCount, r.reward])).toEqual(expected.map((r) => [r.stepCount, r.reward]));
-    const withDir = z.object({ rows: z.array(row) }).parse((await get(trajectories, "sort=stepCount,reward&dir=desc,asc&perPage=100")).body).rows;
+    const withDir = z
+      .object({ rows: z.array(row) })
+      .parse((await get(trajectories, "sort=stepCount,reward&dir=desc,asc&perPage=100")).body).rows;
     expect(withDir).toEqual(inline);
   });
 
@@ -96,7 +110,17 @@ describe("GET /api/v1/search", () => {
   it("returns matching steps with snippets and links to the step", async () => {
     const { status, body } = await get(search, "q=pytest&limit=3");
     expect(status).toBe(200);
-    const r = z.object({ hits: z.array(z.object({ href: z.string(), match: z.object({ stepIndex: z.number(), parts: z.array(z.object({ text: z.string(), hit: z.boolean() })) }) })), nextCursor: z.string().nullable() }).parse(body);
+    const r = z
+      .object({
+        hits: z.array(
+          z.object({
+            href: z.string(),
+            match: z.object({ stepIndex: z.number(), parts: z.array(z.object({ text: z.string(), hit: z.boolean() })) }),
+          }),
+        ),
+        nextCursor: z.string().nullable(),
+      })
+      .parse(body);
     expect(r.hits).toHaveLength(3);
     for (const h of r.hits) {
       expect(h.href).toMatch(new RegExp(`\\?step=${h.match.stepIndex}#step-${h.match.stepIndex}$`));

@@ -27,7 +27,11 @@ describe.each(PROVIDERS)("task and run pages on $title", ({ provider, skip }) =>
     for (const task of tasks) {
       const mine = generated.filter((g) => g.task.name === task.name);
       const myRoots = mine.filter((g) => !g.fork);
-      expect(task.figures).toMatchObject({ rollouts: myRoots.length, passed: myRoots.filter((g) => g.outcome === "passed").length, unknown: 0 });
+      expect(task.figures).toMatchObject({
+        rollouts: myRoots.length,
+        passed: myRoots.filter((g) => g.outcome === "passed").length,
+        unknown: 0,
+      });
       expect(task.recovery.attempts).toBe(mine.length - myRoots.length);
     }
     const runs = await listRuns(t.ctx);
@@ -59,7 +63,9 @@ describe.each(PROVIDERS)("task and run pages on $title", ({ provider, skip }) =>
     expect(d.recovery.attempts).toBe(generated.filter((g) => g.fork && g.run.name === runName).length);
     expect(d.errorMix.reduce((n, m) => n + m.count, 0)).toBe(mine.filter((g) => g.outcome === "failed").length);
     expect(d.errorMix.reduce((n, m) => n + m.share, 0)).toBeCloseTo(1, 10);
-    const stored = await t.db.trajectory.count({ where: { runId: run.id, parentId: null, outcome: "failed", firstErrorCategory: d.errorMix[0]!.category } });
+    const stored = await t.db.trajectory.count({
+      where: { runId: run.id, parentId: null, outcome: "failed", firstErrorCategory: d.errorMix[0]!.category },
+    });
     expect(d.errorMix[0]!.count).toBe(stored);
   });
 

@@ -41,13 +41,19 @@ describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) =
 
   const scenarios: [string, (c: ServiceContext) => Promise<unknown>][] = [
     ["first page", (c) => listTrajectories(c, q({}))],
-    ["filtered + multi-sorted page", (c) => listTrajectories(c, q({ outcome: "failed", steps: "5..40", sort: "reward.desc,stepCount.asc" }))],
+    [
+      "filtered + multi-sorted page",
+      (c) => listTrajectories(c, q({ outcome: "failed", steps: "5..40", sort: "reward.desc,stepCount.asc" })),
+    ],
     ["facet counts, no filter", (c) => getTrajectoryFacets(c, q({}))],
     ["facet counts, outcome=failed", (c) => getTrajectoryFacets(c, q({ outcome: "failed", forks: "no" }))],
     ["select all matching", (c) => selectMatchingTrajectories(c, q({ outcome: "failed" }))],
     // A word in most trajectories is probed per candidate in list order; a rare one reads its hits.
     ["search page, a word in most trajectories", (c) => listTrajectories(c, q({ q: "pytest" }))],
-    ["search page, a word in most trajectories + failed, multi-sorted", (c) => listTrajectories(c, q({ q: "pytest", outcome: "failed", sort: "reward.desc,stepCount.asc" }))],
+    [
+      "search page, a word in most trajectories + failed, multi-sorted",
+      (c) => listTrajectories(c, q({ q: "pytest", outcome: "failed", sort: "reward.desc,stepCount.asc" })),
+    ],
     ["search page, a rare word", (c) => listTrajectories(c, q({ q: "ModuleNotFoundError" }))],
   ];
 
@@ -68,29 +74,45 @@ describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) =
     try {
       expect(fullTableScans(await explain(t.db, { sql: facetSql, params: [] }, { discourageSeqScan: true }), facetSql)).toHaveLength(1);
     } finally {
-      await t.db.$executeRawUnsafe(`CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "firstErrorStep", "id")`);
+      await t.db.$executeRawUnsafe(
+        `CREATE INDEX "Trajectory_browse_idx" ON "Trajectory"("outcome", "runId", "taskId", "firstErrorCategory", "forkPointCount", "parentId", "reward", "stepCount", "durationMs", "importedAt", "warningCount", "forkPointId", "firstErrorStep", "id")`,
+      );
     }
   });
 
   // At 10^5 trajectories whose labels were all on trajectories, SQLite's statistics saw one forkPointId (NULL) in every
   // Annotation row and looked each fork point's label up by scanning every error-category label: 26 s per facet request.
-  it.skipIf(skip)("fork-category facet: each fork point's label is looked up by the Annotation(forkPointId) index when no label is on a fork point", async () => {
-    const schema = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
-    const roots = await t.db.trajectory.findMany({ where: { parentId: null }, select: { id: true }, take: 60 });
-    await t.db.annotation.createMany({ data: roots.map((r) => ({ schemaId: schema.id, annotatorId: t.ctx.actor.id, targetType: "trajectory", targetKey: `traj:${r.id}`, trajectoryId: r.id, value: "command-error" })) });
-    await t.db.$executeRawUnsafe("ANALYZE");
-    try {
-      logged.log.length = 0;
-      await getTrajectoryFacets(ctx, q({ outcome: "failed" }));
-      const forkFacet = readStatements(logged.log).find((s) => /"ForkPoint" fp/.test(s.sql) && /"Annotation" la/.test(s.sql));
-      expect(forkFacet, "the fork-category facet statement").toBeDefined();
-      // PostgreSQL is asked with sequential scans discouraged (at this size it would scan the tiny table).
-      const plan = (await explain(t.db, forkFacet!, { discourageSeqScan: true })).join("\n");
-      expect(plan).toMatch(/Annotation_forkPointId_idx/);
-    } finally {
-      await t.db.annotation.deleteMany({ where: { trajectoryId: { in: roots.map((r) => r.id) }, schemaId: schema.id, annotatorId: t.ctx.actor.id } });
-    }
-  });
+  it.skipIf(skip)(
+    "fork-category facet: each fork point's label is looked up by the Annotation(forkPointId) index when no label is on a fork point",
+    async () => {
+      const schema = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
+      const roots = await t.db.trajectory.findMany({ where: { parentId: null }, select: { id: true }, take: 60 });
+      await t.db.annotation.createMany({
+        data: roots.map((r) => ({
+          schemaId: schema.id,
+          annotatorId: t.ctx.actor.id,
+          targetType: "trajectory",
+          targetKey: `traj:${r.id}`,
+          trajectoryId: r.id,
+          value: "command-error",
+        })),
+      });
+      await t.db.$executeRawUnsafe("ANALYZE");
+      try {
+        logged.log.length = 0;
+        await getTrajectoryFacets(ctx, q({ outcome: "failed" }));
+        const forkFacet = readStatements(logged.log).find((s) => /"ForkPoint" fp/.test(s.sql) && /"Annotation" la/.test(s.sql));
+        expect(forkFacet, "the fork-category facet statement").toBeDefined();
+        // PostgreSQL is asked with sequential scans discouraged (at this size it would scan the tiny table).
+        const plan = (await explain(t.db, forkFacet!, { discourageSeqScan: true })).join("\n");
+        expect(plan).toMatch(/Annotation_forkPointId_idx/);
+      } finally {
+        await t.db.annotation.deleteMany({
+          where: { trajectoryId: { in: roots.map((r) => r.id) }, schemaId: schema.id, annotatorId: t.ctx.actor.id },
+        });
+      }
+    },
+  );
 
   it.skipIf(skip)("a deep page by keyset walks an index, whatever the depth", async () => {
     const first = await listTrajectories(ctx, q({ perPage: 10 }));

@@ -10,7 +10,13 @@ import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { dialectOf } from "../../lib/db/dialect.ts";
-import { isCommonSearch, parseSearchQuery, searchFilterSql, type ParsedSearch, type SearchForm } from "../../lib/db/repositories/search/index.ts";
+import {
+  isCommonSearch,
+  parseSearchQuery,
+  searchFilterSql,
+  type ParsedSearch,
+  type SearchForm,
+} from "../../lib/db/repositories/search/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
@@ -41,7 +47,9 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
   });
 
   async function idsWhere(s: ParsedSearch, form: SearchForm): Promise<string[]> {
-    const rows = await t.db.$queryRaw<{ id: string }[]>`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)} ORDER BY t."id"`;
+    const rows = await t.db.$queryRaw<
+      { id: string }[]
+    >`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)} ORDER BY t."id"`;
     return rows.map((r) => r.id);
   }
 
@@ -58,12 +66,15 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
     expect(await isCommonSearch(t.db, parsed("zzzqqq"))).toBe(false);
   });
 
-  it.skipIf(skip).each(["pytest", "pytest error", '"no module named"', "pip install", "modul*", "ModuleNotFoundError"])("probing and reading hits select the same trajectories for %s", async (text) => {
-    const s = parsed(text);
-    const hits = await idsWhere(s, "hits");
-    expect(await idsWhere(s, "probe")).toEqual(hits);
-    if (text === "pytest") expect(hits).toHaveLength(trajectoriesWith(word("pytest")));
-  });
+  it.skipIf(skip).each(["pytest", "pytest error", '"no module named"', "pip install", "modul*", "ModuleNotFoundError"])(
+    "probing and reading hits select the same trajectories for %s",
+    async (text) => {
+      const s = parsed(text);
+      const hits = await idsWhere(s, "hits");
+      expect(await idsWhere(s, "probe")).toEqual(hits);
+      if (text === "pytest") expect(hits).toHaveLength(trajectoriesWith(word("pytest")));
+    },
+  );
 
   it.skipIf(skip)("pages through a capped search to every match exactly once, forwards and back", async () => {
     const s = parsed("pytest");
@@ -91,7 +102,14 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
     expect(pages.flat()).toEqual(all);
     // Back from the last page by the "before" cursor: the page before it, and a next page is known to exist.
     const last = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length, cursor }), t.ctx.actor.id, s, undefined, cap);
-    const back = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length - 1, cursor: encodeCursor(last.prevCursor!) }), t.ctx.actor.id, s, undefined, cap);
+    const back = await findTrajectoriesPage(
+      t.db,
+      q({ ...base, page: pages.length - 1, cursor: encodeCursor(last.prevCursor!) }),
+      t.ctx.actor.id,
+      s,
+      undefined,
+      cap,
+    );
     expect(back.rows.map((r) => r.id)).toEqual(pages.at(-2));
     expect(back.nextCursor).not.toBeNull();
   });
@@ -99,10 +117,21 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
   it.skipIf(skip)("counts a search under the cap exactly; without a search the count is never capped", async () => {
     const rare = trajectoriesWith(word("modulenotfounderror"));
     expect(rare).toBeGreaterThan(0);
-    const p = await findTrajectoriesPage(t.db, q({ q: "ModuleNotFoundError", perPage: 5 }), t.ctx.actor.id, parsed("ModuleNotFoundError"), undefined, 1000);
+    const p = await findTrajectoriesPage(
+      t.db,
+      q({ q: "ModuleNotFoundError", perPage: 5 }),
+      t.ctx.actor.id,
+      parsed("ModuleNotFoundError"),
+      undefined,
+      1000,
+    );
     expect(p).toMatchObject({ total: rare, totalCapped: false });
     const list = await listTrajectories(t.ctx, q({ q: "pytest", perPage: 5 }));
-    expect(list).toMatchObject({ total: trajectoriesWith(word("pytest")), totalCapped: false, pageCount: Math.ceil(trajectoriesWith(word("pytest")) / 5) });
+    expect(list).toMatchObject({
+      total: trajectoriesWith(word("pytest")),
+      totalCapped: false,
+      pageCount: Math.ceil(trajectoriesWith(word("pytest")) / 5),
+    });
     // Without a search the count is exact whatever its size (and the page count is the real one).
     const plain = await listTrajectories(t.ctx, q({ perPage: 5 }));
     expect(plain).toMatchObject({ total: generated.length, totalCapped: false, pageCount: Math.ceil(generated.length / 5) });

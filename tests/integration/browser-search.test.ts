@@ -7,7 +7,14 @@ import { importTrajectories } from "../../lib/services/import/import-trajectorie
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex, rebuildSearchIndex, searchSteps } from "../../lib/services/browse/search-trajectories.ts";
-import { indexMissingAfter, indexMissingTrajectories, indexStepsForSearch, removeFromSearchIndex, searchIndexLag, type IndexCursor } from "../../lib/db/repositories/search/index.ts";
+import {
+  indexMissingAfter,
+  indexMissingTrajectories,
+  indexStepsForSearch,
+  removeFromSearchIndex,
+  searchIndexLag,
+  type IndexCursor,
+} from "../../lib/db/repositories/search/index.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput, TrajectoryInput } from "../../lib/domain/trajectory.ts";
@@ -26,7 +33,12 @@ const ANSI_TRAJECTORY: TrajectoryInput = {
   run: { name: "ansi-run" },
   outcome: "failed",
   steps: [
-    { source: "agent", action: "./server --selftest", observation: "\u001b[1;31mSegmen\u001b[0mtation \u001b[31mfault\u001b[0m (core dumped)\r\nzebra\u001b]0;title-xyzzy\u0007", exitCode: 139 },
+    {
+      source: "agent",
+      action: "./server --selftest",
+      observation: "\u001b[1;31mSegmen\u001b[0mtation \u001b[31mfault\u001b[0m (core dumped)\r\nzebra\u001b]0;title-xyzzy\u0007",
+      exitCode: 139,
+    },
     { source: "agent", action: "python3 app.py", observation: "Modu\u001b[1mleNotFoun\u001b[0mdError: No module named 'quux'" },
   ],
 };
@@ -38,7 +50,9 @@ describe.each(PROVIDERS)("full-text search on $title", ({ provider, skip }) => {
     if (skip) return;
     t = await createTestDatabase(provider);
     await seedDemo(t.ctx, SEED);
-    await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: ANSI_TRAJECTORY, sourceFormat: "native" }, file: "ansi.jsonl" }], { origin: "seed" });
+    await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: ANSI_TRAJECTORY, sourceFormat: "native" }, file: "ansi.jsonl" }], {
+      origin: "seed",
+    });
     ids = new Map((await t.db.trajectory.findMany({ select: { id: true, externalId: true } })).map((r) => [r.externalId!, r.id]));
   });
   afterAll(async () => {
@@ -86,10 +100,14 @@ describe.each(PROVIDERS)("full-text search on $title", ({ provider, skip }) => {
     expect(hit.match.stepIndex).toBe(0);
     expect(hit.match.parts.map((p) => p.text).join("")).not.toMatch(/\u001b|\[1;31m/);
     expect(hit.match.parts.filter((p) => p.hit).map((p) => p.text)).toEqual(["Segmentation", "fault"]);
-    const phrase = (await searchSteps(t.ctx, { q: '"segmentation fault"', limit: 10 })).hits.find((h) => h.trajectoryId === ids.get("ansi-case"))!;
+    const phrase = (await searchSteps(t.ctx, { q: '"segmentation fault"', limit: 10 })).hits.find(
+      (h) => h.trajectoryId === ids.get("ansi-case"),
+    )!;
     expect(phrase.match.parts.filter((p) => p.hit).map((p) => p.text)).toEqual(["Segmentation fault"]);
     // "Modu<ESC>[1mleNotFoun<ESC>[0mdError" is one word once escapes are removed.
-    expect((await searchSteps(t.ctx, { q: "ModuleNotFoundError quux", limit: 10 })).hits.map((h) => h.trajectoryId)).toEqual([ids.get("ansi-case")]);
+    expect((await searchSteps(t.ctx, { q: "ModuleNotFoundError quux", limit: 10 })).hits.map((h) => h.trajectoryId)).toEqual([
+      ids.get("ansi-case"),
+    ]);
     expect((await searchSteps(t.ctx, { q: "leNotFoun", limit: 10 })).hits).toEqual([]);
     // Escape sequence bodies are not text: "31m" or the OSC title never match.
     expect((await listTrajectories(t.ctx, q({ q: "31m" }))).total).toBe(0);
@@ -147,7 +165,10 @@ describe.each(PROVIDERS)("search index catch-up on $title", ({ provider, skip })
 
   it.skipIf(skip)("a catch-up pass carries a cursor: each step reads past the last one, ties on import time included", async () => {
     // Trajectories written in one batch share their import time on PostgreSQL: the id breaks the tie.
-    const removed = (await t.db.trajectory.findMany({ select: { id: true } })).map((r) => r.id).sort().filter((_, i) => i % 7 === 0);
+    const removed = (await t.db.trajectory.findMany({ select: { id: true } }))
+      .map((r) => r.id)
+      .sort()
+      .filter((_, i) => i % 7 === 0);
     expect(removed.length).toBeGreaterThan(5);
     for (const id of removed) await removeFromSearchIndex(t.db, id);
     expect(await searchIndexLag(t.db)).toBe(removed.length);

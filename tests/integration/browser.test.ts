@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories, type TrajectoryList } from "../../lib/services/browse/browse-trajectories.ts";
+import {
+  getTrajectoryFacets,
+  listTrajectories,
+  selectMatchingTrajectories,
+  type TrajectoryList,
+} from "../../lib/services/browse/browse-trajectories.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
@@ -41,7 +46,10 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
   it.skipIf(skip)("filters on outcome, model, task category, steps and reward exactly like the generated data", async () => {
     const model = generated[0]!.run.model!;
     const category = generated[0]!.task.category!;
-    const want = generated.filter((g) => g.outcome === "failed" && g.run.model === model && g.task.category === category && g.steps.length >= 12 && g.steps.length <= 30);
+    const want = generated.filter(
+      (g) =>
+        g.outcome === "failed" && g.run.model === model && g.task.category === category && g.steps.length >= 12 && g.steps.length <= 30,
+    );
     const page = await listTrajectories(t.ctx, q({ outcome: "failed", model, category, steps: "12..30", reward: "..0.5", perPage: 100 }));
     expect(page.total).toBe(want.length);
     expect(new Set(page.rows.map((r) => r.id))).toEqual(new Set(want.map((g) => ids.get(g.id!))));
@@ -77,7 +85,8 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
       const whole = (await listTrajectories(t.ctx, q({ ...sort, perPage: 100 }))).rows.map((r) => r.id);
       expect((await allPages(t.ctx, sort, 7)).map((r) => r.id)).toEqual(whole);
       const byOffset: string[] = [];
-      for (let page = 1; page <= Math.ceil(whole.length / 7); page++) byOffset.push(...(await listTrajectories(t.ctx, q({ ...sort, perPage: 7, page }))).rows.map((r) => r.id));
+      for (let page = 1; page <= Math.ceil(whole.length / 7); page++)
+        byOffset.push(...(await listTrajectories(t.ctx, q({ ...sort, perPage: 7, page }))).rows.map((r) => r.id));
       expect(byOffset).toEqual(whole);
       // Backwards from the last page with "before" cursors.
       const last = Math.ceil(whole.length / 7);
@@ -90,7 +99,10 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
       expect(back).toEqual(whole);
       // Deep offsets without a cursor are counted from the nearer end (threshold lowered to reach it here).
       const fromEnd: string[] = [];
-      for (let page = 1; page <= last; page++) fromEnd.push(...(await findTrajectoriesPage(t.db, q({ ...sort, perPage: 7, page }), t.ctx.actor.id, null, 0)).rows.map((x) => x.id));
+      for (let page = 1; page <= last; page++)
+        fromEnd.push(
+          ...(await findTrajectoriesPage(t.db, q({ ...sort, perPage: 7, page }), t.ctx.actor.id, null, 0)).rows.map((x) => x.id),
+        );
       expect(fromEnd).toEqual(whole);
     }
   });
@@ -98,7 +110,11 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
   it.skipIf(skip)("counts facets with every other filter applied, and each count is what that filter then lists", async () => {
     const model = generated[0]!.run.model!;
     const category = generated[0]!.task.category!;
-    for (const base of [{ outcome: "failed", forks: "no" }, { model, category, steps: "8..", attempt: "no" }, { error: "none", reward: "0.5.." }]) {
+    for (const base of [
+      { outcome: "failed", forks: "no" },
+      { model, category, steps: "8..", attempt: "no" },
+      { error: "none", reward: "0.5.." },
+    ]) {
       const facets = (await getTrajectoryFacets(t.ctx, q(base)))!;
       const keys = ["runId", "model", "taskId", "category", "outcome", "error", "forks", "attempt"] as const;
       for (const key of keys) {
@@ -123,8 +139,17 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
     const [a, b, c, d] = [...ids.values()].sort();
     const schema = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
     const other = await t.as("olga", "annotator");
-    const label = (annotatorId: string, trajectoryId: string) => ({ schemaId: schema.id, annotatorId, targetType: "trajectory", targetKey: `traj:${trajectoryId}`, trajectoryId, value: "hang" });
-    await t.db.annotation.createMany({ data: [label(t.ctx.actor.id, a!), label(t.ctx.actor.id, b!), label(other.actor.id, b!), label(other.actor.id, c!)] });
+    const label = (annotatorId: string, trajectoryId: string) => ({
+      schemaId: schema.id,
+      annotatorId,
+      targetType: "trajectory",
+      targetKey: `traj:${trajectoryId}`,
+      trajectoryId,
+      value: "hang",
+    });
+    await t.db.annotation.createMany({
+      data: [label(t.ctx.actor.id, a!), label(t.ctx.actor.id, b!), label(other.actor.id, b!), label(other.actor.id, c!)],
+    });
     expect((await listTrajectories(t.ctx, q({ annotated: "me" }))).total).toBe(2);
     expect((await listTrajectories(t.ctx, q({ annotated: "anyone" }))).total).toBe(3);
     expect((await listTrajectories(t.ctx, q({ annotated: "nobody" }))).total).toBe(generated.length - 3);
@@ -133,9 +158,21 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
     expect(Object.fromEntries(facets.annotated.map((o) => [o.value, o.count]))).toEqual({ me: 2, anyone: 3, nobody: generated.length - 3 });
 
     const ds = await t.db.dataset.create({ data: { name: "recovery-v1", createdById: t.ctx.actor.id } });
-    for (const [version, members] of [[1, [a, b, c]], [2, [b, c, d]]] as const) {
-      const v = await t.db.datasetVersion.create({ data: { datasetId: ds.id, version, contentHash: `h${version}`, itemCount: 3, createdById: t.ctx.actor.id } });
-      await t.db.datasetItem.createMany({ data: members.map((trajectoryId, position) => ({ datasetVersionId: v.id, position, trajectoryId: trajectoryId!, kind: "trajectory" })) });
+    for (const [version, members] of [
+      [1, [a, b, c]],
+      [2, [b, c, d]],
+    ] as const) {
+      const v = await t.db.datasetVersion.create({
+        data: { datasetId: ds.id, version, contentHash: `h${version}`, itemCount: 3, createdById: t.ctx.actor.id },
+      });
+      await t.db.datasetItem.createMany({
+        data: members.map((trajectoryId, position) => ({
+          datasetVersionId: v.id,
+          position,
+          trajectoryId: trajectoryId!,
+          kind: "trajectory",
+        })),
+      });
     }
     const inDataset = await listTrajectories(t.ctx, q({ datasetId: ds.id }));
     expect(new Set(inDataset.rows.map((r) => r.id))).toEqual(new Set([b, c, d]));

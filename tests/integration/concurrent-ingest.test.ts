@@ -15,7 +15,11 @@ describe.each(PROVIDERS)("concurrent identical ingests on $title", ({ provider, 
   });
 
   it.skipIf(skip)("answers duplicate for every retry that loses the race, and stores each trajectory once", async () => {
-    const all = [...generateTrajectories({ count: 24, seed: 1601 })].map((x, i) => ({ ...x, fork: undefined, id: i % 2 ? `retry-${provider}-${i}` : undefined }));
+    const all = [...generateTrajectories({ count: 24, seed: 1601 })].map((x, i) => ({
+      ...x,
+      fork: undefined,
+      id: i % 2 ? `retry-${provider}-${i}` : undefined,
+    }));
     // Eight requests over overlapping windows of the same 24 records (each record is in 3–4 of them), all at once.
     const windows = Array.from({ length: 8 }, (_, k) => {
       const from = (k * 3) % all.length;
@@ -23,7 +27,10 @@ describe.each(PROVIDERS)("concurrent identical ingests on $title", ({ provider, 
     });
     const answers = await Promise.all(windows.map((w) => ingestTrajectories(t.ctx, JSON.stringify(w), { ndjson: false })));
     const statuses = answers.flatMap((a) => a.results.map((r) => r.status));
-    expect(statuses.filter((s) => s === "failed"), JSON.stringify(answers.flatMap((a) => a.results.filter((r) => r.error)))).toEqual([]);
+    expect(
+      statuses.filter((s) => s === "failed"),
+      JSON.stringify(answers.flatMap((a) => a.results.filter((r) => r.error))),
+    ).toEqual([]);
     expect(statuses.length).toBe(80);
     const covered = new Set(windows.flatMap((w) => w.map((x) => all.indexOf(x))));
     expect(answers.reduce((n, a) => n + a.imported, 0)).toBe(covered.size);

@@ -34,7 +34,11 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-curation-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function importNative(ctx: ServiceContext, rows: unknown[]) {
-  return importTrajectories(ctx, rows.map((r, i) => normalized(r, "native", "test.jsonl", i + 1)), { origin: "cli", indexSearch: false });
+  return importTrajectories(
+    ctx,
+    rows.map((r, i) => normalized(r, "native", "test.jsonl", i + 1)),
+    { origin: "cli", indexSearch: false },
+  );
 }
 
 async function exportText(ctx: ServiceContext, input: ExportInput): Promise<{ text: string; card: string; provenance: Provenance[] }> {
@@ -44,10 +48,21 @@ async function exportText(ctx: ServiceContext, input: ExportInput): Promise<{ te
   let prov = "";
   const sidecar = opened.sidecars.find((s) => s.kind === "provenance");
   if (sidecar) for await (const piece of sidecar.pieces()) prov += piece;
-  return { text, card: opened.card(), provenance: prov.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Provenance) };
+  return {
+    text,
+    card: opened.card(),
+    provenance: prov
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Provenance),
+  };
 }
 
-const jsonLines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
+const jsonLines = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 function expectAllValid(rows: unknown[], schema: ZodType) {
   for (const [i, row] of rows.entries()) {
     const r = schema.safeParse(row);
@@ -61,8 +76,29 @@ async function seedLabels(t: TestDatabase, ids: string[]) {
   const quality = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "recovery-quality" } });
   const category = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
   for (const [i, id] of ids.entries()) {
-    await t.db.annotation.create({ data: { schemaId: quality.id, annotatorId: annotator.actor.id, targetType: "attempt", targetKey: `attempt:${id}`, trajectoryId: id, value: String(i % 4), comment: i === 0 ? 'needs, "quotes"\nand lines' : null } });
-    await t.db.annotation.create({ data: { schemaId: category.id, annotatorId: annotator.actor.id, targetType: "step_range", targetKey: `steps:${id}:1-2`, trajectoryId: id, stepStart: 1, stepEnd: 2, value: "command-error" } });
+    await t.db.annotation.create({
+      data: {
+        schemaId: quality.id,
+        annotatorId: annotator.actor.id,
+        targetType: "attempt",
+        targetKey: `attempt:${id}`,
+        trajectoryId: id,
+        value: String(i % 4),
+        comment: i === 0 ? 'needs, "quotes"\nand lines' : null,
+      },
+    });
+    await t.db.annotation.create({
+      data: {
+        schemaId: category.id,
+        annotatorId: annotator.actor.id,
+        targetType: "step_range",
+        targetKey: `steps:${id}:1-2`,
+        trajectoryId: id,
+        stepStart: 1,
+        stepEnd: 2,
+        value: "command-error",
+      },
+    });
   }
 }
 
@@ -78,7 +114,10 @@ for (const p of PROVIDERS) {
       const report = await importNative(t.ctx, generated);
       expect(report.imported).toBe(generated.length);
       const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } });
-      await seedLabels(t, attempts.slice(0, 8).map((a) => a.id));
+      await seedLabels(
+        t,
+        attempts.slice(0, 8).map((a) => a.id),
+      );
     }, 120_000);
     afterAll(async () => {
       await t?.drop();
@@ -91,13 +130,19 @@ for (const p of PROVIDERS) {
       expect(passed).toBeGreaterThan(0);
       expect(built.items).toHaveLength(passed);
       expect(dataset.latest).toMatchObject({ version: 1, itemCount: passed, frozenAt: null });
-      await expect(createDataset(t.ctx, { name: "passed", rules: { source: "filter", filter: "" } })).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(createDataset(t.ctx, { name: "bad", rules: { source: "filter", filter: "outcome=maybe" } })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      await expect(createDataset(t.ctx, { name: "passed", rules: { source: "filter", filter: "" } })).rejects.toMatchObject({
+        code: "CONFLICT",
+      });
+      await expect(createDataset(t.ctx, { name: "bad", rules: { source: "filter", filter: "outcome=maybe" } })).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+      });
     });
 
     it("builds recovery segments (parent context → passed attempt) and exports valid OpenAI and ShareGPT rows", async () => {
       const { built } = await createDataset(t.ctx, { name: "recovery", rules: { source: "filter", filter: "", kind: "segment" } });
-      const passedAttempts = await t.db.trajectory.count({ where: { parentId: { not: null }, forkStepIndex: { not: null }, outcome: "passed" } });
+      const passedAttempts = await t.db.trajectory.count({
+        where: { parentId: { not: null }, forkStepIndex: { not: null }, outcome: "passed" },
+      });
       expect(passedAttempts).toBeGreaterThan(0);
       expect(built.items).toHaveLength(passedAttempts);
       expect(built.items.every((i) => i.kind === "segment")).toBe(true);
@@ -105,7 +150,10 @@ for (const p of PROVIDERS) {
       const exported = await exportText(t.ctx, { name: "recovery", format: "openai" });
       const openai = jsonLines(exported.text);
       expect(openai).toHaveLength(passedAttempts);
-      exported.text.split("\n").filter(Boolean).forEach((l, i) => expect(checkOpenAiLine(l), `row ${i + 1}`).toEqual([]));
+      exported.text
+        .split("\n")
+        .filter(Boolean)
+        .forEach((l, i) => expect(checkOpenAiLine(l), `row ${i + 1}`).toEqual([]));
       type Row = { messages: { role: string; weight?: number; tool_calls?: { id: string }[]; tool_call_id?: string }[] };
       const first = openai[0] as Row;
       const prov = exported.provenance[0]!;
@@ -118,7 +166,9 @@ for (const p of PROVIDERS) {
       expect(weights.at(-1)).toBe(1);
       expect(weights.indexOf(1)).toBeGreaterThan(weights.lastIndexOf(0));
       // The context is exactly the parent's steps 0..forkStep.
-      const parentSteps = await t.db.step.count({ where: { trajectoryId: prov.parentTrajectoryId!, index: { lte: prov.forkStep! }, source: "agent" } });
+      const parentSteps = await t.db.step.count({
+        where: { trajectoryId: prov.parentTrajectoryId!, index: { lte: prov.forkStep! }, source: "agent" },
+      });
       expect(weights.filter((w) => w === 0)).toHaveLength(parentSteps);
       // The agent's tool calls are kept, and every tool result answers a call made before it.
       const callIds = new Set<string>();
@@ -134,17 +184,25 @@ for (const p of PROVIDERS) {
     });
 
     it("applies quality filters with real token counts and removes duplicates", async () => {
-      const { built } = await createDataset(t.ctx, { name: "short", rules: { source: "filter", filter: "", quality: { maxTokens: 600, minSteps: 3, dedupeExact: true } } });
+      const { built } = await createDataset(t.ctx, {
+        name: "short",
+        rules: { source: "filter", filter: "", quality: { maxTokens: 600, minSteps: 3, dedupeExact: true } },
+      });
       const all = await t.db.trajectory.count();
       expect(built.items.length).toBeGreaterThan(0);
       expect(built.items.length).toBeLessThan(all);
-      expect((built.rejected["too-many-tokens"] ?? 0) + (built.rejected["too-few-steps"] ?? 0)).toBe(all - built.items.length - (built.rejected.duplicate ?? 0));
+      expect((built.rejected["too-many-tokens"] ?? 0) + (built.rejected["too-few-steps"] ?? 0)).toBe(
+        all - built.items.length - (built.rejected.duplicate ?? 0),
+      );
       const rows = jsonLines((await exportText(t.ctx, { name: "short", format: "openai" })).text);
       expect(rows).toHaveLength(built.items.length);
     });
 
     it("selects by label values (a queue's labels) and exports one label row per label as CSV and JSONL", async () => {
-      const { built } = await createDataset(t.ctx, { name: "good-recoveries", rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } } });
+      const { built } = await createDataset(t.ctx, {
+        name: "good-recoveries",
+        rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } },
+      });
       expect(built.items).toHaveLength(4); // values 0,1,2,3,0,1,2,3 → four ≥ 2
       const jsonl = jsonLines((await exportText(t.ctx, { name: "good-recoveries", format: "labels-jsonl" })).text);
       expectAllValid(jsonl, labelRowSchema);
@@ -153,38 +211,92 @@ for (const p of PROVIDERS) {
       const lines = csv.split("\r\n").filter(Boolean);
       expect(lines[0]).toBe(LABEL_COLUMNS.join(","));
       expect(lines).toHaveLength(9);
-      await expect(createDataset(t.ctx, { name: "no-rule", rules: { source: "labels", labels: { schema: "recovery-quality" } } })).rejects.toThrow(/values or a minimum/);
+      await expect(
+        createDataset(t.ctx, { name: "no-rule", rules: { source: "labels", labels: { schema: "recovery-quality" } } }),
+      ).rejects.toThrow(/values or a minimum/);
     });
 
     it("selects by gold labels and by a queue's agreed labels (majority / all), stored so the dataset rebuilds", async () => {
-      const attempts = (await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } })).slice(0, 4).map((a) => a.id);
+      const attempts = (
+        await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } })
+      )
+        .slice(0, 4)
+        .map((a) => a.id);
       const schema = async (key: string) => (await t.db.labelSchema.findUniqueOrThrow({ where: { key } })).id;
       const [quality, usable] = [await schema("recovery-quality"), await schema("sft-usable")];
       const reviewer = await t.as("reviewer-1", "researcher");
       // Gold: quality 3,1,2,3 and usable true,true,false,true → "adjudicated usable with quality ≥ 2" = attempts 0 and 3.
       for (const [i, id] of attempts.entries()) {
-        await t.db.goldLabel.create({ data: { schemaId: quality, targetKey: `attempt:${id}`, targetType: "attempt", trajectoryId: id, value: ["3", "1", "2", "3"][i]!, adjudicatorId: reviewer.actor.id } });
-        await t.db.goldLabel.create({ data: { schemaId: usable, targetKey: `attempt:${id}`, targetType: "attempt", trajectoryId: id, value: i === 2 ? "false" : "true", adjudicatorId: reviewer.actor.id } });
+        await t.db.goldLabel.create({
+          data: {
+            schemaId: quality,
+            targetKey: `attempt:${id}`,
+            targetType: "attempt",
+            trajectoryId: id,
+            value: ["3", "1", "2", "3"][i]!,
+            adjudicatorId: reviewer.actor.id,
+          },
+        });
+        await t.db.goldLabel.create({
+          data: {
+            schemaId: usable,
+            targetKey: `attempt:${id}`,
+            targetType: "attempt",
+            trajectoryId: id,
+            value: i === 2 ? "false" : "true",
+            adjudicatorId: reviewer.actor.id,
+          },
+        });
       }
-      const gold = await createDataset(t.ctx, { name: "gold-usable", rules: { source: "labels", labels: [{ schema: "recovery-quality", min: 2, by: "gold" }, { schema: "sft-usable", values: ["true"], by: "gold" }] } });
+      const gold = await createDataset(t.ctx, {
+        name: "gold-usable",
+        rules: {
+          source: "labels",
+          labels: [
+            { schema: "recovery-quality", min: 2, by: "gold" },
+            { schema: "sft-usable", values: ["true"], by: "gold" },
+          ],
+        },
+      });
       expect(gold.built.items.map((i) => i.trajectoryId)).toEqual([attempts[0], attempts[3]]);
 
       // A queue of the four attempts in reverse order, two labels per item. ann-1 gave 0,1,2,3 (seedLabels);
       // ann-2 gives 3,1,2,0 and ann-3 gives attempt 0 a 2: quality ≥ 2 by majority = attempts 0 (2 of 3) and 2; by all = 2.
       const creator = t.ctx.actor.id;
-      await t.db.annotationQueue.create({ data: { name: "triage", filter: "{}", schemaKeys: JSON.stringify(["recovery-quality"]), labelsPerItem: 2, itemCount: 4, createdById: creator, items: { create: [...attempts].reverse().map((trajectoryId, position) => ({ trajectoryId, position })) } } });
+      await t.db.annotationQueue.create({
+        data: {
+          name: "triage",
+          filter: "{}",
+          schemaKeys: JSON.stringify(["recovery-quality"]),
+          labelsPerItem: 2,
+          itemCount: 4,
+          createdById: creator,
+          items: { create: [...attempts].reverse().map((trajectoryId, position) => ({ trajectoryId, position })) },
+        },
+      });
       const label = async (annotator: string, id: string, value: string) => {
         const a = await t.as(annotator, "annotator");
-        await t.db.annotation.create({ data: { schemaId: quality, annotatorId: a.actor.id, targetType: "attempt", targetKey: `attempt:${id}`, trajectoryId: id, value } });
+        await t.db.annotation.create({
+          data: { schemaId: quality, annotatorId: a.actor.id, targetType: "attempt", targetKey: `attempt:${id}`, trajectoryId: id, value },
+        });
       };
       for (const [i, id] of attempts.entries()) await label("ann-2", id, ["3", "1", "2", "0"][i]!);
       await label("ann-3", attempts[0]!, "2");
-      const majority = await createDataset(t.ctx, { name: "triage-majority", rules: { source: "labels", queue: "triage", labels: { schema: "recovery-quality", min: 2, by: "majority" } } });
+      const majority = await createDataset(t.ctx, {
+        name: "triage-majority",
+        rules: { source: "labels", queue: "triage", labels: { schema: "recovery-quality", min: 2, by: "majority" } },
+      });
       expect(majority.built.items.map((i) => i.trajectoryId)).toEqual([attempts[2], attempts[0]]); // queue order
-      const all = await createDataset(t.ctx, { name: "triage-all", rules: { source: "labels", queue: "triage", labels: [{ schema: "recovery-quality", min: 2, by: "all" }] } });
+      const all = await createDataset(t.ctx, {
+        name: "triage-all",
+        rules: { source: "labels", queue: "triage", labels: [{ schema: "recovery-quality", min: 2, by: "all" }] },
+      });
       expect(all.built.items.map((i) => i.trajectoryId)).toEqual([attempts[2]]);
       // Outside the queue, "any label ≥ 2" also takes attempts with a single label (seedLabels' attempts 6 and 7).
-      const any = await createDataset(t.ctx, { name: "any-good", rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } } });
+      const any = await createDataset(t.ctx, {
+        name: "any-good",
+        rules: { source: "labels", labels: { schema: "recovery-quality", min: 2 } },
+      });
       expect(any.built.items.length).toBeGreaterThan(majority.built.items.length);
 
       // The rule is stored; a third annotator agreeing on attempt 3 changes the rebuilt majority.
@@ -194,8 +306,24 @@ for (const p of PROVIDERS) {
       const rebuilt = await rebuildDataset(t.ctx, "triage-majority", d.revision);
       expect(rebuilt.built.items.map((i) => i.trajectoryId)).toEqual([attempts[3], attempts[2], attempts[0]]);
 
-      await expect(createDataset(t.ctx, { name: "nope-1", rules: { source: "labels", queue: "no-such-queue", labels: { schema: "recovery-quality", min: 2 } } })).rejects.toThrow(/queue: no annotation queue named "no-such-queue"/);
-      await expect(createDataset(t.ctx, { name: "nope-2", rules: { source: "labels", labels: [{ schema: "recovery-quality", min: 2 }, { schema: "no-such-schema", values: ["x"] }] } })).rejects.toThrow(/labels\[1\]\.schema: no label schema "no-such-schema"/);
+      await expect(
+        createDataset(t.ctx, {
+          name: "nope-1",
+          rules: { source: "labels", queue: "no-such-queue", labels: { schema: "recovery-quality", min: 2 } },
+        }),
+      ).rejects.toThrow(/queue: no annotation queue named "no-such-queue"/);
+      await expect(
+        createDataset(t.ctx, {
+          name: "nope-2",
+          rules: {
+            source: "labels",
+            labels: [
+              { schema: "recovery-quality", min: 2 },
+              { schema: "no-such-schema", values: ["x"] },
+            ],
+          },
+        }),
+      ).rejects.toThrow(/labels\[1\]\.schema: no label schema "no-such-schema"/);
       expect(await t.db.dataset.count({ where: { name: { startsWith: "nope-" } } })).toBe(0);
     });
 
@@ -207,7 +335,10 @@ for (const p of PROVIDERS) {
       await expect(freezeDataset(t.ctx, { name: "passed" })).rejects.toMatchObject({ code: "CONFLICT" });
       // Version 1 has nothing before it: every item it holds counts as added.
       const first = await compareWithPrevious(t.ctx, "passed", 1);
-      const v1Ids = await t.db.datasetItem.findMany({ where: { datasetVersion: { dataset: { name: "passed" }, version: 1 } }, select: { trajectoryId: true } });
+      const v1Ids = await t.db.datasetItem.findMany({
+        where: { datasetVersion: { dataset: { name: "passed" }, version: 1 } },
+        select: { trajectoryId: true },
+      });
       expect(first.from).toBeNull();
       expect(first.removed).toEqual([]);
       expect(first.added).toHaveLength(frozen.itemCount);
@@ -215,9 +346,16 @@ for (const p of PROVIDERS) {
 
       const d = (await getDatasetDetail(t.ctx, "passed")).dataset;
       const failed = await t.db.trajectory.findFirstOrThrow({ where: { outcome: "failed" }, select: { id: true } });
-      const some = (await t.db.datasetItem.findFirstOrThrow({ where: { datasetVersion: { datasetId: d.id, version: 1 } }, select: { trajectoryId: true } })).trajectoryId;
+      const some = (
+        await t.db.datasetItem.findFirstOrThrow({
+          where: { datasetVersion: { datasetId: d.id, version: 1 } },
+          select: { trajectoryId: true },
+        })
+      ).trajectoryId;
       const edit = await editDatasetItems(t.ctx, { name: "passed", expectedRevision: d.revision, add: [failed.id], remove: [some] });
-      await expect(editDatasetItems(t.ctx, { name: "passed", expectedRevision: d.revision, add: [], remove: [] })).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(editDatasetItems(t.ctx, { name: "passed", expectedRevision: d.revision, add: [], remove: [] })).rejects.toMatchObject({
+        code: "CONFLICT",
+      });
       await expect(freezeDataset(t.ctx, { name: "passed", expectedRevision: d.revision })).rejects.toMatchObject({ code: "CONFLICT" });
 
       const detail = await getDatasetDetail(t.ctx, "passed");
@@ -238,16 +376,36 @@ for (const p of PROVIDERS) {
 
     it("builds a dataset from a hand selection: exactly the selected trajectories, once each; unknown ids refuse it whole", async () => {
       const picked = (await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "desc" }, take: 5 })).map((r) => r.id);
-      const { dataset, built } = await createDataset(t.ctx, { name: "picked", rules: { source: "selection", ids: [...picked, picked[0]!] } });
+      const { dataset, built } = await createDataset(t.ctx, {
+        name: "picked",
+        rules: { source: "selection", ids: [...picked, picked[0]!] },
+      });
       expect(built.items.map((i) => i.trajectoryId).sort()).toEqual([...picked].sort());
       expect(dataset).toMatchObject({ itemKind: "trajectory", latest: { version: 1, itemCount: 5 } });
-      expect(JSON.parse((await t.db.dataset.findUniqueOrThrow({ where: { id: dataset.id } })).rules!)).toMatchObject({ source: "selection", ids: [...picked, picked[0]!] });
-      await expect(createDataset(t.ctx, { name: "picked-bad", rules: { source: "selection", ids: [picked[0]!, "no-such-trajectory"] } })).rejects.toThrow(/no-such-trajectory/);
+      expect(JSON.parse((await t.db.dataset.findUniqueOrThrow({ where: { id: dataset.id } })).rules!)).toMatchObject({
+        source: "selection",
+        ids: [...picked, picked[0]!],
+      });
+      await expect(
+        createDataset(t.ctx, { name: "picked-bad", rules: { source: "selection", ids: [picked[0]!, "no-such-trajectory"] } }),
+      ).rejects.toThrow(/no-such-trajectory/);
       expect(await t.db.dataset.count({ where: { name: "picked-bad" } })).toBe(0);
       // As recovery segments only passed attempts become items.
-      const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null }, forkStepIndex: { not: null } }, select: { id: true, outcome: true }, take: 12 });
-      const { built: segs } = await createDataset(t.ctx, { name: "picked-segments", rules: { source: "selection", ids: attempts.map((a) => a.id), kind: "segment" } });
-      expect(segs.items.map((i) => i.trajectoryId).sort()).toEqual(attempts.filter((a) => a.outcome === "passed").map((a) => a.id).sort());
+      const attempts = await t.db.trajectory.findMany({
+        where: { parentId: { not: null }, forkStepIndex: { not: null } },
+        select: { id: true, outcome: true },
+        take: 12,
+      });
+      const { built: segs } = await createDataset(t.ctx, {
+        name: "picked-segments",
+        rules: { source: "selection", ids: attempts.map((a) => a.id), kind: "segment" },
+      });
+      expect(segs.items.map((i) => i.trajectoryId).sort()).toEqual(
+        attempts
+          .filter((a) => a.outcome === "passed")
+          .map((a) => a.id)
+          .sort(),
+      );
     });
 
     it("holds tasks out by benchmark/id or bare id, lists them with the reason, and releases them", async () => {
@@ -306,7 +464,13 @@ for (const p of PROVIDERS) {
       const dir = path.join(tmp, `${p.provider}-failed`);
       fs.mkdirSync(dir);
       const opened = await openExport(t.ctx, { name: "passed", format: "openai" });
-      const failing = { ...opened, async *pieces() { yield '{"messages":[]}\n'; throw new Error("disk went away"); } };
+      const failing = {
+        ...opened,
+        async *pieces() {
+          yield '{"messages":[]}\n';
+          throw new Error("disk went away");
+        },
+      };
       await expect(writeExportFiles(failing, path.join(dir, "out.jsonl"))).rejects.toThrow("disk went away");
       expect(fs.readdirSync(dir)).toEqual([]);
       // A complete export appears under its name only.
@@ -337,11 +501,16 @@ for (const p of PROVIDERS) {
       expect(byId(second)).toEqual(byId(rows));
 
       const count = async (db: TestDatabase["db"]) => ({
-        trajectories: await db.trajectory.count(), steps: await db.step.count(), recordings: await db.recording.count(),
-        events: (await db.recording.aggregate({ _sum: { eventCount: true } }))._sum.eventCount, attempts: await db.trajectory.count({ where: { parentId: { not: null } } }),
-        forkPoints: await db.forkPoint.count(), labels: await db.annotation.count(),
+        trajectories: await db.trajectory.count(),
+        steps: await db.step.count(),
+        recordings: await db.recording.count(),
+        events: (await db.recording.aggregate({ _sum: { eventCount: true } }))._sum.eventCount,
+        attempts: await db.trajectory.count({ where: { parentId: { not: null } } }),
+        forkPoints: await db.forkPoint.count(),
+        labels: await db.annotation.count(),
       });
-      const a = await count(t.db), b = await count(other.db);
+      const a = await count(t.db),
+        b = await count(other.db);
       expect(a.recordings).toBeGreaterThan(0);
       expect(a.labels).toBe(22); // seedLabels 16 + the label-rule test's 6
       expect(b).toEqual(a);

@@ -7,7 +7,14 @@ import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 import { createDataset } from "../../lib/services/curation/manage-datasets.ts";
 import { deleteDataset } from "../../lib/services/curation/delete-dataset.ts";
-import { getExportJob, listDatasetExports, openExportFile, startExportJob, sweepExports, type ExportJob } from "../../lib/services/curation/export-jobs.ts";
+import {
+  getExportJob,
+  listDatasetExports,
+  openExportFile,
+  startExportJob,
+  sweepExports,
+  type ExportJob,
+} from "../../lib/services/curation/export-jobs.ts";
 import { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
@@ -96,7 +103,11 @@ for (const p of PROVIDERS) {
       expect(await t.db.datasetVersion.count({ where: { datasetId: d.id } })).toBe(0);
       expect(await t.db.exportJob.count({ where: { datasetId: d.id } })).toBe(0);
       expect(await t.db.datasetItem.count()).toBe((await getDatasetDetail(t.ctx, "keep")).dataset.latest!.itemCount);
-      expect((await listAuditEvents(t.ctx, { action: "dataset.delete", limit: 100 })).some((e) => e.action === "dataset.delete" && e.targetId === "doomed")).toBe(true);
+      expect(
+        (await listAuditEvents(t.ctx, { action: "dataset.delete", limit: 100 })).some(
+          (e) => e.action === "dataset.delete" && e.targetId === "doomed",
+        ),
+      ).toBe(true);
     });
   });
 }

@@ -25,7 +25,11 @@ for (const p of PROVIDERS) {
 
     beforeAll(async () => {
       t = await createTestDatabase(p.provider);
-      await importTrajectories(t.ctx, generated.map((g, i) => normalized(g, "native", "g.jsonl", i + 1)), { origin: "cli", indexSearch: false });
+      await importTrajectories(
+        t.ctx,
+        generated.map((g, i) => normalized(g, "native", "g.jsonl", i + 1)),
+        { origin: "cli", indexSearch: false },
+      );
       const { dataset } = await createDataset(t.ctx, { name: "all", rules: { source: "filter", filter: "" } });
       versionId = dataset.latest!.id;
     }, 120_000);
@@ -43,7 +47,11 @@ for (const p of PROVIDERS) {
         for (const it of batch) {
           positions.push(it.position);
           const steps = it.item.trajectory.steps;
-          const stored = await t.db.step.findMany({ where: { trajectoryId: it.item.dbId }, orderBy: { index: "asc" }, select: { action: true, observation: true } });
+          const stored = await t.db.step.findMany({
+            where: { trajectoryId: it.item.dbId },
+            orderBy: { index: "asc" },
+            select: { action: true, observation: true },
+          });
           expect(steps.map((s) => [s.action ?? null, s.observation ?? null])).toEqual(stored.map((s) => [s.action, s.observation]));
           if (it.item.trajectory.recording) recordings++;
         }
@@ -59,7 +67,9 @@ for (const p of PROVIDERS) {
         break;
       }
       if (p.provider === "postgresql") {
-        const left = await t.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        const left = await t.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
         expect(left[0]!.n).toBe(0);
       }
       // The next pass (a new reader) still works.
@@ -95,7 +105,9 @@ for (const p of PROVIDERS) {
         expect(target.latestFrozen).toEqual(await findVersion(t.db, now.id, 1));
         expect(target.requested!.frozenAt).not.toBeNull();
         expect((await again.target("all", 9))!.requested).toBeNull();
-        expect(await again.frozenExport(target.requested!.id, "openai")).toEqual(await findFrozenExport(t.db, target.requested!.id, "openai"));
+        expect(await again.frozenExport(target.requested!.id, "openai")).toEqual(
+          await findFrozenExport(t.db, target.requested!.id, "openai"),
+        );
       } finally {
         await again.close();
         await again.close(); // a second close does nothing
@@ -113,9 +125,13 @@ for (const p of PROVIDERS) {
       await opened.close();
       await expect(openExport(t.ctx, { name: "all", version: 7, format: "labels-jsonl" })).rejects.toMatchObject({ code: "NOT_FOUND" });
       await expect(openExport(t.ctx, { name: "nothing-here", format: "labels-jsonl" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(writeExportFiles(await openExport(t.ctx, { name: "all", version: 1, format: "labels-jsonl" }), "/nonexistent-folder/out.jsonl")).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      await expect(
+        writeExportFiles(await openExport(t.ctx, { name: "all", version: 1, format: "labels-jsonl" }), "/nonexistent-folder/out.jsonl"),
+      ).rejects.toMatchObject({ code: "INVALID_INPUT" });
       if (p.provider === "postgresql") {
-        const left = await t.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        const left = await t.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
         expect(left[0]!.n).toBe(0);
       }
       // Opened, then streamed to the end: the same bytes the store holds.

@@ -16,7 +16,13 @@ type Services = typeof import("./export-storage.services.ts");
 let svc: Services;
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: path.join(dir, "bucket"), configureBuckets: [{ name: "reterm-exports", configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: path.join(dir, "bucket"),
+    configureBuckets: [{ name: "reterm-exports", configs: [] }],
+  });
   const { port } = (await server.run()) as AddressInfo;
   Object.assign(process.env, {
     RETERM_STORAGE: "s3://reterm-exports/lab",
@@ -42,7 +48,11 @@ async function text(body: NodeJS.ReadableStream): Promise<string> {
 function objects(): string[] {
   const root = path.join(dir, "bucket", "reterm-exports");
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("._S3rver_object")).map((f) => f.replace(/\._S3rver_object$/, "")).sort();
+  return fs
+    .readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith("._S3rver_object"))
+    .map((f) => f.replace(/\._S3rver_object$/, ""))
+    .sort();
 }
 
 for (const p of PROVIDERS) {
@@ -65,7 +75,13 @@ for (const p of PROVIDERS) {
       }
       expect(job).toMatchObject({ status: "succeeded", ready: true });
       const stored = objects().filter((k) => k.startsWith(`lab/${job.id}/`));
-      expect(stored).toEqual([`lab/${job.id}/${job.filename}`, `lab/${job.id}/${job.filename!.replace(/\.jsonl$/, ".provenance.jsonl")}`, `lab/${job.id}/README.md`].sort());
+      expect(stored).toEqual(
+        [
+          `lab/${job.id}/${job.filename}`,
+          `lab/${job.id}/${job.filename!.replace(/\.jsonl$/, ".provenance.jsonl")}`,
+          `lab/${job.id}/README.md`,
+        ].sort(),
+      );
       // Nothing left on this machine: the scratch folder went once the files were stored.
       expect(fs.existsSync(path.join(os.tmpdir(), "reterm-export-work", job.id))).toBe(false);
       const data = await svc.openExportFile(t.ctx, job.id, "data");
@@ -75,7 +91,9 @@ for (const p of PROVIDERS) {
       await opened.close();
       expect(await text(data.body)).toBe(expected);
       expect(await text((await svc.openExportFile(t.ctx, job.id, "card")).body)).toMatch(/^#/);
-      expect((await text((await svc.openExportFile(t.ctx, job.id, "provenance")).body)).split("\n").filter(Boolean).length).toBe(job.rowsTotal);
+      expect((await text((await svc.openExportFile(t.ctx, job.id, "provenance")).body)).split("\n").filter(Boolean).length).toBe(
+        job.rowsTotal,
+      );
     });
 
     it("deleting the dataset deletes its objects", async () => {

@@ -55,7 +55,9 @@ describe.each(PROVIDERS)("foundation on $title", ({ provider, skip }) => {
     expect(detail.forkPoints[0]!.stepIndex).toBe(attempt.fork!.stepIndex);
     const refreshed = await t.db.trajectory.findUniqueOrThrow({ where: { id: parentRow.id } });
     expect(refreshed.attemptCount).toBe(siblings.length);
-    expect(refreshed.recoveryRate).toBeCloseTo(siblings.filter((s) => s.outcome === "passed").length / siblings.filter((s) => s.outcome !== "unknown").length);
+    expect(refreshed.recoveryRate).toBeCloseTo(
+      siblings.filter((s) => s.outcome === "passed").length / siblings.filter((s) => s.outcome !== "unknown").length,
+    );
     // An attempt whose outcome becomes unknown leaves the rate's denominator (refreshForkCounts, the one-by-one path).
     const sibling = await t.db.trajectory.findFirstOrThrow({ where: { parentId: parentRow.id, outcome: { not: "unknown" } } });
     await t.db.trajectory.update({ where: { id: sibling.id }, data: { outcome: "unknown" } });
@@ -108,6 +110,8 @@ describe("sqlite database path errors", () => {
   });
 
   it("names an unwritable location", () => {
-    expect(() => createDb({ provider: "sqlite", file: "/proc/reterm/x.db", url: "file:/proc/reterm/x.db" })).toThrow(/Cannot create the database folder|not writable/);
+    expect(() => createDb({ provider: "sqlite", file: "/proc/reterm/x.db", url: "file:/proc/reterm/x.db" })).toThrow(
+      /Cannot create the database folder|not writable/,
+    );
   });
 });

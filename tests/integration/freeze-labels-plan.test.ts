@@ -16,10 +16,20 @@ describe("captured labels on SQLite", () => {
   });
 
   it("walk the batch and look each item up by its version and position", async () => {
-    const plan = await t.db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${SQLITE_SET_CAPTURED_LABELS}`, JSON.stringify([[0, "[]"]]), "v");
+    const plan = await t.db.$queryRawUnsafe<{ detail: string }[]>(
+      `EXPLAIN QUERY PLAN ${SQLITE_SET_CAPTURED_LABELS}`,
+      JSON.stringify([[0, "[]"]]),
+      "v",
+    );
     const details = plan.map((r) => r.detail);
-    expect(details.some((d) => /^SEARCH DatasetItem USING .*\(datasetVersionId=\? AND position=\?\)/.test(d)), details.join(" | ")).toBe(true);
+    expect(
+      details.some((d) => /^SEARCH DatasetItem USING .*\(datasetVersionId=\? AND position=\?\)/.test(d)),
+      details.join(" | "),
+    ).toBe(true);
     // The item table is never the outer loop with the batch scanned inside it.
-    expect(details.some((d) => /^SEARCH DatasetItem USING .*\(datasetVersionId=\?\)$/.test(d)), details.join(" | ")).toBe(false);
+    expect(
+      details.some((d) => /^SEARCH DatasetItem USING .*\(datasetVersionId=\?\)$/.test(d)),
+      details.join(" | "),
+    ).toBe(false);
   });
 });

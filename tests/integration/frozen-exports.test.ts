@@ -31,7 +31,10 @@ async function collect(pieces: AsyncIterable<Buffer | string>): Promise<Buffer> 
 }
 
 /** The export as the app serves it, and whether it came from the stored bytes. */
-async function exported(ctx: ServiceContext, input: ExportInput): Promise<{ bytes: Buffer; stored: boolean; progress: number[]; provenance: Buffer | null }> {
+async function exported(
+  ctx: ServiceContext,
+  input: ExportInput,
+): Promise<{ bytes: Buffer; stored: boolean; progress: number[]; provenance: Buffer | null }> {
   const opened = await openExport(ctx, input);
   const progress: number[] = [];
   const bytes = await collect(opened.pieces((n) => progress.push(n)));
@@ -61,7 +64,17 @@ for (const p of PROVIDERS) {
       const quality = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "recovery-quality" } });
       const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true }, orderBy: { id: "asc" } });
       for (const [i, a] of attempts.entries()) {
-        await t.db.annotation.create({ data: { schemaId: quality.id, annotatorId: annotator.actor.id, targetType: "attempt", targetKey: `attempt:${a.id}`, trajectoryId: a.id, value: String(i % 4), comment: i === 0 ? 'a "quoted",\ncomment' : null } });
+        await t.db.annotation.create({
+          data: {
+            schemaId: quality.id,
+            annotatorId: annotator.actor.id,
+            targetType: "attempt",
+            targetKey: `attempt:${a.id}`,
+            trajectoryId: a.id,
+            value: String(i % 4),
+            comment: i === 0 ? 'a "quoted",\ncomment' : null,
+          },
+        });
       }
       await createDataset(t.ctx, { name: "all", rules: { source: "filter", filter: "" } });
       await createDataset(t.ctx, { name: "segments", rules: { source: "filter", filter: "", kind: "segment" } });
@@ -89,7 +102,9 @@ for (const p of PROVIDERS) {
           expect(now.bytes.length).toBeGreaterThan(0);
           expect(now.bytes.equals(before.get(format)!)).toBe(true);
           // A chat format's provenance sidecar is stored beside it, with the same bytes.
-          expect(now.provenance === null ? null : now.provenance.equals(provenanceBefore.get(format)!)).toBe(provenanceBefore.get(format) === null ? null : true);
+          expect(now.provenance === null ? null : now.provenance.equals(provenanceBefore.get(format)!)).toBe(
+            provenanceBefore.get(format) === null ? null : true,
+          );
           expect(now.progress.at(-1)).toBe((await getDatasetDetail(t.ctx, name)).versions[0]!.itemCount);
         }
         // Storing again does nothing.
@@ -97,7 +112,7 @@ for (const p of PROVIDERS) {
       }
       const native = (await exported(t.ctx, { name: "all", format: "native" })).bytes.toString("utf8");
       expect(native).toContain('"recording"');
-      expect(native).toContain("a \\\"quoted\\\",\\ncomment");
+      expect(native).toContain('a \\"quoted\\",\\ncomment');
       // Seven formats and four provenance sidecars per dataset, each rendered twice: more than a default test's minute
       // on a loaded machine.
     }, 240_000);
@@ -136,8 +151,14 @@ for (const p of PROVIDERS) {
 
     it("keeps a frozen version's export as it was when the data changes later; a draft shows the change", async () => {
       const before = (await exported(t.ctx, { name: "all", format: "openai" })).bytes;
-      const step = await t.db.step.findFirstOrThrow({ where: { observation: { not: null } }, orderBy: [{ trajectoryId: "asc" }, { index: "asc" }] });
-      await t.db.step.update({ where: { trajectoryId_index: { trajectoryId: step.trajectoryId, index: step.index } }, data: { observation: "EDITED AFTER FREEZING" } });
+      const step = await t.db.step.findFirstOrThrow({
+        where: { observation: { not: null } },
+        orderBy: [{ trajectoryId: "asc" }, { index: "asc" }],
+      });
+      await t.db.step.update({
+        where: { trajectoryId_index: { trajectoryId: step.trajectoryId, index: step.index } },
+        data: { observation: "EDITED AFTER FREEZING" },
+      });
       try {
         const after = await exported(t.ctx, { name: "all", format: "openai" });
         expect(after.stored).toBe(true);
@@ -145,7 +166,10 @@ for (const p of PROVIDERS) {
         // Rendering the same version now would differ: the stored bytes are what keeps it frozen.
         expect((await rendered(t.ctx, "all", 1, "openai")).toString("utf8")).toContain("EDITED AFTER FREEZING");
       } finally {
-        await t.db.step.update({ where: { trajectoryId_index: { trajectoryId: step.trajectoryId, index: step.index } }, data: { observation: step.observation } });
+        await t.db.step.update({
+          where: { trajectoryId_index: { trajectoryId: step.trajectoryId, index: step.index } },
+          data: { observation: step.observation },
+        });
       }
     });
 
@@ -153,10 +177,24 @@ for (const p of PROVIDERS) {
       const stored = await exported(t.ctx, { name: "all", format: "labels-jsonl" });
       expect(stored.stored).toBe(true);
       // A trajectory that had no label when "all" was frozen gets one now.
-      const unlabelled = await t.db.trajectory.findFirstOrThrow({ where: { parentId: null, annotations: { none: {} } }, orderBy: { id: "asc" } });
+      const unlabelled = await t.db.trajectory.findFirstOrThrow({
+        where: { parentId: null, annotations: { none: {} } },
+        orderBy: { id: "asc" },
+      });
       const annotator = await t.as("ann-2", "annotator");
       const category = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
-      await t.db.annotation.create({ data: { schemaId: category.id, annotatorId: annotator.actor.id, targetType: "step_range", targetKey: `steps:${unlabelled.id}:0-1`, trajectoryId: unlabelled.id, stepStart: 0, stepEnd: 1, value: "LABELLED-AFTER-FREEZE" } });
+      await t.db.annotation.create({
+        data: {
+          schemaId: category.id,
+          annotatorId: annotator.actor.id,
+          targetType: "step_range",
+          targetKey: `steps:${unlabelled.id}:0-1`,
+          trajectoryId: unlabelled.id,
+          stepStart: 0,
+          stepEnd: 1,
+          value: "LABELLED-AFTER-FREEZE",
+        },
+      });
       try {
         for (const format of ["labels-jsonl", "native"] as const) {
           const now = await rendered(t.ctx, "all", 1, format);
@@ -186,14 +224,22 @@ for (const p of PROVIDERS) {
 
     it("fails on a damaged chunk and leaves no file under the export's name", async () => {
       const v = await t.db.datasetVersion.findFirstOrThrow({ where: { dataset: { name: "segments" }, version: 1 } });
-      const chunk = await t.db.frozenExportChunk.findFirstOrThrow({ where: { versionId: v.id, format: "openai" }, orderBy: { seq: "asc" } });
+      const chunk = await t.db.frozenExportChunk.findFirstOrThrow({
+        where: { versionId: v.id, format: "openai" },
+        orderBy: { seq: "asc" },
+      });
       const damaged = Uint8Array.from(chunk.data);
       const at = Math.floor(damaged.length / 2);
       damaged[at] = damaged[at]! ^ 0xff;
-      await t.db.frozenExportChunk.update({ where: { versionId_format_seq: { versionId: v.id, format: "openai", seq: chunk.seq } }, data: { data: damaged } });
+      await t.db.frozenExportChunk.update({
+        where: { versionId_format_seq: { versionId: v.id, format: "openai", seq: chunk.seq } },
+        data: { data: damaged },
+      });
       const out = path.join(tmp, `${p.provider}-damaged.jsonl`);
       try {
-        await expect(writeExportFiles(await openExport(t.ctx, { name: "segments", format: "openai" }), out)).rejects.toThrow(/stored openai export of this version is damaged/);
+        await expect(writeExportFiles(await openExport(t.ctx, { name: "segments", format: "openai" }), out)).rejects.toThrow(
+          /stored openai export of this version is damaged/,
+        );
         expect(fs.existsSync(out)).toBe(false);
         expect(fs.readdirSync(tmp).filter((f) => f.includes("damaged"))).toEqual([]);
         // Storing again without replace keeps the damaged copy; with replace the export is whole again.
@@ -204,7 +250,10 @@ for (const p of PROVIDERS) {
         expect(whole.stored).toBe(true);
         expect(whole.bytes.equals(await rendered(t.ctx, "segments", 1, "openai"))).toBe(true);
       } finally {
-        await t.db.frozenExportChunk.update({ where: { versionId_format_seq: { versionId: v.id, format: "openai", seq: chunk.seq } }, data: { data: chunk.data } });
+        await t.db.frozenExportChunk.update({
+          where: { versionId_format_seq: { versionId: v.id, format: "openai", seq: chunk.seq } },
+          data: { data: chunk.data },
+        });
       }
     });
 
@@ -213,10 +262,18 @@ for (const p of PROVIDERS) {
       await freezeDataset(t.ctx, { name: "chunked" });
       const expected = await rendered(t.ctx, "chunked", 1, "native");
       const seen: number[] = [];
-      const [native] = await storeFrozenExports(t.ctx, { name: "chunked", version: 1, formats: ["native"], chunkBytes: 16 * 1024 }, (_f, done) => seen.push(done));
+      const [native] = await storeFrozenExports(
+        t.ctx,
+        { name: "chunked", version: 1, formats: ["native"], chunkBytes: 16 * 1024 },
+        (_f, done) => seen.push(done),
+      );
       expect(native).toMatchObject({ stored: true, bytes: expected.length });
       expect(native?.chunks).toBeGreaterThan(3);
-      const rows = await t.db.frozenExportChunk.findMany({ where: { format: "native", version: { dataset: { name: "chunked" } } }, orderBy: { seq: "asc" }, select: { seq: true, size: true, rowsEnd: true } });
+      const rows = await t.db.frozenExportChunk.findMany({
+        where: { format: "native", version: { dataset: { name: "chunked" } } },
+        orderBy: { seq: "asc" },
+        select: { seq: true, size: true, rowsEnd: true },
+      });
       expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i));
       expect(rows.reduce((n, r) => n + r.size, 0)).toBe(expected.length);
       expect(rows.every((r, i) => i === 0 || r.rowsEnd >= rows[i - 1]!.rowsEnd)).toBe(true);
@@ -229,8 +286,15 @@ for (const p of PROVIDERS) {
     });
 
     it("is refused for a draft, and for a role that cannot edit datasets", async () => {
-      const first = await t.db.datasetItem.findFirstOrThrow({ where: { datasetVersion: { dataset: { name: "all" } } }, orderBy: { position: "asc" } });
-      await editDatasetItems(t.ctx, { name: "all", expectedRevision: (await getDatasetDetail(t.ctx, "all")).dataset.revision, remove: [first.trajectoryId] });
+      const first = await t.db.datasetItem.findFirstOrThrow({
+        where: { datasetVersion: { dataset: { name: "all" } } },
+        orderBy: { position: "asc" },
+      });
+      await editDatasetItems(t.ctx, {
+        name: "all",
+        expectedRevision: (await getDatasetDetail(t.ctx, "all")).dataset.revision,
+        remove: [first.trajectoryId],
+      });
       await expect(storeFrozenExports(t.ctx, { name: "all", version: 2 })).rejects.toMatchObject({ code: "CONFLICT" });
       // The draft's export is rendered from its items.
       expect((await exported(t.ctx, { name: "all", version: 2, format: "openai" })).stored).toBe(false);

@@ -28,7 +28,8 @@ function write(name: string, content: string | Buffer): string {
   return p;
 }
 const CAST_HEADER = '{"version": 2, "width": 80, "height": 24}';
-const records = (ts: TrajectoryInput[]): ImportRecord[] => ts.map((tr, i) => ({ ok: true, value: { trajectory: tr, sourceFormat: "native" }, file: "family.jsonl", line: i + 1 }));
+const records = (ts: TrajectoryInput[]): ImportRecord[] =>
+  ts.map((tr, i) => ({ ok: true, value: { trajectory: tr, sourceFormat: "native" }, file: "family.jsonl", line: i + 1 }));
 
 /** A pid that is certainly not running any more (a process that has exited). */
 function deadPid(): number {
@@ -45,42 +46,56 @@ describe.each(PROVIDERS)("import integrity on $title", ({ provider, skip }) => {
     await t?.drop();
   });
 
-  it.skipIf(skip)("a recording with a bad line and a resize to -1x0 is imported with both warnings kept, shown and filterable", async () => {
-    const file = write(`${provider}/broken.cast`, [CAST_HEADER, '[0.5, "o", "$ ls\\r\\n"]', "lol!", '[1.0, "r", "-1x0"]', '[8.5, "o", "done\\r\\n"]'].join("\n") + "\n");
-    const r = await importFiles(t.ctx, [file], { origin: "cli" });
-    expect(r.report).toMatchObject({ imported: 1, failed: 0 });
-    expect(r.report.warnings.map((w) => [w.file, w.line, w.message])).toEqual([
-      ["broken.cast", 3, "invalid JSON in event line"],
-      ["broken.cast", 4, 'invalid resize "-1x0" (expected COLSxROWS, both at least 1); event skipped'],
-    ]);
-    const stored = await t.db.trajectory.findFirstOrThrow({ where: { importJobId: r.report.jobId! } });
-    expect(stored.warningCount).toBe(2);
-    expect(JSON.parse(stored.importWarnings!)).toEqual([
-      { file: "broken.cast", line: 3, message: "invalid JSON in event line" },
-      { file: "broken.cast", line: 4, message: 'invalid resize "-1x0" (expected COLSxROWS, both at least 1); event skipped' },
-    ]);
-    // The recording's real timeline: 8.5 s, not the moment its first step began.
-    expect(stored.durationMs).toBe(8500);
+  it.skipIf(skip)(
+    "a recording with a bad line and a resize to -1x0 is imported with both warnings kept, shown and filterable",
+    async () => {
+      const file = write(
+        `${provider}/broken.cast`,
+        [CAST_HEADER, '[0.5, "o", "$ ls\\r\\n"]', "lol!", '[1.0, "r", "-1x0"]', '[8.5, "o", "done\\r\\n"]'].join("\n") + "\n",
+      );
+      const r = await importFiles(t.ctx, [file], { origin: "cli" });
+      expect(r.report).toMatchObject({ imported: 1, failed: 0 });
+      expect(r.report.warnings.map((w) => [w.file, w.line, w.message])).toEqual([
+        ["broken.cast", 3, "invalid JSON in event line"],
+        ["broken.cast", 4, 'invalid resize "-1x0" (expected COLSxROWS, both at least 1); event skipped'],
+      ]);
+      const stored = await t.db.trajectory.findFirstOrThrow({ where: { importJobId: r.report.jobId! } });
+      expect(stored.warningCount).toBe(2);
+      expect(JSON.parse(stored.importWarnings!)).toEqual([
+        { file: "broken.cast", line: 3, message: "invalid JSON in event line" },
+        { file: "broken.cast", line: 4, message: 'invalid resize "-1x0" (expected COLSxROWS, both at least 1); event skipped' },
+      ]);
+      // The recording's real timeline: 8.5 s, not the moment its first step began.
+      expect(stored.durationMs).toBe(8500);
 
-    // The browser (and the API, which shares the query) lists it under "imported with warnings", with its count.
-    const withWarnings = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "yes" }));
-    expect(withWarnings.rows.map((row) => [row.id, row.warningCount])).toEqual([[stored.id, 2]]);
-    const clean = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "no" }));
-    expect(clean.rows.map((row) => row.id)).not.toContain(stored.id);
-    const facets = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
-    expect(facets!.warnings.find((o) => o.value === "yes")!.count).toBe(1);
-    expect((await getTrajectory(t.ctx, stored.id)).importWarnings).toHaveLength(2);
-  });
+      // The browser (and the API, which shares the query) lists it under "imported with warnings", with its count.
+      const withWarnings = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "yes" }));
+      expect(withWarnings.rows.map((row) => [row.id, row.warningCount])).toEqual([[stored.id, 2]]);
+      const clean = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ warnings: "no" }));
+      expect(clean.rows.map((row) => row.id)).not.toContain(stored.id);
+      const facets = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
+      expect(facets!.warnings.find((o) => o.value === "yes")!.count).toBe(1);
+      expect((await getTrajectory(t.ctx, stored.id)).importWarnings).toHaveLength(2);
+    },
+  );
 
   it.skipIf(skip)("under --strict a source that could not be read completely fails and nothing of the import is written", async () => {
     const before = await t.db.trajectory.count();
     const good = write(`${provider}/strict/good.cast`, [CAST_HEADER, '[0.5, "o", "fine\\r\\n"]'].join("\n") + "\n");
-    const bad = write(`${provider}/strict/bad.cast`, [CAST_HEADER, '[0.5, "o", "x"]', '[0.2, "o", "back in time"]', '[0.9, "z", "?"]'].join("\n") + "\n");
+    const bad = write(
+      `${provider}/strict/bad.cast`,
+      [CAST_HEADER, '[0.5, "o", "x"]', '[0.2, "o", "back in time"]', '[0.9, "z", "?"]'].join("\n") + "\n",
+    );
     const r = await importFiles(t.ctx, [good, bad], { origin: "cli", strict: true });
     expect(r.report.rolledBack).toBe(true);
     expect(r.report.imported).toBe(0);
-    expect(r.report.errors.map((e) => [e.file, e.line])).toEqual([["bad.cast", 3], ["bad.cast", 4]]);
-    expect(r.report.errors[0]!.message).toMatch(/^source not read completely under --strict: event time 0.2 s is before the previous event/);
+    expect(r.report.errors.map((e) => [e.file, e.line])).toEqual([
+      ["bad.cast", 3],
+      ["bad.cast", 4],
+    ]);
+    expect(r.report.errors[0]!.message).toMatch(
+      /^source not read completely under --strict: event time 0.2 s is before the previous event/,
+    );
     expect(r.report.errors[1]!.message).toMatch(/unknown event code "z"/);
     expect(await t.db.trajectory.count()).toBe(before);
   });
@@ -103,7 +118,12 @@ describe.each(PROVIDERS)("import integrity on $title", ({ provider, skip }) => {
     // The same through an upload, with bytes flipped inside the compressed data: an answer naming the file.
     const flipped = Buffer.from(gz);
     for (let i = 40; i < flipped.length - 20; i += 97) flipped[i] = flipped[i]! ^ 0xff;
-    const up = await importUpload(t.ctx, { name: "flipped.jsonl.gz", body: new Blob([new Uint8Array(flipped)]).stream() }, { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 10 * 1024 * 1024, maxZipEntries: 10 }, {});
+    const up = await importUpload(
+      t.ctx,
+      { name: "flipped.jsonl.gz", body: new Blob([new Uint8Array(flipped)]).stream() },
+      { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 10 * 1024 * 1024, maxZipEntries: 10 },
+      {},
+    );
     expect(up.report.errors.map((e) => e.file)).toContain("flipped.jsonl.gz");
     expect(up.report.errors.find((e) => e.file === "flipped.jsonl.gz")!.message).toMatch(/gzip|invalid JSON/);
   });
@@ -152,13 +172,25 @@ async function state(db: TestDatabase, jobIds?: string[]) {
   const where = jobIds ? { importJobId: { in: jobIds } } : {};
   const rows = await db.db.trajectory.findMany({
     where,
-    select: { id: true, externalId: true, parentId: true, forkStepIndex: true, attemptIndex: true, forkPointCount: true, attemptCount: true, pendingParentRef: true },
+    select: {
+      id: true,
+      externalId: true,
+      parentId: true,
+      forkStepIndex: true,
+      attemptIndex: true,
+      forkPointCount: true,
+      attemptCount: true,
+      pendingParentRef: true,
+    },
   });
   const ext = new Map(rows.map((r) => [r.id, r.externalId]));
   const ids = new Set(rows.map((r) => r.id));
   const indexedIds = await db.db.$queryRawUnsafe<{ id: string }[]>(`SELECT "trajectory_id" AS id FROM "step_search_doc"`);
   return {
-    links: rows.filter((r) => r.parentId).map((r) => `${r.externalId}<-${ext.get(r.parentId!)}@${r.forkStepIndex}#${r.attemptIndex}`).sort(),
+    links: rows
+      .filter((r) => r.parentId)
+      .map((r) => `${r.externalId}<-${ext.get(r.parentId!)}@${r.forkStepIndex}#${r.attemptIndex}`)
+      .sort(),
     counts: rows.map((r) => `${r.externalId}:${r.forkPointCount}/${r.attemptCount}`).sort(),
     waiting: rows.filter((r) => r.pendingParentRef).length,
     forkPoints: await db.db.forkPoint.count({ where: { trajectoryId: { in: [...ids] } } }),

@@ -39,7 +39,12 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
 
   it.skipIf(skip)("imports good lines, names file, line and field of bad ones, and stays idempotent", async () => {
     const good = gen(12, 101);
-    const lines = [...good.slice(0, 6).map((x) => JSON.stringify(x)), '{"task": {"id": "x"}, "run": {"name": "r"}, "steps": [{"source": "agent", "observation": 42}]}', "{not json", ...good.slice(6).map((x) => JSON.stringify(x))];
+    const lines = [
+      ...good.slice(0, 6).map((x) => JSON.stringify(x)),
+      '{"task": {"id": "x"}, "run": {"name": "r"}, "steps": [{"source": "agent", "observation": 42}]}',
+      "{not json",
+      ...good.slice(6).map((x) => JSON.stringify(x)),
+    ];
     const file = write(`${provider}/mixed.jsonl`, lines.join("\n") + "\n");
     const r = await importFiles(t.ctx, [file], { origin: "cli" });
     expect(r.report.imported).toBe(12);
@@ -61,7 +66,10 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
 
   it.skipIf(skip)("in strict mode one bad record leaves the database as it was", async () => {
     const before = await getStats(t.ctx);
-    const file = write(`${provider}/strict.jsonl.gz`, zlib.gzipSync(jsonl([...gen(5, 202), { task: { id: "t" }, run: { name: "r" }, outcome: "maybe", steps: [] }])));
+    const file = write(
+      `${provider}/strict.jsonl.gz`,
+      zlib.gzipSync(jsonl([...gen(5, 202), { task: { id: "t" }, run: { name: "r" }, outcome: "maybe", steps: [] }])),
+    );
     const r = await importFiles(t.ctx, [file], { origin: "cli", strict: true });
     expect(r.report.rolledBack).toBe(true);
     expect(r.report.errors[0]).toMatchObject({ file: "strict.jsonl.gz", line: 6, path: "outcome" });
@@ -85,7 +93,11 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
     const rows = await t.db.trajectory.findMany({ select: { stepCount: true, _count: { select: { steps: true } } } });
     expect(rows.every((row) => row.stepCount === row._count.steps)).toBe(true);
 
-    const rerun = await importTrajectories(t.ctx, all.map((tr, i) => ({ ok: true as const, value: { trajectory: tr, sourceFormat: "native" }, file: "big.jsonl", line: i + 1 })), { origin: "cli" });
+    const rerun = await importTrajectories(
+      t.ctx,
+      all.map((tr, i) => ({ ok: true as const, value: { trajectory: tr, sourceFormat: "native" }, file: "big.jsonl", line: i + 1 })),
+      { origin: "cli" },
+    );
     expect(rerun.duplicates).toBe(partial);
     expect(rerun.imported).toBe(700 - partial);
   });
@@ -95,9 +107,17 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
     const withoutLinks = source.map(({ fork: _fork, ...rest }) => rest);
     const file = write(`${provider}/nolinks.jsonl`, jsonl(withoutLinks));
     const r = await importFiles(t.ctx, [file], { origin: "cli" });
-    const expected = source.filter((x) => x.fork).map((x) => `${x.id}<-${x.fork!.parentId}@${x.fork!.stepIndex}`).sort();
+    const expected = source
+      .filter((x) => x.fork)
+      .map((x) => `${x.id}<-${x.fork!.parentId}@${x.fork!.stepIndex}`)
+      .sort();
     expect(expected.length).toBeGreaterThan(10);
-    const byId = new Map((await t.db.trajectory.findMany({ where: { importJobId: r.report.jobId! }, select: { id: true, externalId: true } })).map((x) => [x.id, x.externalId]));
+    const byId = new Map(
+      (await t.db.trajectory.findMany({ where: { importJobId: r.report.jobId! }, select: { id: true, externalId: true } })).map((x) => [
+        x.id,
+        x.externalId,
+      ]),
+    );
     const got = r.inferredForks!.links.map((l) => `${byId.get(l.attemptId)}<-${byId.get(l.parentId)}@${l.stepIndex}`).sort();
     expect(got).toEqual(expected);
     expect(r.inferredForks!.links.every((l) => l.reason === "copied-context")).toBe(true);
@@ -122,47 +142,87 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
     expect(linked).toBe(attempts.length);
   });
 
-  it.skipIf(skip)("links stated fork links exactly, whether the parent comes in the same batch, an earlier batch or an earlier import", async () => {
-    const family = gen(700, 515);
-    const attempts = family.filter((x) => x.fork);
-    // Some attempts of unknown outcome: a parent's recovery rate counts known outcomes only.
-    attempts.forEach((a, i) => {
-      if (i % 3 === 0) a.outcome = "unknown";
-    });
-    expect(attempts.some((a) => a.outcome === "unknown") && attempts.some((a) => a.outcome === "passed")).toBe(true);
-    // The last root's attempts come in a second import (their parent is then only in the database); the rest in one
-    // file of several batches (256 trajectories each), so some families straddle a batch boundary.
-    const lastRoot = attempts.at(-1)!.fork!.parentId;
-    const later = family.filter((x) => x.fork?.parentId === lastRoot);
-    await importFiles(t.ctx, [write(`${provider}/family-a.jsonl`, jsonl(family.filter((x) => !later.includes(x))))], { origin: "cli", inferForks: false });
-    const second = await importFiles(t.ctx, [write(`${provider}/family-b.jsonl`, jsonl(later))], { origin: "cli", inferForks: false });
-    expect(second.report.unresolvedForks).toEqual([]);
-    const rows = await t.db.trajectory.findMany({
-      where: { externalId: { in: family.map((x) => x.id!) } },
-      select: { id: true, externalId: true, parentId: true, forkStepIndex: true, attemptIndex: true, forkInferred: true, pendingParentRef: true, forkPointCount: true, attemptCount: true, recoveryRate: true, forkPoint: { select: { trajectoryId: true, stepIndex: true, errorCategory: true, origin: true } } },
-    });
-    const byExternal = new Map(rows.map((r) => [r.externalId!, r]));
-    expect(rows.length).toBe(family.length);
-    for (const x of family) {
-      const r = byExternal.get(x.id!)!;
-      if (x.fork) {
-        const parent = byExternal.get(x.fork.parentId)!;
-        expect([x.id, r.parentId, r.forkStepIndex, r.attemptIndex, r.forkInferred, r.pendingParentRef]).toEqual([x.id, parent.id, x.fork.stepIndex, x.fork.attemptIndex, false, null]);
-        expect(r.forkPoint).toEqual({ trajectoryId: parent.id, stepIndex: x.fork.stepIndex, errorCategory: x.fork.errorCategory ?? null, origin: "explicit" });
-      } else {
-        const own = attempts.filter((a) => a.fork!.parentId === x.id);
-        const passed = own.filter((a) => a.outcome === "passed").length;
-        const known = own.filter((a) => a.outcome !== "unknown").length;
-        expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([x.id, own.length, new Set(own.map((a) => a.fork!.stepIndex)).size, known ? expect.closeTo(passed / known, 12) : null]);
+  it.skipIf(skip)(
+    "links stated fork links exactly, whether the parent comes in the same batch, an earlier batch or an earlier import",
+    async () => {
+      const family = gen(700, 515);
+      const attempts = family.filter((x) => x.fork);
+      // Some attempts of unknown outcome: a parent's recovery rate counts known outcomes only.
+      attempts.forEach((a, i) => {
+        if (i % 3 === 0) a.outcome = "unknown";
+      });
+      expect(attempts.some((a) => a.outcome === "unknown") && attempts.some((a) => a.outcome === "passed")).toBe(true);
+      // The last root's attempts come in a second import (their parent is then only in the database); the rest in one
+      // file of several batches (256 trajectories each), so some families straddle a batch boundary.
+      const lastRoot = attempts.at(-1)!.fork!.parentId;
+      const later = family.filter((x) => x.fork?.parentId === lastRoot);
+      await importFiles(t.ctx, [write(`${provider}/family-a.jsonl`, jsonl(family.filter((x) => !later.includes(x))))], {
+        origin: "cli",
+        inferForks: false,
+      });
+      const second = await importFiles(t.ctx, [write(`${provider}/family-b.jsonl`, jsonl(later))], { origin: "cli", inferForks: false });
+      expect(second.report.unresolvedForks).toEqual([]);
+      const rows = await t.db.trajectory.findMany({
+        where: { externalId: { in: family.map((x) => x.id!) } },
+        select: {
+          id: true,
+          externalId: true,
+          parentId: true,
+          forkStepIndex: true,
+          attemptIndex: true,
+          forkInferred: true,
+          pendingParentRef: true,
+          forkPointCount: true,
+          attemptCount: true,
+          recoveryRate: true,
+          forkPoint: { select: { trajectoryId: true, stepIndex: true, errorCategory: true, origin: true } },
+        },
+      });
+      const byExternal = new Map(rows.map((r) => [r.externalId!, r]));
+      expect(rows.length).toBe(family.length);
+      for (const x of family) {
+        const r = byExternal.get(x.id!)!;
+        if (x.fork) {
+          const parent = byExternal.get(x.fork.parentId)!;
+          expect([x.id, r.parentId, r.forkStepIndex, r.attemptIndex, r.forkInferred, r.pendingParentRef]).toEqual([
+            x.id,
+            parent.id,
+            x.fork.stepIndex,
+            x.fork.attemptIndex,
+            false,
+            null,
+          ]);
+          expect(r.forkPoint).toEqual({
+            trajectoryId: parent.id,
+            stepIndex: x.fork.stepIndex,
+            errorCategory: x.fork.errorCategory ?? null,
+            origin: "explicit",
+          });
+        } else {
+          const own = attempts.filter((a) => a.fork!.parentId === x.id);
+          const passed = own.filter((a) => a.outcome === "passed").length;
+          const known = own.filter((a) => a.outcome !== "unknown").length;
+          expect([x.id, r.attemptCount, r.forkPointCount, r.recoveryRate]).toEqual([
+            x.id,
+            own.length,
+            new Set(own.map((a) => a.fork!.stepIndex)).size,
+            known ? expect.closeTo(passed / known, 12) : null,
+          ]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.skipIf(skip)("refreshes PostgreSQL's planner statistics after a bulk load (SQLite keeps none)", async () => {
     await refreshStatisticsAfterBulkLoad(t.db);
     if (provider === "postgresql") {
-      const rows = await t.db.$queryRawUnsafe<{ relname: string; analyzed: boolean }[]>(`SELECT relname, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname IN ('Trajectory', 'Step') ORDER BY relname`);
-      expect(rows).toEqual([{ relname: "Step", analyzed: true }, { relname: "Trajectory", analyzed: true }]);
+      const rows = await t.db.$queryRawUnsafe<{ relname: string; analyzed: boolean }[]>(
+        `SELECT relname, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname IN ('Trajectory', 'Step') ORDER BY relname`,
+      );
+      expect(rows).toEqual([
+        { relname: "Step", analyzed: true },
+        { relname: "Trajectory", analyzed: true },
+      ]);
     } else {
       expect(await t.db.$queryRawUnsafe<unknown[]>(`SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'`)).toEqual([]);
     }
@@ -180,7 +240,13 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
   });
 
   it.skipIf(skip)("imports a zipped folder upload, and refuses oversized uploads and zip-slip entries without writing", async () => {
-    const zip = Buffer.from(zipSync({ "job/a.jsonl": strToU8(jsonl(gen(3, 707))), "job/notes.txt": strToU8("hello"), "job/sub/b.jsonl": strToU8(jsonl(gen(2, 708))) }));
+    const zip = Buffer.from(
+      zipSync({
+        "job/a.jsonl": strToU8(jsonl(gen(3, 707))),
+        "job/notes.txt": strToU8("hello"),
+        "job/sub/b.jsonl": strToU8(jsonl(gen(2, 708))),
+      }),
+    );
     const limits = { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 40 * 1024 * 1024, maxZipEntries: 100 };
     const r = await importUpload(t.ctx, { name: "job.zip", body: streamOf(zip) }, limits, {});
     expect(r.report.imported).toBe(5);
@@ -190,9 +256,13 @@ describe.each(PROVIDERS)("import on $title", ({ provider, skip }) => {
       ["job/job/sub/b.jsonl", 2, null],
     ]);
     const before = await getStats(t.ctx);
-    await expect(importUpload(t.ctx, { name: "big.jsonl", body: streamOf(Buffer.from(jsonl(gen(3, 709)))) }, { ...limits, maxBytes: 100 }, {})).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    await expect(
+      importUpload(t.ctx, { name: "big.jsonl", body: streamOf(Buffer.from(jsonl(gen(3, 709)))) }, { ...limits, maxBytes: 100 }, {}),
+    ).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     const evil = Buffer.from(zipSync({ "../../evil.jsonl": strToU8(jsonl(gen(1, 710))) }));
-    await expect(importUpload(t.ctx, { name: "evil.zip", body: streamOf(evil) }, limits, {})).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(importUpload(t.ctx, { name: "evil.zip", body: streamOf(evil) }, limits, {})).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+    });
     await expect(importUpload(t.ctx, { name: "../x.jsonl", body: streamOf(Buffer.from("{}")) }, limits, {})).rejects.toThrow(/path/);
     expect(await getStats(t.ctx)).toEqual(before);
   });
@@ -211,7 +281,10 @@ describe("walking inputs", () => {
     const db = await createTestDatabase("sqlite");
     try {
       const r = await importFiles(db.ctx, [dir, path.join(tmp, "missing.jsonl"), path.join(tmp, "walk/binary.bin")], { origin: "cli" });
-      expect(r.report.errors.map((e) => `${e.file}: ${e.message}`)).toEqual([`${path.join(tmp, "missing.jsonl")}: no such file or directory`, "binary.bin: binary file, not a trajectory format"]);
+      expect(r.report.errors.map((e) => `${e.file}: ${e.message}`)).toEqual([
+        `${path.join(tmp, "missing.jsonl")}: no such file or directory`,
+        "binary.bin: binary file, not a trajectory format",
+      ]);
       const skipped = Object.fromEntries(r.files.filter((f) => f.skipped).map((f) => [f.file, f.skipped]));
       expect(skipped).toMatchObject({ "walk/binary.bin": "binary file, not a trajectory format", "walk/empty.jsonl": "file is empty" });
     } finally {

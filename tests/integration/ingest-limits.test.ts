@@ -45,8 +45,13 @@ describe.each(PROVIDERS)("per-record limits on $title", ({ provider, skip }) => 
 
   it.skipIf(skip)("answers a malformed array with one 400, writing nothing", async () => {
     const before = await t.db.trajectory.count();
-    await expect(ingestTrajectories(t.ctx, `[${JSON.stringify(a)}, {"task": ]`, { ndjson: false })).rejects.toMatchObject({ code: "INVALID_INPUT", message: /body is not valid JSON/ });
-    await expect(ingestTrajectories(t.ctx, `[${JSON.stringify(a)}] trailing`, { ndjson: false })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    await expect(ingestTrajectories(t.ctx, `[${JSON.stringify(a)}, {"task": ]`, { ndjson: false })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: /body is not valid JSON/,
+    });
+    await expect(ingestTrajectories(t.ctx, `[${JSON.stringify(a)}] trailing`, { ndjson: false })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+    });
     expect(await t.db.trajectory.count()).toBe(before);
   });
 });

@@ -9,7 +9,8 @@ import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } fro
 import { trajectoryApiQuerySchema, trajectoryListQuerySchema, trajectoryListUrlSchema } from "../../lib/validation/search-params/index.ts";
 
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
-const facetCounts = (f: { label: { value: string; count: number }[] } | null) => Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));
+const facetCounts = (f: { label: { value: string; count: number }[] } | null) =>
+  Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));
 
 describe.each(PROVIDERS)("label facet and column on $title", ({ provider, skip }) => {
   let t: TestDatabase;
@@ -28,7 +29,14 @@ describe.each(PROVIDERS)("label facet and column on $title", ({ provider, skip }
     alice = await t.as("alice", "annotator");
     bob = await t.as("bob", "annotator");
     rita = await t.as("rita", "researcher");
-    ids = (await t.db.trajectory.findMany({ where: { parentId: null, stepCount: { gte: 6 } }, orderBy: { id: "asc" }, take: 3, select: { id: true } })).map((r) => r.id);
+    ids = (
+      await t.db.trajectory.findMany({
+        where: { parentId: null, stepCount: { gte: 6 } },
+        orderBy: { id: "asc" },
+        take: 3,
+        select: { id: true },
+      })
+    ).map((r) => r.id);
     const [a, b, c] = ids as [string, string, string];
     // a: alice timeout on steps 1-3 and command-error on the whole trajectory; b: bob timeout; c: alice + bob command-error
     await createLabel(alice, { trajectory: a, schema: "error-category", value: "timeout", target: { steps: [1, 3] } });

@@ -32,7 +32,14 @@ describe("local mode", () => {
   it("refuses a cross-site POST (CSRF) and accepts the same request from our own origin", async () => {
     const body = "{nope";
     const send = (headers: Record<string, string>) =>
-      post(new NextRequest("http://127.0.0.1:3000/api/v1/trajectories", { method: "POST", body, headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers } }), { params: Promise.resolve({}) });
+      post(
+        new NextRequest("http://127.0.0.1:3000/api/v1/trajectories", {
+          method: "POST",
+          body,
+          headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers },
+        }),
+        { params: Promise.resolve({}) },
+      );
     const evil = await send({ origin: "https://evil.example", "sec-fetch-site": "cross-site" });
     expect(evil.status).toBe(403);
     expect((await evil.json()).error.message).toMatch(/cross-site request refused/);

@@ -14,7 +14,12 @@ import { execSql, querySql, tableNames } from "../helpers/raw-sql.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const committedDir = (p: Provider) => path.join(ROOT, "prisma", p === "sqlite" ? "sqlite" : "postgres", "migrations");
-const committed = (p: Provider) => fs.readdirSync(committedDir(p), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const committed = (p: Provider) =>
+  fs
+    .readdirSync(committedDir(p), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 const sha256 = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
 
 // `_prisma_migrations` as Prisma's schema engine (the wasm build earlier releases ran at start-up) created it,
@@ -67,8 +72,18 @@ function writeMigration(dir: string, name: string, sql: string): void {
   fs.writeFileSync(path.join(dir, name, "migration.sql"), sql);
 }
 
-type Row = { id: string; migration_name: string; checksum: string; finished_at: unknown; started_at: unknown; applied_steps_count: number | string; logs: string | null; rolled_back_at: unknown };
-const history = (config: DatabaseConfig) => querySql<Row>(config, `SELECT * FROM "_prisma_migrations" ORDER BY "started_at", "migration_name"`);
+type Row = {
+  id: string;
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  started_at: unknown;
+  applied_steps_count: number | string;
+  logs: string | null;
+  rolled_back_at: unknown;
+};
+const history = (config: DatabaseConfig) =>
+  querySql<Row>(config, `SELECT * FROM "_prisma_migrations" ORDER BY "started_at", "migration_name"`);
 
 describe.each(PROVIDERS)("start-up migrations on $title", ({ provider, skip }) => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -149,7 +164,10 @@ describe.each(PROVIDERS)("start-up migrations on $title", ({ provider, skip }) =
     const dir = folder(2, { [broken]: `${good}INSERT INTO "NoSuchTable" ("id") VALUES (1);\n` });
     const names = committed(provider).slice(0, 2);
 
-    const err = await migrateDeploy(config, { dir }).then(() => null, (e: Error) => e);
+    const err = await migrateDeploy(config, { dir }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain(`Migration ${broken} failed on ${provider} (${path.join(dir, broken, "migration.sql")}`);
     expect(err?.message).toMatch(/NoSuchTable/);
     if (provider === "postgresql") expect(err?.message).toMatch(/migration\.sql line 3\)/);
@@ -193,13 +211,14 @@ describe.each(PROVIDERS)("start-up migrations on $title", ({ provider, skip }) =
     const [, , third] = committed(provider);
     await migrateDeploy(config, { dir: folder(2) });
     // What Prisma's engine leaves when a migration fails half-way: a row that never finished.
-    await querySql(config, `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "logs", "started_at", "applied_steps_count") VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, 0)`, [
-      crypto.randomUUID(),
-      "0".repeat(64),
-      third,
-      "Database error: duplicate column",
-    ]);
-    await expect(migrateDeploy(config)).rejects.toThrow(new RegExp(`Migration ${third} failed earlier .*duplicate column.*mark the attempt rolled back`));
+    await querySql(
+      config,
+      `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "logs", "started_at", "applied_steps_count") VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, 0)`,
+      [crypto.randomUUID(), "0".repeat(64), third, "Database error: duplicate column"],
+    );
+    await expect(migrateDeploy(config)).rejects.toThrow(
+      new RegExp(`Migration ${third} failed earlier .*duplicate column.*mark the attempt rolled back`),
+    );
     expect((await migrateStatus(config)).problems).toEqual([expect.stringContaining(third!)]);
 
     await querySql(config, `UPDATE "_prisma_migrations" SET "rolled_back_at" = CURRENT_TIMESTAMP WHERE "finished_at" IS NULL`);
@@ -214,58 +233,83 @@ describe.each(PROVIDERS)("start-up migrations on $title", ({ provider, skip }) =
 
     const newer = await emptyDb();
     await migrateDeploy(newer, { dir: folder(1) });
-    await querySql(newer, `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "started_at", "applied_steps_count") VALUES (?, ?, CURRENT_TIMESTAMP, ?, CURRENT_TIMESTAMP, 1)`, [
-      crypto.randomUUID(),
-      "0".repeat(64),
-      "20991231000000_from_a_newer_release",
-    ]);
-    expect(await migrateStatus(newer, { dir: folder(1) })).toEqual({ pending: [], problems: [], unknown: ["20991231000000_from_a_newer_release"] });
-  });
-
-  it.skipIf(skip || provider !== "sqlite")("keeps SQLite's foreign keys whole: enforced, or checked before commit when a migration turns them off", async () => {
-    const config = await emptyDb();
-    const orphan = `INSERT INTO "Step" ("trajectoryId", "index", "source", "contentHash") VALUES ('no-such-trajectory', 0, 'agent', 'h');\n`;
-    const dir = folder(1, { "20990101000000_orphan": orphan });
-    await expect(migrateDeploy(config, { dir })).rejects.toThrow(/Migration 20990101000000_orphan failed on sqlite .*FOREIGN KEY constraint failed/);
-    writeMigration(dir, "20990101000000_orphan", `PRAGMA defer_foreign_keys=ON;\nPRAGMA foreign_keys=OFF;\n${orphan}PRAGMA foreign_keys=ON;\nPRAGMA defer_foreign_keys=OFF;\n`);
-    await expect(migrateDeploy(config, { dir })).rejects.toThrow(/Migration 20990101000000_orphan failed on sqlite .*1 row\(s\) whose foreign key points nowhere \(first: Step → Trajectory\)/);
-    expect(await querySql(config, `SELECT COUNT(*) AS n FROM "Step"`)).toEqual([{ n: 0 }]);
-    expect((await history(config)).map((r) => r.migration_name)).toEqual(committed(provider).slice(0, 1));
-  });
-
-  it.skipIf(skip)("applies each migration once when two processes start on the same database at the same moment", async () => {
-    const config = await emptyDb();
-    // A slow first migration keeps the first process inside its transaction while the second one arrives.
-    const slow =
-      provider === "sqlite"
-        ? `CREATE TABLE "Slow" ("x" INTEGER);\nWITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000) INSERT INTO "Slow" SELECT x FROM c;\n`
-        : `CREATE TABLE "Slow" ("x" INTEGER);\nSELECT pg_sleep(0.7);\n`;
-    const dir = folder(3, { "00000000000000_slow": slow });
-    const expected = ["00000000000000_slow", ...committed(provider).slice(0, 3)];
-    const go = path.join(dir, "go");
-
-    const children = [0, 1].map(() => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/helpers/migrate-child.ts"), JSON.stringify(config), dir, go], { cwd: ROOT });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (d: Buffer) => (out += d));
-      child.stderr.on("data", (d: Buffer) => (err += d));
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", () => out.includes("ready") && resolve());
-        child.on("exit", () => reject(new Error(`child exited before it was ready: ${err}`)));
-      });
-      const done = new Promise<{ ok: boolean; applied?: string[]; error?: string }>((resolve, reject) =>
-        child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!)) : reject(new Error(`child failed (${code}): ${err}`)))),
-      );
-      return { ready, done };
+    await querySql(
+      newer,
+      `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "started_at", "applied_steps_count") VALUES (?, ?, CURRENT_TIMESTAMP, ?, CURRENT_TIMESTAMP, 1)`,
+      [crypto.randomUUID(), "0".repeat(64), "20991231000000_from_a_newer_release"],
+    );
+    expect(await migrateStatus(newer, { dir: folder(1) })).toEqual({
+      pending: [],
+      problems: [],
+      unknown: ["20991231000000_from_a_newer_release"],
     });
-    await Promise.all(children.map((c) => c.ready));
-    fs.writeFileSync(go, "");
-    const results = await Promise.all(children.map((c) => c.done));
+  });
 
-    expect(results.map((r) => r.error ?? "")).toEqual(["", ""]);
-    const applied = results.flatMap((r) => r.applied ?? []);
-    expect([...applied].sort()).toEqual(expected); // every migration applied, none twice
-    expect((await history(config)).map((r) => r.migration_name).sort()).toEqual(expected);
-  }, 120_000);
+  it.skipIf(skip || provider !== "sqlite")(
+    "keeps SQLite's foreign keys whole: enforced, or checked before commit when a migration turns them off",
+    async () => {
+      const config = await emptyDb();
+      const orphan = `INSERT INTO "Step" ("trajectoryId", "index", "source", "contentHash") VALUES ('no-such-trajectory', 0, 'agent', 'h');\n`;
+      const dir = folder(1, { "20990101000000_orphan": orphan });
+      await expect(migrateDeploy(config, { dir })).rejects.toThrow(
+        /Migration 20990101000000_orphan failed on sqlite .*FOREIGN KEY constraint failed/,
+      );
+      writeMigration(
+        dir,
+        "20990101000000_orphan",
+        `PRAGMA defer_foreign_keys=ON;\nPRAGMA foreign_keys=OFF;\n${orphan}PRAGMA foreign_keys=ON;\nPRAGMA defer_foreign_keys=OFF;\n`,
+      );
+      await expect(migrateDeploy(config, { dir })).rejects.toThrow(
+        /Migration 20990101000000_orphan failed on sqlite .*1 row\(s\) whose foreign key points nowhere \(first: Step → Trajectory\)/,
+      );
+      expect(await querySql(config, `SELECT COUNT(*) AS n FROM "Step"`)).toEqual([{ n: 0 }]);
+      expect((await history(config)).map((r) => r.migration_name)).toEqual(committed(provider).slice(0, 1));
+    },
+  );
+
+  it.skipIf(skip)(
+    "applies each migration once when two processes start on the same database at the same moment",
+    async () => {
+      const config = await emptyDb();
+      // A slow first migration keeps the first process inside its transaction while the second one arrives.
+      const slow =
+        provider === "sqlite"
+          ? `CREATE TABLE "Slow" ("x" INTEGER);\nWITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000) INSERT INTO "Slow" SELECT x FROM c;\n`
+          : `CREATE TABLE "Slow" ("x" INTEGER);\nSELECT pg_sleep(0.7);\n`;
+      const dir = folder(3, { "00000000000000_slow": slow });
+      const expected = ["00000000000000_slow", ...committed(provider).slice(0, 3)];
+      const go = path.join(dir, "go");
+
+      const children = [0, 1].map(() => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", path.join(ROOT, "tests/helpers/migrate-child.ts"), JSON.stringify(config), dir, go],
+          { cwd: ROOT },
+        );
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d: Buffer) => (out += d));
+        child.stderr.on("data", (d: Buffer) => (err += d));
+        const ready = new Promise<void>((resolve, reject) => {
+          child.stdout.on("data", () => out.includes("ready") && resolve());
+          child.on("exit", () => reject(new Error(`child exited before it was ready: ${err}`)));
+        });
+        const done = new Promise<{ ok: boolean; applied?: string[]; error?: string }>((resolve, reject) =>
+          child.on("exit", (code) =>
+            code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!)) : reject(new Error(`child failed (${code}): ${err}`)),
+          ),
+        );
+        return { ready, done };
+      });
+      await Promise.all(children.map((c) => c.ready));
+      fs.writeFileSync(go, "");
+      const results = await Promise.all(children.map((c) => c.done));
+
+      expect(results.map((r) => r.error ?? "")).toEqual(["", ""]);
+      const applied = results.flatMap((r) => r.applied ?? []);
+      expect([...applied].sort()).toEqual(expected); // every migration applied, none twice
+      expect((await history(config)).map((r) => r.migration_name).sort()).toEqual(expected);
+    },
+    120_000,
+  );
 });

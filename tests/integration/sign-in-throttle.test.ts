@@ -40,7 +40,19 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
   it.skipIf(skip)("failures counted by one server process are refused by another", async () => {
     const { name, password } = await createUser(t.ctx, { name: `rep-${provider}`, role: "viewer" });
     const attempts = SIGN_IN_LIMITS.perAccountAndAddress + 1;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/helpers/sign-in-child.ts"), JSON.stringify(t.config), name, "203.0.113.10", String(attempts)], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(ROOT, "tests/helpers/sign-in-child.ts"),
+        JSON.stringify(t.config),
+        name,
+        "203.0.113.10",
+        String(attempts),
+      ],
+      { cwd: ROOT },
+    );
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual([...Array(attempts - 1).fill("invalid"), "throttled"]);
     const refused = await signIn({ username: name, password }, fromPeer("203.0.113.10"), replicaB);
     expect(refused).toMatchObject({ ok: false, reason: "throttled" });
@@ -53,11 +65,17 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
     const { name, password } = await createUser(t.ctx, { name: `spoof-${provider}`, role: "viewer" });
     let refusedAt = -1;
     for (let i = 0; i < 25 && refusedAt < 0; i++) {
-      const out = await signIn({ username: name, password: `wrong-${i}` }, fromPeer("203.0.113.20", { "x-forwarded-for": `10.66.0.${i}`, "x-real-ip": `10.67.0.${i}` }), i % 2 ? replicaA : replicaB);
+      const out = await signIn(
+        { username: name, password: `wrong-${i}` },
+        fromPeer("203.0.113.20", { "x-forwarded-for": `10.66.0.${i}`, "x-real-ip": `10.67.0.${i}` }),
+        i % 2 ? replicaA : replicaB,
+      );
       if (!out.ok && out.reason === "throttled") refusedAt = i;
     }
     expect(refusedAt).toBe(SIGN_IN_LIMITS.perAccountAndAddress);
-    expect(await signIn({ username: name, password }, fromPeer("203.0.113.20", { "x-forwarded-for": "10.66.1.1" }), replicaA)).toMatchObject({ ok: false, reason: "throttled" });
+    expect(
+      await signIn({ username: name, password }, fromPeer("203.0.113.20", { "x-forwarded-for": "10.66.1.1" }), replicaA),
+    ).toMatchObject({ ok: false, reason: "throttled" });
     const failures = await listAuditEvents(t.ctx, { action: "auth.sign-in-failed", actor: name, limit: 100 });
     expect(failures).toHaveLength(SIGN_IN_LIMITS.perAccountAndAddress);
     expect(new Set(failures.map((f) => f.ipAddress))).toEqual(new Set(["203.0.113.20"]));
@@ -69,7 +87,10 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
     // and invented) so that none is itself throttled.
     for (let i = 0; i < 25; i++) {
       const target = i % 5 === 0 ? `ghost-${i}-${provider}` : `clean-${provider}-other-${i % 5}`;
-      expect(await signIn({ username: target, password: `guess-${i}` }, fromPeer("198.51.100.30"), i % 2 ? replicaA : replicaB)).toEqual({ ok: false, reason: "invalid" });
+      expect(await signIn({ username: target, password: `guess-${i}` }, fromPeer("198.51.100.30"), i % 2 ? replicaA : replicaB)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
     }
     const out = await signIn({ username: name, password }, fromPeer("198.51.100.30"), replicaA);
     expect(out.ok).toBe(true);
@@ -80,7 +101,10 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
   it.skipIf(skip)("guessing one account is throttled across addresses and servers", async () => {
     const { name, password } = await createUser(t.ctx, { name: `target-${provider}`, role: "viewer" });
     for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
-      expect(await signIn({ username: name, password: `wrong-${i}` }, fromPeer(`192.0.2.${i + 1}`), i % 2 ? replicaA : replicaB)).toEqual({ ok: false, reason: "invalid" });
+      expect(await signIn({ username: name, password: `wrong-${i}` }, fromPeer(`192.0.2.${i + 1}`), i % 2 ? replicaA : replicaB)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
     }
     expect(await signIn({ username: name, password }, fromPeer("192.0.2.200"), replicaB)).toMatchObject({ ok: false, reason: "throttled" });
     // Another account from the same addresses is untouched.
@@ -91,7 +115,9 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
   it.skipIf(skip)("attempts sent all at once to two servers are counted before any password is checked", async () => {
     const { name } = await createUser(t.ctx, { name: `burst-${provider}`, role: "viewer" });
     const outcomes = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => signIn({ username: name, password: `burst-${i}` }, fromPeer("203.0.113.50"), i % 2 ? replicaA : replicaB)),
+      Array.from({ length: 12 }, (_, i) =>
+        signIn({ username: name, password: `burst-${i}` }, fromPeer("203.0.113.50"), i % 2 ? replicaA : replicaB),
+      ),
     );
     const reasons = outcomes.map((o) => (o.ok ? "ok" : o.reason));
     expect(reasons.filter((r) => r === "invalid")).toHaveLength(SIGN_IN_LIMITS.perAccountAndAddress);
@@ -100,10 +126,14 @@ describe.each(PROVIDERS)("sign-in throttle across servers ($title)", ({ provider
 
   it.skipIf(skip)("a success clears the account's counts for every server", async () => {
     const { name, password } = await createUser(t.ctx, { name: `owner-${provider}`, role: "viewer" });
-    for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress - 1; i++) await signIn({ username: name, password: `wrong-${i}` }, fromPeer("203.0.113.40"), replicaA);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress - 1; i++)
+      await signIn({ username: name, password: `wrong-${i}` }, fromPeer("203.0.113.40"), replicaA);
     expect((await signIn({ username: name, password }, fromPeer("203.0.113.40"), replicaB)).ok).toBe(true);
     for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndAddress - 1; i++) {
-      expect(await signIn({ username: name, password: `again-${i}` }, fromPeer("203.0.113.40"), replicaA)).toEqual({ ok: false, reason: "invalid" });
+      expect(await signIn({ username: name, password: `again-${i}` }, fromPeer("203.0.113.40"), replicaA)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
     }
     expect((await signIn({ username: name, password }, fromPeer("203.0.113.40"), replicaA)).ok).toBe(true);
   });

@@ -15,7 +15,14 @@ describe("npm start, team mode", () => {
         cwd: ROOT,
         encoding: "utf8",
         timeout: 120_000,
-        env: { ...process.env, DATABASE_URL: `file:${path.join(dir, "t.db")}`, HOST: "0.0.0.0", RETERM_AUTH: "", RETERM_DEMO: "0", PORT: "3999" },
+        env: {
+          ...process.env,
+          DATABASE_URL: `file:${path.join(dir, "t.db")}`,
+          HOST: "0.0.0.0",
+          RETERM_AUTH: "",
+          RETERM_DEMO: "0",
+          PORT: "3999",
+        },
       });
       expect(r.status).toBe(1);
       expect(r.stderr).toContain("Team mode needs an admin who can sign in");

@@ -31,7 +31,8 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
-const facetCounts = (f: { label: { value: string; count: number }[] } | null) => Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));
+const facetCounts = (f: { label: { value: string; count: number }[] } | null) =>
+  Object.fromEntries((f?.label ?? []).map((o) => [o.value, o.count]));
 type Pending = { key: string; value: string; stepStart: number };
 async function firstThree(ctx: ServiceContext, trajectory: string): Promise<[Pending, Pending, Pending]> {
   const s = (await listSuggestions(ctx, { trajectory })).suggestions;
@@ -61,9 +62,20 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     bob = await t.as("bob", "annotator");
     rita = await t.as("rita", "researcher");
     const groups = await t.db.detectedError.groupBy({ by: ["trajectoryId"], _count: { _all: true } });
-    const many = groups.filter((g) => g._count._all >= 3).map((g) => g.trajectoryId).sort();
-    withErrors = await t.db.trajectory.findMany({ where: { id: { in: many }, parentId: null }, orderBy: { id: "asc" }, select: { id: true, externalId: true } });
-    judged = await t.db.trajectory.findFirstOrThrow({ where: { parentId: null, stepCount: { gte: 6 }, id: { notIn: many } }, orderBy: { id: "asc" }, select: { id: true, stepCount: true } });
+    const many = groups
+      .filter((g) => g._count._all >= 3)
+      .map((g) => g.trajectoryId)
+      .sort();
+    withErrors = await t.db.trajectory.findMany({
+      where: { id: { in: many }, parentId: null },
+      orderBy: { id: "asc" },
+      select: { id: true, externalId: true },
+    });
+    judged = await t.db.trajectory.findFirstOrThrow({
+      where: { parentId: null, stepCount: { gte: 6 }, id: { notIn: many } },
+      orderBy: { id: "asc" },
+      select: { id: true, stepCount: true },
+    });
   }, 120_000);
   afterAll(async () => {
     await t?.drop();
@@ -75,7 +87,14 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     const errors = await t.db.detectedError.findMany({ where: { trajectoryId: traj.id }, orderBy: { stepIndex: "asc" } });
     const { suggestions } = await listSuggestions(alice, { trajectory: traj.id });
     expect(suggestions.map((s) => [s.key, s.source, s.value, s.stepStart, s.stepEnd, s.targetKey])).toEqual(
-      errors.map((e) => [`det:${e.id}`, "detector", e.category, e.stepIndex, e.stepIndex, `steps:${traj.id}:${e.stepIndex}-${e.stepIndex}`]),
+      errors.map((e) => [
+        `det:${e.id}`,
+        "detector",
+        e.category,
+        e.stepIndex,
+        e.stepIndex,
+        `steps:${traj.id}:${e.stepIndex}-${e.stepIndex}`,
+      ]),
     );
     expect(suggestions[0]!.message).toContain(errors[0]!.signal);
     // By external id too; an unknown trajectory is 404.
@@ -99,51 +118,76 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     expect(await codeOf(listSuggestions(pia, { trajectory: traj.id, after: "det:nope", limit: 5 }))).toBe("INVALID_INPUT");
   });
 
-  it.skipIf(skip)("accept creates a real label (history, count), change creates the annotator's, reject records only the decision", async () => {
-    const traj = withErrors[0]!;
-    const [s1, s2, s3] = await firstThree(alice, traj.id);
-    const accepted = await decideSuggestion(alice, { suggestion: s1.key, decision: "accepted" });
-    expect(accepted.decision).toBe("accepted");
-    expect(accepted.label).toMatchObject({ annotatorName: "alice", schemaKey: "error-category", targetType: "step_range", stepStart: s1.stepStart, stepEnd: s1.stepStart, value: s1.value, version: 1 });
-    const other = s2.value === "hang" ? "timeout" : "hang";
-    const changed = await decideSuggestion(alice, { suggestion: s2.key, decision: "changed", value: other });
-    expect(changed).toMatchObject({ decision: "changed", label: { value: other, stepStart: s2.stepStart } });
-    const rejected = await decideSuggestion(alice, { suggestion: s3.key, decision: "rejected" });
-    expect(rejected).toEqual({ suggestion: s3.key, decision: "rejected", label: null });
+  it.skipIf(skip)(
+    "accept creates a real label (history, count), change creates the annotator's, reject records only the decision",
+    async () => {
+      const traj = withErrors[0]!;
+      const [s1, s2, s3] = await firstThree(alice, traj.id);
+      const accepted = await decideSuggestion(alice, { suggestion: s1.key, decision: "accepted" });
+      expect(accepted.decision).toBe("accepted");
+      expect(accepted.label).toMatchObject({
+        annotatorName: "alice",
+        schemaKey: "error-category",
+        targetType: "step_range",
+        stepStart: s1.stepStart,
+        stepEnd: s1.stepStart,
+        value: s1.value,
+        version: 1,
+      });
+      const other = s2.value === "hang" ? "timeout" : "hang";
+      const changed = await decideSuggestion(alice, { suggestion: s2.key, decision: "changed", value: other });
+      expect(changed).toMatchObject({ decision: "changed", label: { value: other, stepStart: s2.stepStart } });
+      const rejected = await decideSuggestion(alice, { suggestion: s3.key, decision: "rejected" });
+      expect(rejected).toEqual({ suggestion: s3.key, decision: "rejected", label: null });
 
-    const labels = (await listLabels(alice, { trajectory: traj.id })).labels;
-    expect(labels.map((l) => [l.stepStart, l.value]).sort()).toEqual([[s1.stepStart, s1.value], [s2.stepStart, other]].sort());
-    const stored = await t.db.trajectory.findUniqueOrThrow({ where: { id: traj.id }, select: { annotationCount: true } });
-    expect(stored.annotationCount).toBe(2);
-    expect((await getLabelHistory(alice, traj.id)).filter((e) => e.action === "create")).toHaveLength(2);
-    const decisions = await t.db.suggestionDecision.findMany({ where: { annotatorId: alice.actor.id }, orderBy: { createdAt: "asc" } });
-    expect(decisions.map((d) => [d.suggestionKey, d.decision, d.value, d.annotationId])).toEqual([
-      [s1.key, "accepted", s1.value, accepted.label!.id],
-      [s2.key, "changed", other, changed.label!.id],
-      [s3.key, "rejected", null, null],
-    ]);
+      const labels = (await listLabels(alice, { trajectory: traj.id })).labels;
+      expect(labels.map((l) => [l.stepStart, l.value]).sort()).toEqual(
+        [
+          [s1.stepStart, s1.value],
+          [s2.stepStart, other],
+        ].sort(),
+      );
+      const stored = await t.db.trajectory.findUniqueOrThrow({ where: { id: traj.id }, select: { annotationCount: true } });
+      expect(stored.annotationCount).toBe(2);
+      expect((await getLabelHistory(alice, traj.id)).filter((e) => e.action === "create")).toHaveLength(2);
+      const decisions = await t.db.suggestionDecision.findMany({ where: { annotatorId: alice.actor.id }, orderBy: { createdAt: "asc" } });
+      expect(decisions.map((d) => [d.suggestionKey, d.decision, d.value, d.annotationId])).toEqual([
+        [s1.key, "accepted", s1.value, accepted.label!.id],
+        [s2.key, "changed", other, changed.label!.id],
+        [s3.key, "rejected", null, null],
+      ]);
 
-    // Decided suggestions are no longer offered to alice; bob still sees all of them (decisions are per annotator).
-    const pendingAlice = (await listSuggestions(alice, { trajectory: traj.id })).suggestions.map((s) => s.key);
-    expect(pendingAlice).not.toContain(s1.key);
-    expect(pendingAlice).not.toContain(s3.key);
-    expect((await listSuggestions(bob, { trajectory: traj.id })).suggestions.map((s) => s.key)).toEqual(expect.arrayContaining([s1.key, s2.key, s3.key]));
-    // Bob does not see alice's labels either (blind).
-    expect((await listLabels(bob, { trajectory: traj.id })).labels).toEqual([]);
-    const audit = await listAuditEvents(t.ctx, { action: "suggestion.decide", limit: 10 });
-    expect(audit.length).toBeGreaterThanOrEqual(3);
-  });
+      // Decided suggestions are no longer offered to alice; bob still sees all of them (decisions are per annotator).
+      const pendingAlice = (await listSuggestions(alice, { trajectory: traj.id })).suggestions.map((s) => s.key);
+      expect(pendingAlice).not.toContain(s1.key);
+      expect(pendingAlice).not.toContain(s3.key);
+      expect((await listSuggestions(bob, { trajectory: traj.id })).suggestions.map((s) => s.key)).toEqual(
+        expect.arrayContaining([s1.key, s2.key, s3.key]),
+      );
+      // Bob does not see alice's labels either (blind).
+      expect((await listLabels(bob, { trajectory: traj.id })).labels).toEqual([]);
+      const audit = await listAuditEvents(t.ctx, { action: "suggestion.decide", limit: 10 });
+      expect(audit.length).toBeGreaterThanOrEqual(3);
+    },
+  );
 
   it.skipIf(skip)("refuses a second decision (409), a bad change value (400), and keeps label and decision together", async () => {
     const traj = withErrors[1]!;
     const [s1, s2, s3] = await firstThree(alice, traj.id);
     await decideSuggestion(alice, { suggestion: s1.key, decision: "rejected" });
     expect(await codeOf(decideSuggestion(alice, { suggestion: s1.key, decision: "accepted" }))).toBe("CONFLICT");
-    expect(await codeOf(decideSuggestion(alice, { suggestion: s2.key, decision: "changed", value: "not-a-category" }))).toBe("INVALID_INPUT");
+    expect(await codeOf(decideSuggestion(alice, { suggestion: s2.key, decision: "changed", value: "not-a-category" }))).toBe(
+      "INVALID_INPUT",
+    );
     expect(await codeOf(decideSuggestion(alice, { suggestion: s2.key, decision: "changed" }))).toBe("ZOD");
     expect(await codeOf(decideSuggestion(alice, { suggestion: "det:doesnotexist", decision: "accepted" }))).toBe("NOT_FOUND");
     // Alice labelled s3's step herself already: accepting is the label conflict (409), and no decision is left behind.
-    await createLabel(alice, { trajectory: traj.id, schema: "error-category", value: "timeout", target: { steps: [s3.stepStart, s3.stepStart] } });
+    await createLabel(alice, {
+      trajectory: traj.id,
+      schema: "error-category",
+      value: "timeout",
+      target: { steps: [s3.stepStart, s3.stepStart] },
+    });
     expect(await codeOf(decideSuggestion(alice, { suggestion: s3.key, decision: "accepted" }))).toBe("CONFLICT");
     expect(await t.db.suggestionDecision.count({ where: { suggestionKey: s3.key } })).toBe(0);
     // A change to the suggested value counts as an acceptance.
@@ -155,20 +199,41 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
   });
 
   const judgeLines = () => [
-    { trajectory: judged.id, schema: "error-category", value: "timeout", annotator: "llm-judge-v1", target: { steps: [1, 2] }, comment: "sleeps until killed" },
+    {
+      trajectory: judged.id,
+      schema: "error-category",
+      value: "timeout",
+      annotator: "llm-judge-v1",
+      target: { steps: [1, 2] },
+      comment: "sleeps until killed",
+    },
     { trajectory: judged.id, schema: "error-category", value: "command-error", annotator: "llm-judge-v1" },
     { trajectory: judged.id, schema: "error-category", value: "hang", annotator: "llm-judge-v2", target: { steps: [1, 2] } },
   ];
 
   it.skipIf(skip)("imports suggestions from JSONL (errors name the line, nothing written), idempotently, as imported:<name>", async () => {
-    const bad = lines(judgeLines()) + "\n" + JSON.stringify({ trajectory: judged.id, schema: "error-category", value: "nope", annotator: "llm-judge-v1" }) + "\n{oops\n";
+    const bad =
+      lines(judgeLines()) +
+      "\n" +
+      JSON.stringify({ trajectory: judged.id, schema: "error-category", value: "nope", annotator: "llm-judge-v1" }) +
+      "\n{oops\n";
     const refused = await importSuggestions(rita, bad, { file: "judge.jsonl" });
     expect(refused.created).toBe(0);
-    expect(refused.issues.map((i) => [i.file, i.line, i.field])).toEqual([["judge.jsonl", 5, "value"], ["judge.jsonl", 6, "(line)"]]);
+    expect(refused.issues.map((i) => [i.file, i.line, i.field])).toEqual([
+      ["judge.jsonl", 5, "value"],
+      ["judge.jsonl", 6, "(line)"],
+    ]);
     expect(await t.db.suggestion.count()).toBe(0);
 
     const first = await importSuggestions(rita, lines(judgeLines()), { file: "judge.jsonl" });
-    expect(first).toMatchObject({ lines: 3, created: 3, updated: 0, unchanged: 0, sources: ["imported:llm-judge-v1", "imported:llm-judge-v2"], issues: [] });
+    expect(first).toMatchObject({
+      lines: 3,
+      created: 3,
+      updated: 0,
+      unchanged: 0,
+      sources: ["imported:llm-judge-v1", "imported:llm-judge-v2"],
+      issues: [],
+    });
     const again = await importSuggestions(rita, lines(judgeLines()), { file: "judge.jsonl" });
     expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
     expect(await t.db.suggestion.count()).toBe(3);
@@ -200,7 +265,11 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     expect(page.rows.find((r) => r.id === judged.id)?.labels).toEqual([]);
     // The facet counts exactly what the Annotation table holds (labels of earlier tests), nothing of the suggestions.
     const fromLabels = async () => {
-      const rows = await t.db.annotation.findMany({ where: { schema: { key: "error-category" } }, distinct: ["trajectoryId", "value"], select: { value: true } });
+      const rows = await t.db.annotation.findMany({
+        where: { schema: { key: "error-category" } },
+        distinct: ["trajectoryId", "value"],
+        select: { value: true },
+      });
       const out: Record<string, number> = {};
       for (const r of rows) out[r.value] = (out[r.value] ?? 0) + 1;
       return out;
@@ -213,22 +282,36 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
       const opened = await openExport(t.ctx, { name: "judged-only", format: "labels-jsonl" });
       let text = "";
       for await (const piece of opened.pieces()) text += piece;
-      return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { annotator: string; value: string; stepStart: number | null });
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { annotator: string; value: string; stepStart: number | null });
     };
     expect(await exportLabels()).toEqual([]);
 
     // Two annotators decide the same judge suggestion: then it is an ordinary label of each, everywhere.
-    const step12 = (await listSuggestions(alice, { trajectory: judged.id })).suggestions.find((s) => s.source === "imported:llm-judge-v1" && s.targetType === "step_range")!;
+    const step12 = (await listSuggestions(alice, { trajectory: judged.id })).suggestions.find(
+      (s) => s.source === "imported:llm-judge-v1" && s.targetType === "step_range",
+    )!;
     await decideSuggestion(alice, { suggestion: step12.key, decision: "accepted" });
     await decideSuggestion(bob, { suggestion: step12.key, decision: "changed", value: "hang" });
-    expect((await listLabels(rita, { trajectory: judged.id })).labels.map((l) => [l.annotatorName, l.value]).sort()).toEqual([["alice", "timeout"], ["bob", "hang"]]);
+    expect((await listLabels(rita, { trajectory: judged.id })).labels.map((l) => [l.annotatorName, l.value]).sort()).toEqual([
+      ["alice", "timeout"],
+      ["bob", "hang"],
+    ]);
     const agreementAfter = await computeAgreement(t.ctx, { schema: "error-category" });
-    expect(agreementAfter.disagreements.find((d) => d.trajectoryId === judged.id)?.labels).toEqual([{ annotator: "alice", value: "timeout" }, { annotator: "bob", value: "hang" }]);
+    expect(agreementAfter.disagreements.find((d) => d.trajectoryId === judged.id)?.labels).toEqual([
+      { annotator: "alice", value: "timeout" },
+      { annotator: "bob", value: "hang" },
+    ]);
     expect((await listTrajectories(rita, q({ label: "hang", perPage: 100 }))).rows.map((r) => r.id)).toContain(judged.id);
     const facetAfter = facetCounts(await getTrajectoryFacets(rita, q({})));
     expect(facetAfter).toEqual(await fromLabels());
     expect(facetAfter.hang).toBe((facetBefore.hang ?? 0) + 1);
-    expect((await exportLabels()).map((r) => [r.annotator, r.value, r.stepStart]).sort()).toEqual([["alice", "timeout", 1], ["bob", "hang", 1]]);
+    expect((await exportLabels()).map((r) => [r.annotator, r.value, r.stepStart]).sort()).toEqual([
+      ["alice", "timeout", 1],
+      ["bob", "hang", 1],
+    ]);
   });
 
   it.skipIf(skip)("gives the detector's precision per category from the decisions (known data)", async () => {
@@ -238,7 +321,11 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
     const [a, b, c] = [await t.as("p1", "annotator"), await t.as("p2", "annotator"), await t.as("p3", "annotator")];
     const sugs = (await listSuggestions(a, { trajectory: traj.id })).suggestions.slice(0, 3);
     const expected = new Map<string, { accepted: number; changed: number; rejected: number }>();
-    const plan: [ServiceContext, "accepted" | "changed" | "rejected"][] = [[a, "accepted"], [b, "rejected"], [c, "changed"]];
+    const plan: [ServiceContext, "accepted" | "changed" | "rejected"][] = [
+      [a, "accepted"],
+      [b, "rejected"],
+      [c, "changed"],
+    ];
     for (const s of sugs) {
       for (const [who, decision] of plan) {
         const value = decision === "changed" ? (s.value === "task-invalid" ? "hang" : "task-invalid") : undefined;
@@ -254,7 +341,9 @@ describe.each(PROVIDERS)("suggestions on $title", ({ provider, skip }) => {
 
     const r = await getSuggestionPrecision(rita, {});
     expect(r.source).toBe("detector");
-    expect(Object.fromEntries(r.categories.map((c) => [c.category, { accepted: c.accepted, changed: c.changed, rejected: c.rejected }]))).toEqual(Object.fromEntries(expected));
+    expect(
+      Object.fromEntries(r.categories.map((c) => [c.category, { accepted: c.accepted, changed: c.changed, rejected: c.rejected }])),
+    ).toEqual(Object.fromEntries(expected));
     for (const row of r.categories) {
       expect(row.decided).toBe(row.accepted + row.changed + row.rejected);
       expect(row.precision).toBeCloseTo(row.accepted / row.decided, 10);

@@ -34,7 +34,13 @@ const CHECKS = { openai: checkOpenAiLine, trl: checkTrlLine, sharegpt: checkShar
 type ChatFormat = keyof typeof CHECKS;
 const SHARED = ["atif", "sft-openai-jsonl", "sweagent-traj", "openhands-events", "inspect-eval", "asciicast"];
 
-interface Written { lines: string[]; provenance: { trajectoryId: string; kind: string; parentTrajectoryId: string | null; forkStep: number | null }[]; card: string; dir: string; dataFile: string }
+interface Written {
+  lines: string[];
+  provenance: { trajectoryId: string; kind: string; parentTrajectoryId: string | null; forkStep: number | null }[];
+  card: string;
+  dir: string;
+  dataFile: string;
+}
 
 async function write(ctx: ServiceContext, input: ExportInput, tag: string): Promise<Written> {
   const dir = fs.mkdtempSync(path.join(tmp, `${tag}-`));
@@ -44,7 +50,11 @@ async function write(ctx: ServiceContext, input: ExportInput, tag: string): Prom
   const lines = fs.readFileSync(out, "utf8").split("\n").filter(Boolean);
   if (process.env.DUMP_EXPORTS) fs.cpSync(dir, path.join(process.env.DUMP_EXPORTS, path.basename(dir)), { recursive: true });
   const prov = sidecarPaths.find((p) => p.endsWith(".provenance.jsonl"))!;
-  const provenance = fs.readFileSync(prov, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Written["provenance"][number]);
+  const provenance = fs
+    .readFileSync(prov, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Written["provenance"][number]);
   return { lines, provenance, card: fs.readFileSync(path.join(dir, "README.md"), "utf8"), dir, dataFile: path.basename(out) };
 }
 
@@ -57,14 +67,28 @@ for (const p of PROVIDERS) {
     beforeAll(async () => {
       t = await createTestDatabase(p.provider);
       const generated = [...generateTrajectories({ count: 40, seed: 7, recordingRate: 0.5 })];
-      const r = await importTrajectories(t.ctx, generated.map((g, i) => normalized(g, "native", "gen.jsonl", i + 1)), { origin: "cli", indexSearch: false });
+      const r = await importTrajectories(
+        t.ctx,
+        generated.map((g, i) => normalized(g, "native", "gen.jsonl", i + 1)),
+        { origin: "cli", indexSearch: false },
+      );
       expect(r.imported).toBe(generated.length);
-      if (hasSharedFixtures) await importFiles(t.ctx, SHARED.map((d) => fixture(d)), { origin: "cli" });
+      if (hasSharedFixtures)
+        await importFiles(
+          t.ctx,
+          SHARED.map((d) => fixture(d)),
+          { origin: "cli" },
+        );
       await createDataset(t.ctx, { name: "mixed", rules: { source: "filter", filter: "" } });
       await createDataset(t.ctx, { name: "segments", rules: { source: "filter", filter: "", kind: "segment" } });
-      const attempts = await t.db.trajectory.findMany({ where: { parentId: { not: null } }, select: { id: true, parentId: true, forkStepIndex: true } });
+      const attempts = await t.db.trajectory.findMany({
+        where: { parentId: { not: null } },
+        select: { id: true, parentId: true, forkStepIndex: true },
+      });
       for (const a of attempts) {
-        const ctxSteps = await t.db.step.count({ where: { trajectoryId: a.parentId!, index: { lte: a.forkStepIndex ?? -1 }, source: "agent" } });
+        const ctxSteps = await t.db.step.count({
+          where: { trajectoryId: a.parentId!, index: { lte: a.forkStepIndex ?? -1 }, source: "agent" },
+        });
         const own = await t.db.step.count({ where: { trajectoryId: a.id, source: "agent", isCopiedContext: false } });
         facts.set(a.id, { contextAgentSteps: ctxSteps, recoveryAgentSteps: own });
       }
@@ -101,14 +125,21 @@ for (const p of PROVIDERS) {
           expect(Number(m![1])).toBe(w.lines.length);
           expect(Number(m![1]) + Number(m![2])).toBe(items);
           expect(w.card).toContain("observations: **rendered**");
-          if (format === "sharegpt") expect(checkDatasetInfo(fs.readFileSync(path.join(w.dir, "dataset_info.json"), "utf8"), w.dataFile)).toEqual([]);
+          if (format === "sharegpt")
+            expect(checkDatasetInfo(fs.readFileSync(path.join(w.dir, "dataset_info.json"), "utf8"), w.dataFile)).toEqual([]);
         }
       }, 120_000);
     }
 
     it("declares tools from the source where it has them and marks inferred ones in the card", async () => {
       const w = await write(t.ctx, { name: "mixed", format: "openai" }, "tools");
-      const rows = w.lines.map((l) => JSON.parse(l) as { tools?: { function: { name: string; description: string } }[]; messages: { tool_calls?: { function: { name: string } }[] }[] });
+      const rows = w.lines.map(
+        (l) =>
+          JSON.parse(l) as {
+            tools?: { function: { name: string; description: string } }[];
+            messages: { tool_calls?: { function: { name: string } }[] }[];
+          },
+      );
       // Every tool a row calls is declared in it (the generator's trajectories call tools too); the typed-command
       // `terminal` tool and the source-defined ones come from the shared recordings and agent logs, so those need ../shared.
       const calling = rows.filter((r) => r.messages.some((m) => m.tool_calls?.length));
@@ -121,7 +152,11 @@ for (const p of PROVIDERS) {
         expect(rows.some((r) => r.tools?.some((x) => x.function.name === "terminal"))).toBe(true);
         expect(w.card).toContain("| `terminal` | ReTerm's `terminal` tool");
         // ATIF's tool_definitions and the OpenAI file's `tools` are the source's own; SWE-agent's calls are inferred.
-        expect(rows.some((r) => r.tools?.some((x) => x.function.name === "execute_bash" && x.function.description.startsWith("Execute a bash command")))).toBe(true);
+        expect(
+          rows.some((r) =>
+            r.tools?.some((x) => x.function.name === "execute_bash" && x.function.description.startsWith("Execute a bash command")),
+          ),
+        ).toBe(true);
         expect(w.card).toMatch(/\| `execute_bash` \| defined by the source \|/);
         // Inspect's model events carry the tool info the model was offered.
         expect(w.card).toMatch(/\| `web_browser_go` \| defined by the source \|/);
@@ -166,14 +201,22 @@ for (const p of PROVIDERS) {
       for (const [i, line] of w.lines.entries()) {
         const prov = w.provenance[i]!;
         // Truncation removes context only: every trained turn is still there.
-        expect(checkAxolotlLine(line, { contextAgentSteps: 0, recoveryAgentSteps: facts.get(prov.trajectoryId)?.recoveryAgentSteps ?? Infinity })).toEqual([]);
+        expect(
+          checkAxolotlLine(line, {
+            contextAgentSteps: 0,
+            recoveryAgentSteps: facts.get(prov.trajectoryId)?.recoveryAgentSteps ?? Infinity,
+          }),
+        ).toEqual([]);
       }
     }, 120_000);
 
     it("tells the export form which versions hold held-out tasks (it then asks for a reason), and the guard agrees", async () => {
       const { versions } = await getDatasetDetail(t.ctx, "mixed");
       expect(await listVersionLeaks(t.ctx, versions)).toEqual({});
-      const item = await t.db.datasetItem.findFirstOrThrow({ where: { datasetVersion: { dataset: { name: "mixed" } } }, select: { trajectory: { select: { task: { select: { benchmark: true, externalId: true } } } } } });
+      const item = await t.db.datasetItem.findFirstOrThrow({
+        where: { datasetVersion: { dataset: { name: "mixed" } } },
+        select: { trajectory: { select: { task: { select: { benchmark: true, externalId: true } } } } },
+      });
       const ref = `${item.trajectory.task.benchmark}/${item.trajectory.task.externalId}`;
       await markHeldOut(t.ctx, { tasks: [ref], reason: "eval" });
       try {

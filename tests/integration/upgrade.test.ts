@@ -14,7 +14,12 @@ import { execSql } from "../helpers/raw-sql.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const committedDir = (p: Provider) => path.join(ROOT, "prisma", p === "sqlite" ? "sqlite" : "postgres", "migrations");
-const committed = (p: Provider) => fs.readdirSync(committedDir(p), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const committed = (p: Provider) =>
+  fs
+    .readdirSync(committedDir(p), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 
 /** The migrations folder of the release whose last migration was the `count`-th one. */
 function releaseFolder(provider: Provider, count: number): string {
@@ -41,7 +46,11 @@ describe.each(PROVIDERS)("upgrading a database on $title", ({ provider, skip }) 
     await t?.drop();
   });
 
-  const releases = skip ? [] : committed(provider).slice(0, -1).map((last, i) => ({ count: i + 1, last }));
+  const releases = skip
+    ? []
+    : committed(provider)
+        .slice(0, -1)
+        .map((last, i) => ({ count: i + 1, last }));
   it.skipIf(skip).each(releases)("from the release that ended at $last: applies what came after and keeps its rows", async ({ count }) => {
     const { config, drop } = await createEmptyDatabase(provider);
     const dir = releaseFolder(provider, count);
@@ -53,7 +62,10 @@ describe.each(PROVIDERS)("upgrading a database on $title", ({ provider, skip }) 
       expect(r.applied).toEqual(committed(provider).slice(count));
       const db = createDb(config);
       try {
-        const traj = await db.trajectory.findUniqueOrThrow({ where: { id: "traj-old" }, include: { steps: { orderBy: { index: "asc" } }, task: true, run: true } });
+        const traj = await db.trajectory.findUniqueOrThrow({
+          where: { id: "traj-old" },
+          include: { steps: { orderBy: { index: "asc" } }, task: true, run: true },
+        });
         expect(traj.steps.map((s) => s.contentHash)).toEqual(["step-0", "step-1"]);
         expect([traj.task.name, traj.run.name]).toEqual(["An old task", "an-old-run"]);
       } finally {

@@ -39,7 +39,9 @@ beforeAll(() => {
 });
 
 async function restricted(file: string, spec: string): Promise<boolean> {
-  const [result] = await eslint.lintText(`import * as probe from "${spec}";\nexport const used = probe;\n`, { filePath: path.join(root, file) });
+  const [result] = await eslint.lintText(`import * as probe from "${spec}";\nexport const used = probe;\n`, {
+    filePath: path.join(root, file),
+  });
   return result!.messages.some((m) => m.ruleId === "no-restricted-imports");
 }
 
@@ -57,10 +59,14 @@ describe("import boundaries", () => {
 
   it("keeps the house rules: Prisma only in the data layer, entry points never reach lib/db, lib/domain is pure", () => {
     const bansOf = (name: string) => new Set(LAYERS.find((l) => l.name === name)!.bans);
-    for (const l of LAYERS.filter((x) => !x.off && !["data layer", "data layer tests", "auth binding", "infrastructure"].includes(x.name))) expect(l.bans, l.name).toContain("prisma");
-    for (const entry of ["pages and components", "server actions", "CLI", "browser terminal"]) expect([...bansOf(entry)], entry).toContain("db");
-    for (const pure of ["domain", "importers", "exporters"]) expect([...bansOf(pure)], pure).toEqual(expect.arrayContaining(["db", "services", "ui", "prisma"]));
-    for (const l of LAYERS.filter((x) => !x.off && x.name !== "browser terminal" && x.name !== "server-side emulator")) expect(l.bans, l.name).toContain("xterm");
+    for (const l of LAYERS.filter((x) => !x.off && !["data layer", "data layer tests", "auth binding", "infrastructure"].includes(x.name)))
+      expect(l.bans, l.name).toContain("prisma");
+    for (const entry of ["pages and components", "server actions", "CLI", "browser terminal"])
+      expect([...bansOf(entry)], entry).toContain("db");
+    for (const pure of ["domain", "importers", "exporters"])
+      expect([...bansOf(pure)], pure).toEqual(expect.arrayContaining(["db", "services", "ui", "prisma"]));
+    for (const l of LAYERS.filter((x) => !x.off && x.name !== "browser terminal" && x.name !== "server-side emulator"))
+      expect(l.bans, l.name).toContain("xterm");
   });
 
   it("a layer's probe file is matched by that layer and no earlier one", () => {

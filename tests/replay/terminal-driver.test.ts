@@ -28,8 +28,17 @@ describe("TerminalDriver", () => {
       const chunks = chunkEvents(s.events, 4096).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
       const keyframes = await keyframesOf(chunks, size, 8192);
       const index: ReplayIndex = {
-        trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
-        idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+        trajectoryId: "t",
+        source: "recording",
+        format: "asciicast-v2",
+        cols: s.cols,
+        rows: s.rows,
+        durationMs: chunks.at(-1)!.endMs,
+        idleTimeLimitMs: null,
+        chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })),
+        steps: [],
+        stepTimingSource: "markers",
+        gaps: [],
       };
       // The server's answer (lib/services/replay/session.ts getReplayRange): nearest keyframe at or before the
       // target chunk, then the chunks from it (with keyframe=0: the chunk holding fromMs and the next).
@@ -72,8 +81,17 @@ describe("TerminalDriver", () => {
     const chunks = chunkEvents(s.events, 2048).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
     expect(chunks.length).toBeGreaterThan(8);
     const index: ReplayIndex = {
-      trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
-      idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+      trajectoryId: "t",
+      source: "recording",
+      format: "asciicast-v2",
+      cols: s.cols,
+      rows: s.rows,
+      durationMs: chunks.at(-1)!.endMs,
+      idleTimeLimitMs: null,
+      chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })),
+      steps: [],
+      stepTimingSource: "markers",
+      gaps: [],
     };
     const asked: { seq: number; keyframe: boolean }[] = [];
     const fetchRange: RangeFetcher = async (fromMs, _toMs, keyframe) => {
@@ -88,7 +106,10 @@ describe("TerminalDriver", () => {
     // Two seeks back to back: the first one's next chunk is never asked for.
     await driver.show(at(2));
     await driver.show(at(6));
-    expect(asked).toEqual([{ seq: 2, keyframe: true }, { seq: 6, keyframe: true }]);
+    expect(asked).toEqual([
+      { seq: 2, keyframe: true },
+      { seq: 6, keyframe: true },
+    ]);
     // Left alone, the chunk after the last seek is fetched (playback will need it).
     await new Promise((r) => setTimeout(r, 400));
     expect(asked.at(-1)).toEqual({ seq: 7, keyframe: false });
@@ -108,8 +129,17 @@ describe("TerminalDriver", () => {
     const s = generateSession(9, { operations: 200 });
     const chunks = chunkEvents(s.events, 4096).map((ch) => ({ ...ch, startMs: ch.events[0]![0], endMs: ch.events.at(-1)![0] }));
     const index: ReplayIndex = {
-      trajectoryId: "t", source: "recording", format: "asciicast-v2", cols: s.cols, rows: s.rows, durationMs: chunks.at(-1)!.endMs,
-      idleTimeLimitMs: null, chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })), steps: [], stepTimingSource: "markers", gaps: [],
+      trajectoryId: "t",
+      source: "recording",
+      format: "asciicast-v2",
+      cols: s.cols,
+      rows: s.rows,
+      durationMs: chunks.at(-1)!.endMs,
+      idleTimeLimitMs: null,
+      chunks: chunks.map(({ seq, startMs, endMs }) => ({ seq, startMs, endMs })),
+      steps: [],
+      stepTimingSource: "markers",
+      gaps: [],
     };
     const requested: number[] = [];
     const fetchRange: RangeFetcher = async (fromMs, _toMs, keyframe) => {

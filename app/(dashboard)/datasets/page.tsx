@@ -22,30 +22,49 @@ export default async function DatasetsPage() {
   const ctx = await getPageContext(PAGE_PERMISSIONS["/datasets"]);
   const canWrite = can(ctx.actor, "dataset:write");
   const [datasets, heldOut, schemas, queues] = await Promise.all([
-    listAllDatasets(ctx), canWrite ? listHeldOutTasks(ctx) : [], canWrite ? listSchemas(ctx) : [], canWrite && can(ctx.actor, "annotation:write") ? listQueues(ctx) : [],
+    listAllDatasets(ctx),
+    canWrite ? listHeldOutTasks(ctx) : [],
+    canWrite ? listSchemas(ctx) : [],
+    canWrite && can(ctx.actor, "annotation:write") ? listQueues(ctx) : [],
   ]);
   return (
     <>
-      <PageHeader title="Datasets" description="Curated, versioned subsets of trajectories and recovery segments, exported as SFT data with provenance." />
+      <PageHeader
+        title="Datasets"
+        description="Curated, versioned subsets of trajectories and recovery segments, exported as SFT data with provenance."
+      />
       {datasets.length ? (
         <DatasetsList datasets={datasets} />
       ) : (
         <EmptyState title="No datasets yet" icon={<Database />}>
-          Filter the <Link href="/trajectories" className="underline">trajectories</Link> and choose “Create dataset from filter”, or run <Code>npm run reterm -- dataset create NAME --outcome passed</Code>.
+          Filter the{" "}
+          <Link href="/trajectories" className="underline">
+            trajectories
+          </Link>{" "}
+          and choose “Create dataset from filter”, or run <Code>npm run reterm -- dataset create NAME --outcome passed</Code>.
         </EmptyState>
       )}
       {canWrite ? (
         <Card className="mt-5">
-          <CardHeader><CardTitle>Create dataset from labels</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>Create dataset from labels</CardTitle>
+          </CardHeader>
           <CardContent>
-            <LabelRuleForm schemas={schemas.filter((s) => s.active && s.kind !== "text").map((s) => ({ key: s.key, name: s.name, kind: s.kind }))} queues={queues.map((q) => ({ name: q.name, labelsPerItem: q.labelsPerItem }))} />
+            <LabelRuleForm
+              schemas={schemas.filter((s) => s.active && s.kind !== "text").map((s) => ({ key: s.key, name: s.name, kind: s.kind }))}
+              queues={queues.map((q) => ({ name: q.name, labelsPerItem: q.labelsPerItem }))}
+            />
           </CardContent>
         </Card>
       ) : null}
       {canWrite ? (
         <Card className="mt-5">
-          <CardHeader><CardTitle>Held-out tasks</CardTitle></CardHeader>
-          <CardContent><HeldOutPanel tasks={heldOut} /></CardContent>
+          <CardHeader>
+            <CardTitle>Held-out tasks</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <HeldOutPanel tasks={heldOut} />
+          </CardContent>
         </Card>
       ) : null}
     </>

@@ -16,7 +16,8 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
     <EmptyState title="You don't have access to that page" icon={<ShieldAlert />}>
       <p className="mb-3">
         You are signed in as {actor.name} ({actor.role}).
-        {permission ? ` It needs “${permission}”, which roles ${PERMISSIONS[permission].join(", ")} have.` : null} Ask an admin if you need it.
+        {permission ? ` It needs “${permission}”, which roles ${PERMISSIONS[permission].join(", ")} have.` : null} Ask an admin if you need
+        it.
       </p>
       <Link className="text-primary hover:underline" href="/trajectories">
         Back to trajectories

@@ -17,7 +17,8 @@ export default async function ImportPage() {
         title="Import"
         description={
           <>
-            Bring trajectories in from your harness. Large folders import faster from the command line: <Code>npm run reterm -- import path/to/jobs</Code>.
+            Bring trajectories in from your harness. Large folders import faster from the command line:{" "}
+            <Code>npm run reterm -- import path/to/jobs</Code>.
           </>
         }
       />

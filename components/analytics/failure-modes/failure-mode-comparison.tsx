@@ -13,7 +13,9 @@ function pp(v: number): string {
 function ChangeTable({ title, rows, filter, testId }: { title: string; rows: ModeChange[]; filter: FailureModeFilter; testId: string }) {
   return (
     <section className="flex flex-col gap-2" data-testid={testId}>
-      <h3 className="text-sm font-semibold">{title} <span className="font-normal text-muted-foreground">({rows.length})</span></h3>
+      <h3 className="text-sm font-semibold">
+        {title} <span className="font-normal text-muted-foreground">({rows.length})</span>
+      </h3>
       {rows.length === 0 ? (
         <p className="text-sm text-muted-foreground">None.</p>
       ) : (
@@ -31,18 +33,33 @@ function ChangeTable({ title, rows, filter, testId }: { title: string; rows: Mod
             {rows.map((r) => (
               <TableRow key={r.id}>
                 <TableCell className="max-w-[32rem] whitespace-normal">
-                  <Link href={modeTableHref(r.id, filter)} className="font-mono text-xs break-words hover:underline">{r.signature}</Link>
+                  <Link href={modeTableHref(r.id, filter)} className="font-mono text-xs break-words hover:underline">
+                    {r.signature}
+                  </Link>
                 </TableCell>
-                <TableCell className="text-right tabular-nums" title={`${r.baseline.failedTrajectories} failed trajectories`}>{pct(r.baseline.share)}</TableCell>
-                <TableCell className="text-right tabular-nums" title={`${r.compared.failedTrajectories} failed trajectories`}>{pct(r.compared.share)}</TableCell>
+                <TableCell className="text-right tabular-nums" title={`${r.baseline.failedTrajectories} failed trajectories`}>
+                  {pct(r.baseline.share)}
+                </TableCell>
+                <TableCell className="text-right tabular-nums" title={`${r.compared.failedTrajectories} failed trajectories`}>
+                  {pct(r.compared.share)}
+                </TableCell>
                 <TableCell className="text-right tabular-nums">
                   {r.difference ? (
-                    <span className={r.significant ? (r.difference.diff > 0 ? "font-medium text-destructive" : "font-medium text-success") : ""}>
-                      {pp(r.difference.diff)} <span className="text-xs text-muted-foreground">[{pp(r.difference.ci.lo)}, {pp(r.difference.ci.hi)}]</span>
+                    <span
+                      className={r.significant ? (r.difference.diff > 0 ? "font-medium text-destructive" : "font-medium text-success") : ""}
+                    >
+                      {pp(r.difference.diff)}{" "}
+                      <span className="text-xs text-muted-foreground">
+                        [{pp(r.difference.ci.lo)}, {pp(r.difference.ci.hi)}]
+                      </span>
                     </span>
-                  ) : "—"}
+                  ) : (
+                    "—"
+                  )}
                 </TableCell>
-                <TableCell><Badge variant="outline">{errorCategoryLabel(r.category)}</Badge></TableCell>
+                <TableCell>
+                  <Badge variant="outline">{errorCategoryLabel(r.category)}</Badge>
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -53,15 +70,31 @@ function ChangeTable({ title, rows, filter, testId }: { title: string; rows: Mod
 }
 
 /** Two runs or checkpoints side by side: shares of each side's failed trajectories, and what changed. */
-export function FailureModeComparisonView({ comparison, baselineLabel, comparedLabel, filter }: { comparison: FailureModeComparison; baselineLabel: string; comparedLabel: string; filter: FailureModeFilter }) {
+export function FailureModeComparisonView({
+  comparison,
+  baselineLabel,
+  comparedLabel,
+  filter,
+}: {
+  comparison: FailureModeComparison;
+  baselineLabel: string;
+  comparedLabel: string;
+  filter: FailureModeFilter;
+}) {
   const c = comparison;
   return (
-    <section className="flex flex-col gap-4 rounded-lg border p-4" aria-labelledby="fm-compare-heading" data-testid="failure-mode-comparison">
+    <section
+      className="flex flex-col gap-4 rounded-lg border p-4"
+      aria-labelledby="fm-compare-heading"
+      data-testid="failure-mode-comparison"
+    >
       <div>
-        <h2 id="fm-compare-heading" className="text-lg font-semibold">Compare {c.by === "run" ? "runs" : "checkpoints"}: {baselineLabel} → {comparedLabel}</h2>
+        <h2 id="fm-compare-heading" className="text-lg font-semibold">
+          Compare {c.by === "run" ? "runs" : "checkpoints"}: {baselineLabel} → {comparedLabel}
+        </h2>
         <p className="text-sm text-muted-foreground">
-          Shares are of each side&apos;s failed trajectories ({c.baseline.failedTrajectories} baseline, {c.compared.failedTrajectories} compared). A change is marked when its
-          95% interval (Newcombe) excludes zero: red grew, green shrank.
+          Shares are of each side&apos;s failed trajectories ({c.baseline.failedTrajectories} baseline, {c.compared.failedTrajectories}{" "}
+          compared). A change is marked when its 95% interval (Newcombe) excludes zero: red grew, green shrank.
         </p>
       </div>
       <ChangeTable title="Only in compared" rows={c.onlyInCompared} filter={filter} testId="only-in-compared" />

@@ -17,13 +17,44 @@ export function FailureModeFilters({ options, query }: { options: AnalyticsOptio
     else next.delete(side);
     url.push(next);
   };
-  const sideOf = (by: "run" | "checkpoint", side: "baseline" | "compared") => (params.get("compareBy") === by && params.get(side) ? [params.get(side)!] : []);
+  const sideOf = (by: "run" | "checkpoint", side: "baseline" | "compared") =>
+    params.get("compareBy") === by && params.get(side) ? [params.get(side)!] : [];
   return (
-    <FilterToolbar label="Failure mode filters" options={options} filter={query.filter} url={url} active={!!query.compare || params.has("compareBy")}>
-      <DataTableFacetedFilter title="Baseline run" options={options.runId} selected={sideOf("run", "baseline")} multiple={false} onChange={(v) => setCompare("run", "baseline", v)} />
-      <DataTableFacetedFilter title="Compared run" options={options.runId} selected={sideOf("run", "compared")} multiple={false} onChange={(v) => setCompare("run", "compared", v)} />
-      <DataTableFacetedFilter title="Baseline checkpoint" options={options.checkpoint} selected={sideOf("checkpoint", "baseline")} multiple={false} onChange={(v) => setCompare("checkpoint", "baseline", v)} />
-      <DataTableFacetedFilter title="Compared checkpoint" options={options.checkpoint} selected={sideOf("checkpoint", "compared")} multiple={false} onChange={(v) => setCompare("checkpoint", "compared", v)} />
+    <FilterToolbar
+      label="Failure mode filters"
+      options={options}
+      filter={query.filter}
+      url={url}
+      active={!!query.compare || params.has("compareBy")}
+    >
+      <DataTableFacetedFilter
+        title="Baseline run"
+        options={options.runId}
+        selected={sideOf("run", "baseline")}
+        multiple={false}
+        onChange={(v) => setCompare("run", "baseline", v)}
+      />
+      <DataTableFacetedFilter
+        title="Compared run"
+        options={options.runId}
+        selected={sideOf("run", "compared")}
+        multiple={false}
+        onChange={(v) => setCompare("run", "compared", v)}
+      />
+      <DataTableFacetedFilter
+        title="Baseline checkpoint"
+        options={options.checkpoint}
+        selected={sideOf("checkpoint", "baseline")}
+        multiple={false}
+        onChange={(v) => setCompare("checkpoint", "baseline", v)}
+      />
+      <DataTableFacetedFilter
+        title="Compared checkpoint"
+        options={options.checkpoint}
+        selected={sideOf("checkpoint", "compared")}
+        multiple={false}
+        onChange={(v) => setCompare("checkpoint", "compared", v)}
+      />
     </FilterToolbar>
   );
 }

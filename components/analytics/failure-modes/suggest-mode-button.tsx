@@ -19,13 +19,21 @@ export function SuggestModeButton({ modeId }: { modeId: string }) {
         onClick={() =>
           start(async () => {
             const r = await suggestModeCategoryAction({ mode: modeId, search: search.toString() });
-            setMessage(r.ok ? `${r.data.created} suggested, ${r.data.updated} updated, ${r.data.unchanged} already${r.data.capped ? " (first steps only: narrow the filters)" : ""}` : r.error);
+            setMessage(
+              r.ok
+                ? `${r.data.created} suggested, ${r.data.updated} updated, ${r.data.unchanged} already${r.data.capped ? " (first steps only: narrow the filters)" : ""}`
+                : r.error,
+            );
           })
         }
       >
         {busy ? "Suggesting…" : "Suggest category on its steps"}
       </button>
-      {message ? <span role="status" className="text-muted-foreground">{message}</span> : null}
+      {message ? (
+        <span role="status" className="text-muted-foreground">
+          {message}
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -3,7 +3,16 @@ import type { LabelSchemaView } from "@/lib/domain/annotation/label-schema";
 import { currentTarget, initialPanelState, panelReducer, type PanelFacts } from "./state";
 
 const schema = (id: string, targets: LabelSchemaView["targets"]): LabelSchemaView =>
-  ({ id, key: id, name: id, description: null, kind: "categorical", targets, options: [{ value: "a", label: "A", hotkey: "1" }], active: true }) as unknown as LabelSchemaView;
+  ({
+    id,
+    key: id,
+    name: id,
+    description: null,
+    kind: "categorical",
+    targets,
+    options: [{ value: "a", label: "A", hotkey: "1" }],
+    active: true,
+  }) as unknown as LabelSchemaView;
 
 const facts: PanelFacts = {
   schemas: [schema("error-category", ["trajectory", "step_range", "fork_point"]), schema("notes", ["step_range"])],
@@ -31,7 +40,10 @@ describe("label panel state", () => {
   it("a fork-point default puts the step range on the fork's step, so choosing a step range keeps the place", () => {
     const s = initialPanelState(facts, { keys: true, cursorFollows: true });
     expect(s.range).toEqual([9, 9]);
-    expect(currentTarget(reduce(s, { type: "mode", mode: "range" }), facts).target).toMatchObject({ ok: true, target: { key: "steps:t1:9-9" } });
+    expect(currentTarget(reduce(s, { type: "mode", mode: "range" }), facts).target).toMatchObject({
+      ok: true,
+      target: { key: "steps:t1:9-9" },
+    });
   });
 
   it("follows the default when the schema changes, until the annotator picks a target", () => {

@@ -64,11 +64,33 @@ function withDefault(s: PanelState, f: PanelFacts, idx: number): PanelState {
   if (!d) return { ...s, schemaIdx: idx, mode: null };
   const step = d.step ?? s.cursor;
   // The range starts on the target's step too, so switching to a step range from a fork point keeps the place.
-  return { ...s, schemaIdx: idx, mode: modeOf(d), cursor: s.cursorFollows ? step : s.cursor, range: d.step != null ? [step, step] : s.range, fork: d.type === "fork_point" ? step : s.fork };
+  return {
+    ...s,
+    schemaIdx: idx,
+    mode: modeOf(d),
+    cursor: s.cursorFollows ? step : s.cursor,
+    range: d.step != null ? [step, step] : s.range,
+    fork: d.type === "fork_point" ? step : s.fork,
+  };
 }
 
 export function initialPanelState(f: PanelFacts, opts: { keys: boolean; schemaIdx?: number; cursorFollows?: boolean }): PanelState {
-  const base: PanelState = { schemaIdx: 0, cursor: 0, range: [0, 0], fork: null, mode: null, chosen: false, cursorFollows: opts.cursorFollows ?? false, pending: null, comment: "", help: false, keys: opts.keys, message: null, changing: null, picked: null };
+  const base: PanelState = {
+    schemaIdx: 0,
+    cursor: 0,
+    range: [0, 0],
+    fork: null,
+    mode: null,
+    chosen: false,
+    cursorFollows: opts.cursorFollows ?? false,
+    pending: null,
+    comment: "",
+    help: false,
+    keys: opts.keys,
+    message: null,
+    changing: null,
+    picked: null,
+  };
   return withDefault(base, f, opts.schemaIdx ?? 0);
 }
 
@@ -115,7 +137,11 @@ export function panelReducer(f: PanelFacts) {
         const idx = f.schemas.findIndex((x) => x.id === sug.schemaId);
         const at = sug.stepStart ?? 0;
         const target: Partial<PanelState> =
-          sug.targetType === "step_range" ? { range: [at, sug.stepEnd ?? at], mode: "range" } : sug.targetType === "fork_point" ? { cursor: at, fork: at, mode: "fork" } : { mode: "whole" };
+          sug.targetType === "step_range"
+            ? { range: [at, sug.stepEnd ?? at], mode: "range" }
+            : sug.targetType === "fork_point"
+              ? { cursor: at, fork: at, mode: "fork" }
+              : { mode: "whole" };
         return { ...s, ...target, schemaIdx: idx >= 0 ? idx : s.schemaIdx, chosen: true, changing: sug, pending: null };
       }
       case "focusSuggestion":
@@ -142,7 +168,10 @@ export function targetInputOf(s: PanelState, mode: Mode): TargetInput | undefine
   return mode === "range" ? { steps: s.range } : mode === "fork" && s.fork !== null ? { forkStep: s.fork } : undefined;
 }
 
-export function currentTarget(s: PanelState, f: PanelFacts): { input: TargetInput | undefined; target: { ok: true; target: Target } | { ok: false; message: string } | null; isDefault: boolean } {
+export function currentTarget(
+  s: PanelState,
+  f: PanelFacts,
+): { input: TargetInput | undefined; target: { ok: true; target: Target } | { ok: false; message: string } | null; isDefault: boolean } {
   const schema = f.schemas[s.schemaIdx];
   if (!schema) return { input: undefined, target: null, isDefault: false };
   const facts = { trajectoryId: f.trajectoryId, stepCount: f.stepCount, isAttempt: f.isAttempt };

@@ -6,7 +6,12 @@ import type { LabelView } from "../label-api";
 
 export type UndoEntry =
   | { kind: "created"; label: LabelView; slot?: { queueId: string; slotId: string; finished: boolean } }
-  | { kind: "updated"; label: LabelView; previous: { value: string; comment: string | null }; slot?: { queueId: string; slotId: string; finished: boolean } }
+  | {
+      kind: "updated";
+      label: LabelView;
+      previous: { value: string; comment: string | null };
+      slot?: { queueId: string; slotId: string; finished: boolean };
+    }
   | { kind: "decision"; suggestion: string; trajectoryId: string; labelId: string | null };
 
 const stacks = new Map<string, UndoEntry[]>();

@@ -7,7 +7,11 @@ import { suggestionApi, type SuggestionView } from "../label-api";
 /** Suggestions fetched per range after the first page. */
 export const SUGGESTION_PAGE = 100;
 
-export function useSuggestions(trajectoryId: string, first: { suggestions: SuggestionView[]; more: boolean; total: number }, onError: (text: string) => void) {
+export function useSuggestions(
+  trajectoryId: string,
+  first: { suggestions: SuggestionView[]; more: boolean; total: number },
+  onError: (text: string) => void,
+) {
   const [list, setList] = useState(first.suggestions);
   const [more, setMore] = useState(first.more);
   const [total, setTotal] = useState(first.total);

@@ -27,7 +27,13 @@ const STACKED_REPLAY = [
 // A full prefetch: the page's dynamic data too (by default a dynamic route prefetches only its layout).
 const FULL = { kind: "full" } as unknown as PrefetchOptions;
 
-export function QueueItemShell({ queueId, slotId, header, panel, children }: {
+export function QueueItemShell({
+  queueId,
+  slotId,
+  header,
+  panel,
+  children,
+}: {
   queueId: string;
   slotId: string;
   header: { queueName: string; task: string; outcome: string; trajectoryId: string; stepCount: number; reservationMinutes: number };
@@ -51,14 +57,29 @@ export function QueueItemShell({ queueId, slotId, header, panel, children }: {
     // One screen from lg up (each column scrolls on its own); below, one column in the page's own scroll.
     <div className="flex flex-col gap-2 lg:h-[calc(100dvh-2.5rem)] lg:min-h-[34rem]" data-testid="queue-item" data-slot={slotId}>
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-        <Link href={`/annotation/queues/${encodeURIComponent(queueId)}`} className="inline-flex items-center gap-1 text-muted-foreground hover:text-foreground">
+        <Link
+          href={`/annotation/queues/${encodeURIComponent(queueId)}`}
+          className="inline-flex items-center gap-1 text-muted-foreground hover:text-foreground"
+        >
           <ChevronLeft className="size-4" aria-hidden /> {header.queueName}
         </Link>
-        {q ? <span className="text-muted-foreground">item {q.position + 1} of {q.itemCount}</span> : null}
-        <h1 className="min-w-0 truncate text-base font-semibold" title={header.task}>{header.task}</h1>
+        {q ? (
+          <span className="text-muted-foreground">
+            item {q.position + 1} of {q.itemCount}
+          </span>
+        ) : null}
+        <h1 className="min-w-0 truncate text-base font-semibold" title={header.task}>
+          {header.task}
+        </h1>
         <Badge variant={header.outcome === "failed" ? "destructive" : "outline"}>{header.outcome}</Badge>
-        <span className="text-xs text-muted-foreground">{header.stepCount} steps · reservation kept {header.reservationMinutes} min while idle</span>
-        <Link href={`/trajectories/${encodeURIComponent(header.trajectoryId)}`} prefetch={false} className="ml-auto text-xs text-muted-foreground underline-offset-2 hover:underline">
+        <span className="text-xs text-muted-foreground">
+          {header.stepCount} steps · reservation kept {header.reservationMinutes} min while idle
+        </span>
+        <Link
+          href={`/trajectories/${encodeURIComponent(header.trajectoryId)}`}
+          prefetch={false}
+          className="ml-auto text-xs text-muted-foreground underline-offset-2 hover:underline"
+        >
           Trajectory page
         </Link>
       </div>

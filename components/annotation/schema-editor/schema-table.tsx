@@ -23,12 +23,17 @@ export function SchemaTable({ schemas }: { schemas: (LabelSchemaView & { labelCo
           return (
             <TableRow key={s.id}>
               <TableCell>
-                <Link href={`/annotation/schemas/${encodeURIComponent(s.key)}`} className="font-medium text-primary hover:underline">{s.name}</Link>
+                <Link href={`/annotation/schemas/${encodeURIComponent(s.key)}`} className="font-medium text-primary hover:underline">
+                  {s.name}
+                </Link>
                 <span className="ml-2 font-mono text-xs text-muted-foreground">{s.key}</span>
               </TableCell>
               <TableCell>{s.kind}</TableCell>
               <TableCell className="text-xs text-muted-foreground">{s.targets.map((t) => t.replace("_", " ")).join(", ")}</TableCell>
-              <TableCell className="text-right tabular-nums">{s.options.length - retired}{retired ? <span className="text-muted-foreground"> + {retired} retired</span> : null}</TableCell>
+              <TableCell className="text-right tabular-nums">
+                {s.options.length - retired}
+                {retired ? <span className="text-muted-foreground"> + {retired} retired</span> : null}
+              </TableCell>
               <TableCell className="text-right tabular-nums">{s.labelCount}</TableCell>
               <TableCell>{s.active ? <Badge variant="success">active</Badge> : <Badge variant="outline">inactive</Badge>}</TableCell>
             </TableRow>

@@ -12,13 +12,17 @@ const signInSchema = z.object({
   username: z.string().trim().min(1, "enter your user name").max(64),
   password: z.string().min(1, "enter your password").max(256),
   // Only same-site paths: an open redirect after sign-in would make a phishing link look like ours.
-  next: z.string().regex(/^\/(?!\/)[^\s\\]*$/).catch("/trajectories"),
+  next: z
+    .string()
+    .regex(/^\/(?!\/)[^\s\\]*$/)
+    .catch("/trajectories"),
 });
 
 export const signInAction = defineAction("public", signInSchema, async (_ctx, input): Promise<never> => {
   const outcome = await signIn(input, await headers());
   if (!outcome.ok) {
-    if (outcome.reason === "throttled") throw new ActionError(`Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).`);
+    if (outcome.reason === "throttled")
+      throw new ActionError(`Too many failed attempts. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).`);
     if (outcome.reason === "disabled") throw new ActionError("This account is disabled. Ask an admin to enable it.");
     throw new ActionError("Wrong user name or password.");
   }

@@ -27,7 +27,10 @@ export async function verifyPassword(db: Db, userId: string, password: string): 
 export async function findSessionActor(db: Db, headers: Headers): Promise<Actor | null> {
   const session = await getAuthFor(db).api.getSession({ headers: forAuth(headers), query: { disableCookieCache: true } });
   if (!session) return null;
-  const u = await db.user.findUnique({ where: { id: session.user.id }, select: { id: true, name: true, role: true, disabledAt: true, deletedAt: true } });
+  const u = await db.user.findUnique({
+    where: { id: session.user.id },
+    select: { id: true, name: true, role: true, disabledAt: true, deletedAt: true },
+  });
   // Disabling ends a user's sessions; checking here as well shuts any session that raced the disable.
   if (!u || u.disabledAt || u.deletedAt) return null;
   return toActor(u);
@@ -56,9 +59,19 @@ export type SignInResult = { ok: true; userId: string; headers: Headers } | { ok
  * Check a name + password and open a session, recording `clientAddress` with it; `headers` carries the Set-Cookie
  * (nextCookies also sets it in actions).
  */
-export async function signInWithPassword(db: Db, username: string, password: string, requestHeaders: Headers, clientAddress: string): Promise<SignInResult> {
+export async function signInWithPassword(
+  db: Db,
+  username: string,
+  password: string,
+  requestHeaders: Headers,
+  clientAddress: string,
+): Promise<SignInResult> {
   try {
-    const { headers, response } = await getAuthFor(db).api.signInUsername({ body: { username, password }, headers: forAuth(requestHeaders, clientAddress), returnHeaders: true });
+    const { headers, response } = await getAuthFor(db).api.signInUsername({
+      body: { username, password },
+      headers: forAuth(requestHeaders, clientAddress),
+      returnHeaders: true,
+    });
     if (!response) return { ok: false };
     return { ok: true, userId: response.user.id, headers };
   } catch (e) {
@@ -75,7 +88,10 @@ export async function signOutSession(db: Db, requestHeaders: Headers): Promise<v
 /** Verify the current password and set a new one (better-auth's changePassword); other sessions are ended. */
 export async function changeOwnPassword(db: Db, requestHeaders: Headers, currentPassword: string, newPassword: string): Promise<boolean> {
   try {
-    await getAuthFor(db).api.changePassword({ body: { currentPassword, newPassword, revokeOtherSessions: true }, headers: forAuth(requestHeaders) });
+    await getAuthFor(db).api.changePassword({
+      body: { currentPassword, newPassword, revokeOtherSessions: true },
+      headers: forAuth(requestHeaders),
+    });
     return true;
   } catch (e) {
     if (e && typeof e === "object" && "statusCode" in e && [400, 401].includes((e as { statusCode: number }).statusCode)) return false;

@@ -4,11 +4,32 @@
 // failure-modes/rollup.ts: a strict import's rollback, a reindex).
 import { SIGNATURE_COLUMNS, type Cell } from "./rows.ts";
 
-export const ROLLUP_COLUMNS = ["templateHash", "runId", "taskId", "day", "template", "kind", "category", "trajectories", "failedTrajectories", "steps", "firstSeen", "lastSeen"] as const;
+export const ROLLUP_COLUMNS = [
+  "templateHash",
+  "runId",
+  "taskId",
+  "day",
+  "template",
+  "kind",
+  "category",
+  "trajectories",
+  "failedTrajectories",
+  "steps",
+  "firstSeen",
+  "lastSeen",
+] as const;
 
 const at = (c: (typeof SIGNATURE_COLUMNS)[number]) => SIGNATURE_COLUMNS.indexOf(c);
-const TRAJECTORY = at("trajectoryId"), HASH = at("templateHash"), TEMPLATE = at("template"), KIND = at("kind"), CATEGORY = at("category");
-const RUN = at("runId"), TASK = at("taskId"), OUTCOME = at("outcome"), IMPORTED = at("importedAt"), VALUE = at("value");
+const TRAJECTORY = at("trajectoryId"),
+  HASH = at("templateHash"),
+  TEMPLATE = at("template"),
+  KIND = at("kind"),
+  CATEGORY = at("category");
+const RUN = at("runId"),
+  TASK = at("taskId"),
+  OUTCOME = at("outcome"),
+  IMPORTED = at("importedAt"),
+  VALUE = at("value");
 const byKeyOrder = (x: { key: string }, y: { key: string }) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0);
 
 interface Acc {
@@ -34,7 +55,15 @@ export function rollupRows(signatures: readonly Cell[][], day: (isoDay: string) 
     const key = `${String(s[HASH])}\u0000${String(s[RUN])}\u0000${String(s[TASK])}\u0000${isoDay}`;
     let a = byKey.get(key);
     if (!a) {
-      a = { key, row: [s[HASH]!, s[RUN]!, s[TASK]!, day(isoDay), s[TEMPLATE]!, s[KIND]!, s[CATEGORY]!], trajectories: new Set(), failed: new Set(), steps: 0, first: imported, last: imported };
+      a = {
+        key,
+        row: [s[HASH]!, s[RUN]!, s[TASK]!, day(isoDay), s[TEMPLATE]!, s[KIND]!, s[CATEGORY]!],
+        trajectories: new Set(),
+        failed: new Set(),
+        steps: 0,
+        first: imported,
+        last: imported,
+      };
       byKey.set(key, a);
     }
     const t = String(s[TRAJECTORY]);
@@ -69,7 +98,10 @@ const cols = ROLLUP_COLUMNS.map((c) => `"${c}"`).join(", ");
 /** INSERT … ON CONFLICT adding `rows` rows of deltas (placeholders `?` on SQLite, `$n` on PostgreSQL). */
 export function upsertRollupSql(dialect: Dialect, rows: number): string {
   const n = ROLLUP_COLUMNS.length;
-  const values = Array.from({ length: rows }, (_, r) => `(${ROLLUP_COLUMNS.map((_, c) => (dialect === "sqlite" ? "?" : `$${r * n + c + 1}`)).join(", ")})`).join(", ");
+  const values = Array.from(
+    { length: rows },
+    (_, r) => `(${ROLLUP_COLUMNS.map((_, c) => (dialect === "sqlite" ? "?" : `$${r * n + c + 1}`)).join(", ")})`,
+  ).join(", ");
   const [min, max] = dialect === "sqlite" ? ["MIN", "MAX"] : ["LEAST", "GREATEST"];
   return `INSERT INTO "FailureModeRollup" (${cols}) VALUES ${values}
     ON CONFLICT ("templateHash", "runId", "taskId", "day") DO UPDATE SET
@@ -83,7 +115,10 @@ export function upsertRollupSql(dialect: Dialect, rows: number): string {
 /** INSERT … ON CONFLICT adding `rows` rows of value-rollup deltas. */
 export function upsertValueRollupSql(dialect: Dialect, rows: number): string {
   const n = VALUE_ROLLUP_COLUMNS.length;
-  const values = Array.from({ length: rows }, (_, r) => `(${VALUE_ROLLUP_COLUMNS.map((_, c) => (dialect === "sqlite" ? "?" : `$${r * n + c + 1}`)).join(", ")})`).join(", ");
+  const values = Array.from(
+    { length: rows },
+    (_, r) => `(${VALUE_ROLLUP_COLUMNS.map((_, c) => (dialect === "sqlite" ? "?" : `$${r * n + c + 1}`)).join(", ")})`,
+  ).join(", ");
   return `INSERT INTO "FailureValueRollup" (${VALUE_ROLLUP_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES ${values}
     ON CONFLICT ("templateHash", "value", "runId", "taskId", "day") DO UPDATE SET "steps" = "FailureValueRollup"."steps" + excluded."steps"`;
 }
@@ -91,5 +126,7 @@ export function upsertValueRollupSql(dialect: Dialect, rows: number): string {
 /** The rollup's columns, and a signature's UTC import day as the provider stores a DateTime (for rebuilds in SQL). */
 export const ROLLUP_COLUMN_LIST = cols;
 export function rollupDaySql(dialect: Dialect, alias: string): string {
-  return dialect === "sqlite" ? `substr("${alias}"."importedAt", 1, 10) || 'T00:00:00.000+00:00'` : `date_trunc('day', "${alias}"."importedAt")`;
+  return dialect === "sqlite"
+    ? `substr("${alias}"."importedAt", 1, 10) || 'T00:00:00.000+00:00'`
+    : `date_trunc('day', "${alias}"."importedAt")`;
 }

@@ -1,6 +1,22 @@
 import { sortableId } from "./ids.ts";
 import pg from "pg";
-import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_AT, TRAJECTORY_COLUMNS, type Cell, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import {
+  CHUNK_COLUMNS,
+  ERROR_COLUMNS,
+  RECORDING_COLUMNS,
+  RUN_ID_AT,
+  SIGNATURE_COLUMNS,
+  SIGNATURE_RUN_AT,
+  SIGNATURE_TASK_AT,
+  STEP_COLUMNS,
+  TASK_ID_AT,
+  TRAJECTORY_AT,
+  TRAJECTORY_COLUMNS,
+  type Cell,
+  type CellCodec,
+  type PreparedTrajectory,
+  addDetectedErrors,
+} from "./rows.ts";
 import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows, ROLLUP_COLUMNS, VALUE_ROLLUP_COLUMNS } from "./mode-rollup.ts";
 import { copyRows } from "./pg-copy.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
@@ -46,11 +62,20 @@ const forkKey = (parentId: string, stepIndex: number) => `${parentId}\u0000${ste
  * The fork points at these (parent, step) places, created where missing (the first request for a place sets its
  * category and origin): each one's id and the next free attempt index there, by forkKey.
  */
-async function upsertForkPoints(client: pg.PoolClient, wanted: { parentId: string; stepIndex: number; errorCategory: string | null; origin: "explicit" | "inferred" }[]): Promise<Map<string, { id: string; next: number }>> {
+async function upsertForkPoints(
+  client: pg.PoolClient,
+  wanted: { parentId: string; stepIndex: number; errorCategory: string | null; origin: "explicit" | "inferred" }[],
+): Promise<Map<string, { id: string; next: number }>> {
   const keys = [...new Map(wanted.map((w) => [forkKey(w.parentId, w.stepIndex), w])).values()];
   await client.query(
     `INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin") SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::text[]) ON CONFLICT ("trajectoryId", "stepIndex") DO NOTHING`,
-    [keys.map(() => sortableId()), keys.map((k) => k.parentId), keys.map((k) => k.stepIndex), keys.map((k) => k.errorCategory), keys.map((k) => k.origin)],
+    [
+      keys.map(() => sortableId()),
+      keys.map((k) => k.parentId),
+      keys.map((k) => k.stepIndex),
+      keys.map((k) => k.errorCategory),
+      keys.map((k) => k.origin),
+    ],
   );
   const forks = await client.query<{ id: string; trajectoryId: string; stepIndex: number; next: number }>(
     `SELECT f."id", f."trajectoryId", f."stepIndex", COALESCE((SELECT MAX(t."attemptIndex") + 1 FROM "Trajectory" t WHERE t."forkPointId" = f."id"), 0)::int AS next
@@ -82,7 +107,10 @@ export class PgBulkWriter implements BulkWriter {
     this.pool.on("connect", (client) => void client.query(SESSION_SQL).catch(() => undefined));
   }
 
-  private async resolveRefs(client: pg.PoolClient, batch: PreparedTrajectory[]): Promise<{ tasks: Map<string, string>; runs: Map<string, string> }> {
+  private async resolveRefs(
+    client: pg.PoolClient,
+    batch: PreparedTrajectory[],
+  ): Promise<{ tasks: Map<string, string>; runs: Map<string, string> }> {
     const tasks = new Map<string, PreparedTrajectory["task"]>();
     const runs = new Map<string, PreparedTrajectory["run"]>();
     for (const p of batch) {
@@ -96,18 +124,39 @@ export class PgBulkWriter implements BulkWriter {
       const list = [...tasks.values()];
       await client.query(
         `INSERT INTO "Task" ("id", "benchmark", "externalId", "name", "instruction", "category", "difficulty") SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) ON CONFLICT ("benchmark", "externalId") DO NOTHING`,
-        [list.map(() => sortableId()), list.map((t) => t.benchmark), list.map((t) => t.externalId), list.map((t) => t.name), list.map((t) => t.instruction), list.map((t) => t.category), list.map((t) => t.difficulty)],
+        [
+          list.map(() => sortableId()),
+          list.map((t) => t.benchmark),
+          list.map((t) => t.externalId),
+          list.map((t) => t.name),
+          list.map((t) => t.instruction),
+          list.map((t) => t.category),
+          list.map((t) => t.difficulty),
+        ],
       );
-      const rows = await client.query<{ id: string; benchmark: string; externalId: string }>(`SELECT "id", "benchmark", "externalId" FROM "Task" WHERE ("benchmark", "externalId") IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [list.map((t) => t.benchmark), list.map((t) => t.externalId)]);
+      const rows = await client.query<{ id: string; benchmark: string; externalId: string }>(
+        `SELECT "id", "benchmark", "externalId" FROM "Task" WHERE ("benchmark", "externalId") IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        [list.map((t) => t.benchmark), list.map((t) => t.externalId)],
+      );
       for (const r of rows.rows) freshTasks.set(`${r.benchmark}\u0000${r.externalId}`, r.id);
     }
     if (runs.size) {
       const list = [...runs.values()];
       await client.query(
         `INSERT INTO "Run" ("id", "name", "model", "agent", "checkpoint", "trainingMethod", "source") SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) ON CONFLICT ("name") DO NOTHING`,
-        [list.map(() => sortableId()), list.map((r) => r.name), list.map((r) => r.model), list.map((r) => r.agent), list.map((r) => r.checkpoint), list.map((r) => r.trainingMethod), list.map((r) => r.source)],
+        [
+          list.map(() => sortableId()),
+          list.map((r) => r.name),
+          list.map((r) => r.model),
+          list.map((r) => r.agent),
+          list.map((r) => r.checkpoint),
+          list.map((r) => r.trainingMethod),
+          list.map((r) => r.source),
+        ],
       );
-      const rows = await client.query<{ id: string; name: string }>(`SELECT "id", "name" FROM "Run" WHERE "name" = ANY($1::text[])`, [list.map((r) => r.name)]);
+      const rows = await client.query<{ id: string; name: string }>(`SELECT "id", "name" FROM "Run" WHERE "name" = ANY($1::text[])`, [
+        list.map((r) => r.name),
+      ]);
       for (const r of rows.rows) freshRuns.set(r.name, r.id);
     }
     return { tasks: freshTasks, runs: freshRuns };
@@ -119,7 +168,10 @@ export class PgBulkWriter implements BulkWriter {
     try {
       const existing = await client.query<{ id: string; contentHash: string; externalId: string | null }>(
         `SELECT "id", "contentHash", "externalId" FROM "Trajectory" WHERE "contentHash" = ANY($1::text[]) OR "externalId" = ANY($2::text[])`,
-        [batch.map((p) => p.contentHash), batch.flatMap((p) => [...(p.externalId ? [p.externalId] : []), ...(p.fork ? [p.fork.parentRef] : [])])],
+        [
+          batch.map((p) => p.contentHash),
+          batch.flatMap((p) => [...(p.externalId ? [p.externalId] : []), ...(p.fork ? [p.fork.parentRef] : [])]),
+        ],
       );
       const seen = new Map<string, string>();
       const hashOfExternal = new Map<string, string>();
@@ -133,7 +185,13 @@ export class PgBulkWriter implements BulkWriter {
       const refs = await this.resolveRefs(client, batch);
       const outcomes: WriteOutcome[] = [];
       const linkedNow = new Set<string>();
-      const trajRows: Cell[][] = [], attemptRows: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[] = [], stepRows: Cell[][] = [], errorRows: Cell[][] = [], signatureRows: Cell[][] = [], recRows: Cell[][] = [], chunkRows: Cell[][] = [];
+      const trajRows: Cell[][] = [],
+        attemptRows: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[] = [],
+        stepRows: Cell[][] = [],
+        errorRows: Cell[][] = [],
+        signatureRows: Cell[][] = [],
+        recRows: Cell[][] = [],
+        chunkRows: Cell[][] = [];
       for (const p of batch) {
         const dup = seen.get(`h:${p.contentHash}`) ?? (p.externalId ? seen.get(`x:${p.externalId}`) : undefined);
         const knownHash = p.externalId ? hashOfExternal.get(p.externalId) : undefined;
@@ -187,7 +245,11 @@ export class PgBulkWriter implements BulkWriter {
       for (const [table, cols, rows] of inserts) await copyRows(client, table, cols, rows);
       await upsertRollup(client, signatureRows);
       // After the signatures: a parent written in this batch has its fork points' failure mode from them.
-      if (attemptRows.length) await refreshParentCounts(client, attemptRows.map((a) => a.parentId));
+      if (attemptRows.length)
+        await refreshParentCounts(
+          client,
+          attemptRows.map((a) => a.parentId),
+        );
       await client.query("COMMIT");
       for (const [k, v] of refs.tasks) this.tasks.set(k, v);
       for (const [k, v] of refs.runs) this.runs.set(k, v);
@@ -205,8 +267,19 @@ export class PgBulkWriter implements BulkWriter {
    * indexes — which was ~7 % of a 20,000-trajectory import. Only attempts with a stated attemptIndex are linked
    * here, so the outcome is the one linkForks gives (it numbers the others in write order at the end).
    */
-  private async copyLinkedAttempts(client: pg.PoolClient, attempts: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[]): Promise<void> {
-    const forkOf = await upsertForkPoints(client, attempts.map(({ parentId, fork }) => ({ parentId, stepIndex: fork.stepIndex, errorCategory: fork.errorCategory, origin: "explicit" })));
+  private async copyLinkedAttempts(
+    client: pg.PoolClient,
+    attempts: { row: Cell[]; parentId: string; fork: NonNullable<PreparedTrajectory["fork"]> }[],
+  ): Promise<void> {
+    const forkOf = await upsertForkPoints(
+      client,
+      attempts.map(({ parentId, fork }) => ({
+        parentId,
+        stepIndex: fork.stepIndex,
+        errorCategory: fork.errorCategory,
+        origin: "explicit",
+      })),
+    );
     const rows = attempts.map(({ row, parentId, fork }) => {
       const linked = row.slice();
       linked[TRAJECTORY_AT.pendingParentRef] = null;
@@ -263,7 +336,12 @@ export class PgBulkWriter implements BulkWriter {
     try {
       await client.query("BEGIN");
       const externals = [...new Set(links.flatMap((l) => ("externalId" in l.parent ? [l.parent.externalId] : [])))];
-      const found = externals.length ? await client.query<{ id: string; externalId: string }>(`SELECT "id", "externalId" FROM "Trajectory" WHERE "externalId" = ANY($1::text[])`, [externals]) : { rows: [] };
+      const found = externals.length
+        ? await client.query<{ id: string; externalId: string }>(
+            `SELECT "id", "externalId" FROM "Trajectory" WHERE "externalId" = ANY($1::text[])`,
+            [externals],
+          )
+        : { rows: [] };
       const idOf = new Map(found.rows.map((r) => [r.externalId, r.id]));
       const unresolved: LinkRequest[] = [];
       const resolved: (LinkRequest & { parentId: string })[] = [];
@@ -273,7 +351,15 @@ export class PgBulkWriter implements BulkWriter {
         else unresolved.push(l);
       }
       if (resolved.length) {
-        const forkOf = await upsertForkPoints(client, resolved.map((l) => ({ parentId: l.parentId, stepIndex: l.stepIndex, errorCategory: l.errorCategory ?? null, origin: l.inferred ? "inferred" : "explicit" })));
+        const forkOf = await upsertForkPoints(
+          client,
+          resolved.map((l) => ({
+            parentId: l.parentId,
+            stepIndex: l.stepIndex,
+            errorCategory: l.errorCategory ?? null,
+            origin: l.inferred ? "inferred" : "explicit",
+          })),
+        );
         const rows = resolved.map((l) => {
           const f = forkOf.get(forkKey(l.parentId, l.stepIndex))!;
           return [l.attemptId, l.parentId, f.id, l.stepIndex, l.attemptIndex ?? f.next++, l.inferred] as const;
@@ -281,9 +367,19 @@ export class PgBulkWriter implements BulkWriter {
         await client.query(
           `UPDATE "Trajectory" t SET "parentId" = u.p, "forkPointId" = u.f, "forkStepIndex" = u.s, "attemptIndex" = u.a, "forkInferred" = u.i, "pendingParentRef" = NULL
            FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::int4[], $6::bool[]) AS u(id, p, f, s, a, i) WHERE t."id" = u.id`,
-          [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), rows.map((r) => r[4]), rows.map((r) => r[5])],
+          [
+            rows.map((r) => r[0]),
+            rows.map((r) => r[1]),
+            rows.map((r) => r[2]),
+            rows.map((r) => r[3]),
+            rows.map((r) => r[4]),
+            rows.map((r) => r[5]),
+          ],
         );
-        await refreshParentCounts(client, resolved.map((l) => l.parentId));
+        await refreshParentCounts(
+          client,
+          resolved.map((l) => l.parentId),
+        );
       }
       await client.query("COMMIT");
       return unresolved;

@@ -8,21 +8,81 @@ import type { NormalizedTrajectory, RecordingInput } from "../../domain/trajecto
 export type Cell = string | number | boolean | null;
 
 export const TRAJECTORY_COLUMNS = [
-  "id", "externalId", "contentHash", "taskId", "runId", "outcome", "reward", "verifierOutput", "failureMode", "startedAt",
-  "endedAt", "durationMs", "stepCount", "errorStepCount", "inputTokens", "outputTokens", "sourceFormat", "sourceFile",
-  "metadata", "firstErrorCategory", "firstErrorStep", "importJobId", "importedAt", "pendingParentRef", "importWarnings",
+  "id",
+  "externalId",
+  "contentHash",
+  "taskId",
+  "runId",
+  "outcome",
+  "reward",
+  "verifierOutput",
+  "failureMode",
+  "startedAt",
+  "endedAt",
+  "durationMs",
+  "stepCount",
+  "errorStepCount",
+  "inputTokens",
+  "outputTokens",
+  "sourceFormat",
+  "sourceFile",
+  "metadata",
+  "firstErrorCategory",
+  "firstErrorStep",
+  "importJobId",
+  "importedAt",
+  "pendingParentRef",
+  "importWarnings",
   "warningCount",
 ] as const;
 export const STEP_COLUMNS = [
-  "trajectoryId", "index", "source", "timestamp", "offsetMs", "message", "reasoning", "action", "toolCalls", "observation",
-  "exitCode", "promptTokens", "completionTokens", "isError", "isCopiedContext", "contentHash",
+  "trajectoryId",
+  "index",
+  "source",
+  "timestamp",
+  "offsetMs",
+  "message",
+  "reasoning",
+  "action",
+  "toolCalls",
+  "observation",
+  "exitCode",
+  "promptTokens",
+  "completionTokens",
+  "isError",
+  "isCopiedContext",
+  "contentHash",
 ] as const;
 export const ERROR_COLUMNS = ["id", "trajectoryId", "stepIndex", "category", "signal", "excerpt", "confidence"] as const;
-export const SIGNATURE_COLUMNS = ["trajectoryId", "stepIndex", "templateHash", "template", "kind", "values", "value", "category", "runId", "taskId", "outcome", "importedAt"] as const;
+export const SIGNATURE_COLUMNS = [
+  "trajectoryId",
+  "stepIndex",
+  "templateHash",
+  "template",
+  "kind",
+  "values",
+  "value",
+  "category",
+  "runId",
+  "taskId",
+  "outcome",
+  "importedAt",
+] as const;
 /** Where a signature row takes its trajectory's task and run ids (filled in by the writer, like the trajectory's). */
 export const SIGNATURE_RUN_AT = 8;
 export const SIGNATURE_TASK_AT = 9;
-export const RECORDING_COLUMNS = ["id", "trajectoryId", "format", "width", "height", "durationMs", "eventCount", "byteSize", "header", "createdAt"] as const;
+export const RECORDING_COLUMNS = [
+  "id",
+  "trajectoryId",
+  "format",
+  "width",
+  "height",
+  "durationMs",
+  "eventCount",
+  "byteSize",
+  "header",
+  "createdAt",
+] as const;
 export const CHUNK_COLUMNS = ["recordingId", "seq", "startMs", "endMs", "events"] as const;
 
 /** Booleans and dates in the form each provider's Prisma adapter reads back. */
@@ -36,8 +96,22 @@ export interface PreparedTrajectory {
   id: string;
   externalId: string | null;
   contentHash: string;
-  task: { benchmark: string; externalId: string; name: string; instruction: string | null; category: string | null; difficulty: string | null };
-  run: { name: string; model: string | null; agent: string | null; checkpoint: string | null; trainingMethod: string | null; source: string | null };
+  task: {
+    benchmark: string;
+    externalId: string;
+    name: string;
+    instruction: string | null;
+    category: string | null;
+    difficulty: string | null;
+  };
+  run: {
+    name: string;
+    model: string | null;
+    agent: string | null;
+    checkpoint: string | null;
+    trainingMethod: string | null;
+    source: string | null;
+  };
   /** Same order as TRAJECTORY_COLUMNS; taskId and runId (TASK_ID_AT, RUN_ID_AT) are filled in by the writer. */
   row: Cell[];
   steps: Cell[][];
@@ -87,7 +161,8 @@ const warningsJson = (w: NormalizedTrajectory["warnings"]): string | null =>
 
 const opt = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 /** PostgreSQL text cannot hold NUL; terminal output sometimes does. Same replacement on both providers. */
-const txt = (v: string | undefined): string | null => (v === undefined ? null : v.includes("\u0000") ? v.replaceAll("\u0000", "\uFFFD") : v);
+const txt = (v: string | undefined): string | null =>
+  v === undefined ? null : v.includes("\u0000") ? v.replaceAll("\u0000", "\uFFFD") : v;
 
 /**
  * Rows for one trajectory, except what the error detector finds: writers call addDetectedErrors() on their own thread
@@ -105,7 +180,8 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
   // offset is only when that step began.
   const lastEvent = t.recording?.events.at(-1);
   const recordingEndMs = lastEvent ? Math.round(lastEvent[0] * 1000) : 0;
-  const durationMs = startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : Math.max(lastOffset, recordingEndMs) || null;
+  const durationMs =
+    startedAt && endedAt ? Math.max(0, endedAt.getTime() - startedAt.getTime()) : Math.max(lastOffset, recordingEndMs) || null;
   const metadata = t.metadata || t.fork ? JSON.stringify({ ...t.metadata, ...(t.fork ? { fork: t.fork } : {}) }) : null;
   const now = c.date(new Date());
   const notError = c.bool(false);
@@ -117,7 +193,18 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
     const last = rec.events.at(-1);
     recordingChars = rec.events.reduce((s, e) => s + e[2].length, 0);
     recording = {
-      row: [recId, id, rec.format, rec.width, rec.height, last ? Math.round(last[0] * 1000) : 0, rec.events.length, recordingChars, rec.header ? JSON.stringify(rec.header) : null, now],
+      row: [
+        recId,
+        id,
+        rec.format,
+        rec.width,
+        rec.height,
+        last ? Math.round(last[0] * 1000) : 0,
+        rec.events.length,
+        recordingChars,
+        rec.header ? JSON.stringify(rec.header) : null,
+        now,
+      ],
       chunks: chunkRecording(rec).map((ch) => [recId, ch.seq, ch.startMs, ch.endMs, ch.events]),
     };
   }
@@ -125,26 +212,82 @@ export function prepareTrajectory(n: NormalizedTrajectory, c: CellCodec, importJ
     id,
     externalId: opt(t.id),
     contentHash,
-    task: { benchmark: txt(t.task.benchmark)!, externalId: txt(t.task.id)!, name: txt(t.task.name ?? t.task.id)!, instruction: txt(t.task.instruction), category: txt(t.task.category), difficulty: txt(t.task.difficulty) },
-    run: { name: t.run.name, model: opt(t.run.model), agent: opt(t.run.agent), checkpoint: opt(t.run.checkpoint), trainingMethod: opt(t.run.trainingMethod), source: opt(t.run.source) },
+    task: {
+      benchmark: txt(t.task.benchmark)!,
+      externalId: txt(t.task.id)!,
+      name: txt(t.task.name ?? t.task.id)!,
+      instruction: txt(t.task.instruction),
+      category: txt(t.task.category),
+      difficulty: txt(t.task.difficulty),
+    },
+    run: {
+      name: t.run.name,
+      model: opt(t.run.model),
+      agent: opt(t.run.agent),
+      checkpoint: opt(t.run.checkpoint),
+      trainingMethod: opt(t.run.trainingMethod),
+      source: opt(t.run.source),
+    },
     stepCount: t.steps.length,
     outputChars: t.steps.reduce((n, s) => n + (s.observation?.length ?? 0), 0) + recordingChars,
     row: [
-      id, opt(t.id), contentHash, null, null, t.outcome, t.reward ?? null, txt(t.verifierOutput), txt(t.failureMode),
-      startedAt && c.date(startedAt), endedAt && c.date(endedAt), durationMs, t.steps.length, 0,
-      opt(t.inputTokens), opt(t.outputTokens), n.sourceFormat, opt(n.sourceFile), metadata, null,
-      null, importJobId, now, t.fork?.parentId ?? null, warningsJson(n.warnings), n.warnings?.length ?? 0,
+      id,
+      opt(t.id),
+      contentHash,
+      null,
+      null,
+      t.outcome,
+      t.reward ?? null,
+      txt(t.verifierOutput),
+      txt(t.failureMode),
+      startedAt && c.date(startedAt),
+      endedAt && c.date(endedAt),
+      durationMs,
+      t.steps.length,
+      0,
+      opt(t.inputTokens),
+      opt(t.outputTokens),
+      n.sourceFormat,
+      opt(n.sourceFile),
+      metadata,
+      null,
+      null,
+      importJobId,
+      now,
+      t.fork?.parentId ?? null,
+      warningsJson(n.warnings),
+      n.warnings?.length ?? 0,
     ],
     steps: t.steps.map((s, index) => [
-      id, index, s.source, s.timestamp ? c.date(new Date(s.timestamp)) : null, opt(s.offsetMs), txt(s.message), txt(s.reasoning),
-      txt(s.action), s.toolCalls ? JSON.stringify(s.toolCalls) : null, txt(s.observation), opt(s.exitCode), opt(s.promptTokens),
-      opt(s.completionTokens), notError, c.bool(s.isCopiedContext ?? false), stepContentHash(s),
+      id,
+      index,
+      s.source,
+      s.timestamp ? c.date(new Date(s.timestamp)) : null,
+      opt(s.offsetMs),
+      txt(s.message),
+      txt(s.reasoning),
+      txt(s.action),
+      s.toolCalls ? JSON.stringify(s.toolCalls) : null,
+      txt(s.observation),
+      opt(s.exitCode),
+      opt(s.promptTokens),
+      opt(s.completionTokens),
+      notError,
+      c.bool(s.isCopiedContext ?? false),
+      stepContentHash(s),
     ]),
     errors: [],
     signatures: [],
     recording,
     detected: false,
-    fork: t.fork ? { parentRef: t.fork.parentId, stepIndex: t.fork.stepIndex, attemptIndex: t.fork.attemptIndex ?? null, errorCategory: t.fork.errorCategory ?? null } : null,
+    fork: t.fork
+      ? {
+          parentRef: t.fork.parentId,
+          stepIndex: t.fork.stepIndex,
+          attemptIndex: t.fork.attemptIndex ?? null,
+          errorCategory: t.fork.errorCategory ?? null,
+        }
+      : null,
   };
 }
 
@@ -165,7 +308,10 @@ export function addDetectedErrors(p: PreparedTrajectory, c: CellCodec): void {
   const steps = p.steps.map((row) => {
     const observation = row[STEP_AT.observation];
     const exitCode = row[STEP_AT.exitCode];
-    return { observation: typeof observation === "string" ? observation : undefined, exitCode: typeof exitCode === "number" ? exitCode : undefined };
+    return {
+      observation: typeof observation === "string" ? observation : undefined,
+      exitCode: typeof exitCode === "number" ? exitCode : undefined,
+    };
   });
   const detected = detectErrors(steps);
   if (!detected.length) return;
@@ -190,7 +336,20 @@ function signatureRows(p: PreparedTrajectory, detected: ReturnType<typeof detect
     if (step[STEP_AT.isCopiedContext] === true || step[STEP_AT.isCopiedContext] === 1) continue;
     const observation = step[STEP_AT.observation];
     const s = signatureOf(d, detectorText(typeof observation === "string" ? observation : undefined));
-    rows.push([p.id, d.stepIndex, s.templateHash, s.template, s.kind, JSON.stringify(s.values), s.values[0] ?? null, s.category, null, null, p.row[TRAJECTORY_AT.outcome]!, p.row[TRAJECTORY_AT.importedAt]!]);
+    rows.push([
+      p.id,
+      d.stepIndex,
+      s.templateHash,
+      s.template,
+      s.kind,
+      JSON.stringify(s.values),
+      s.values[0] ?? null,
+      s.category,
+      null,
+      null,
+      p.row[TRAJECTORY_AT.outcome]!,
+      p.row[TRAJECTORY_AT.importedAt]!,
+    ]);
   }
   return rows;
 }

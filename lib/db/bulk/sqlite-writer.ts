@@ -1,6 +1,20 @@
 import { sortableId } from "./ids.ts";
 import Database from "better-sqlite3";
-import { CHUNK_COLUMNS, ERROR_COLUMNS, RECORDING_COLUMNS, RUN_ID_AT, SIGNATURE_COLUMNS, SIGNATURE_RUN_AT, SIGNATURE_TASK_AT, STEP_COLUMNS, TASK_ID_AT, TRAJECTORY_COLUMNS, type CellCodec, type PreparedTrajectory, addDetectedErrors } from "./rows.ts";
+import {
+  CHUNK_COLUMNS,
+  ERROR_COLUMNS,
+  RECORDING_COLUMNS,
+  RUN_ID_AT,
+  SIGNATURE_COLUMNS,
+  SIGNATURE_RUN_AT,
+  SIGNATURE_TASK_AT,
+  STEP_COLUMNS,
+  TASK_ID_AT,
+  TRAJECTORY_COLUMNS,
+  type CellCodec,
+  type PreparedTrajectory,
+  addDetectedErrors,
+} from "./rows.ts";
 import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows } from "./mode-rollup.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
 import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
@@ -10,7 +24,8 @@ export const sqliteCodec: CellCodec = { bool: (b) => (b ? 1 : 0), date: (d) => d
 const codec = sqliteCodec;
 const sqliteDay = (isoDay: string) => `${isoDay}T00:00:00.000+00:00`;
 
-const insertSql = (table: string, cols: readonly string[]) => `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+const insertSql = (table: string, cols: readonly string[]) =>
+  `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
 
 const BUSY_SPIN_MS = 50;
 const BUSY_GIVE_UP_MS = 30_000;
@@ -57,11 +72,17 @@ export class SqliteBulkWriter implements BulkWriter {
     this.db.pragma("wal_autocheckpoint = 16384");
     const d = this.db;
     this.stmt = {
-      dup: d.prepare(`SELECT "id", "contentHash" FROM "Trajectory" WHERE "contentHash" = ? OR ("externalId" IS NOT NULL AND "externalId" = ?) LIMIT 1`),
+      dup: d.prepare(
+        `SELECT "id", "contentHash" FROM "Trajectory" WHERE "contentHash" = ? OR ("externalId" IS NOT NULL AND "externalId" = ?) LIMIT 1`,
+      ),
       findTask: d.prepare(`SELECT "id" FROM "Task" WHERE "benchmark" = ? AND "externalId" = ?`),
-      insTask: d.prepare(`INSERT INTO "Task" ("id", "benchmark", "externalId", "name", "instruction", "category", "difficulty", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insTask: d.prepare(
+        `INSERT INTO "Task" ("id", "benchmark", "externalId", "name", "instruction", "category", "difficulty", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       findRun: d.prepare(`SELECT "id" FROM "Run" WHERE "name" = ?`),
-      insRun: d.prepare(`INSERT INTO "Run" ("id", "name", "model", "agent", "checkpoint", "trainingMethod", "source", "importedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insRun: d.prepare(
+        `INSERT INTO "Run" ("id", "name", "model", "agent", "checkpoint", "trainingMethod", "source", "importedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       traj: d.prepare(insertSql("Trajectory", TRAJECTORY_COLUMNS)),
       step: d.prepare(insertSql("Step", STEP_COLUMNS)),
       error: d.prepare(insertSql("DetectedError", ERROR_COLUMNS)),
@@ -79,7 +100,17 @@ export class SqliteBulkWriter implements BulkWriter {
     if (known) return known;
     const row = this.stmt.findTask.get(p.task.benchmark, p.task.externalId) as { id: string } | undefined;
     const id = row?.id ?? sortableId();
-    if (!row) this.stmt.insTask.run(id, p.task.benchmark, p.task.externalId, p.task.name, p.task.instruction, p.task.category, p.task.difficulty, codec.date(new Date()));
+    if (!row)
+      this.stmt.insTask.run(
+        id,
+        p.task.benchmark,
+        p.task.externalId,
+        p.task.name,
+        p.task.instruction,
+        p.task.category,
+        p.task.difficulty,
+        codec.date(new Date()),
+      );
     fresh.set(key, id);
     return id;
   }
@@ -89,7 +120,17 @@ export class SqliteBulkWriter implements BulkWriter {
     if (known) return known;
     const row = this.stmt.findRun.get(p.run.name) as { id: string } | undefined;
     const id = row?.id ?? sortableId();
-    if (!row) this.stmt.insRun.run(id, p.run.name, p.run.model, p.run.agent, p.run.checkpoint, p.run.trainingMethod, p.run.source, codec.date(new Date()));
+    if (!row)
+      this.stmt.insRun.run(
+        id,
+        p.run.name,
+        p.run.model,
+        p.run.agent,
+        p.run.checkpoint,
+        p.run.trainingMethod,
+        p.run.source,
+        codec.date(new Date()),
+      );
     fresh.set(`run\u0000${p.run.name}`, id);
     return id;
   }
@@ -162,9 +203,13 @@ export class SqliteBulkWriter implements BulkWriter {
     const d = this.db;
     const byExternal = d.prepare(`SELECT "id" FROM "Trajectory" WHERE "externalId" = ?`);
     const findFork = d.prepare(`SELECT "id" FROM "ForkPoint" WHERE "trajectoryId" = ? AND "stepIndex" = ?`);
-    const insFork = d.prepare(`INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`);
+    const insFork = d.prepare(
+      `INSERT INTO "ForkPoint" ("id", "trajectoryId", "stepIndex", "errorCategory", "origin", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
+    );
     const nextIndex = d.prepare(`SELECT COALESCE(MAX("attemptIndex") + 1, 0) AS n FROM "Trajectory" WHERE "forkPointId" = ?`);
-    const update = d.prepare(`UPDATE "Trajectory" SET "parentId" = ?, "forkPointId" = ?, "forkStepIndex" = ?, "attemptIndex" = ?, "forkInferred" = ?, "pendingParentRef" = NULL WHERE "id" = ? AND "id" <> ?`);
+    const update = d.prepare(
+      `UPDATE "Trajectory" SET "parentId" = ?, "forkPointId" = ?, "forkStepIndex" = ?, "attemptIndex" = ?, "forkInferred" = ?, "pendingParentRef" = NULL WHERE "id" = ? AND "id" <> ?`,
+    );
     const refresh = d.prepare(REFRESH_COUNTS_SQL);
     const refreshForks = d.prepare(REFRESH_FORK_POINTS_SQL);
     const unresolved: LinkRequest[] = [];
@@ -181,7 +226,14 @@ export class SqliteBulkWriter implements BulkWriter {
           let fork = findFork.get(parentId, l.stepIndex) as { id: string } | undefined;
           if (!fork) {
             fork = { id: sortableId() };
-            insFork.run(fork.id, parentId, l.stepIndex, l.errorCategory ?? null, l.inferred ? "inferred" : "explicit", codec.date(new Date()));
+            insFork.run(
+              fork.id,
+              parentId,
+              l.stepIndex,
+              l.errorCategory ?? null,
+              l.inferred ? "inferred" : "explicit",
+              codec.date(new Date()),
+            );
           }
           const index = l.attemptIndex ?? (nextIndex.get(fork.id) as { n: number }).n;
           update.run(parentId, fork.id, l.stepIndex, index, codec.bool(l.inferred), l.attemptId, parentId);

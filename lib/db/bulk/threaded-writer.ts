@@ -17,7 +17,10 @@ export class ThreadedWriter implements BulkWriter {
     this.codec = config.provider === "sqlite" ? sqliteCodec : pgCodec;
     // The worker code is TypeScript: its .mjs entry registers tsx (the CLI runtime) in the thread first.
     // A modest heap budget keeps the writer thread's garbage from inflating RSS (it holds one batch at a time).
-    this.worker = new Worker(new URL("./writer-thread-entry.mjs", import.meta.url), { workerData: { config }, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    this.worker = new Worker(new URL("./writer-thread-entry.mjs", import.meta.url), {
+      workerData: { config },
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
     this.worker.on("message", (m: { id: number; ok: boolean; value?: never; error?: string }) => {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);

@@ -8,11 +8,14 @@ import type { BulkWriter } from "./writer.ts";
 
 const config = workerData.config as DatabaseConfig;
 const writer: BulkWriter =
-  config.provider === "sqlite" ? new (await import("./sqlite-writer.ts")).SqliteBulkWriter(config.file) : new (await import("./pg-writer.ts")).PgBulkWriter(config.url);
+  config.provider === "sqlite"
+    ? new (await import("./sqlite-writer.ts")).SqliteBulkWriter(config.file)
+    : new (await import("./pg-writer.ts")).PgBulkWriter(config.url);
 
 parentPort!.on("message", async (msg: { id: number; op: "write" | "link" | "close"; arg: never }) => {
   try {
-    const value = msg.op === "write" ? await writer.write(msg.arg) : msg.op === "link" ? await writer.linkForks(msg.arg) : await writer.close();
+    const value =
+      msg.op === "write" ? await writer.write(msg.arg) : msg.op === "link" ? await writer.linkForks(msg.arg) : await writer.close();
     parentPort!.postMessage({ id: msg.id, ok: true, value });
   } catch (e) {
     parentPort!.postMessage({ id: msg.id, ok: false, error: (e as Error).message });

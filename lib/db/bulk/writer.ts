@@ -7,10 +7,7 @@ import type { LinkRequest } from "./fork-links.ts";
 
 export type { LinkRequest };
 
-export type WriteOutcome =
-  | { status: "imported"; id: string }
-  | { status: "duplicate"; id: string }
-  | { status: "failed"; error: string };
+export type WriteOutcome = { status: "imported"; id: string } | { status: "duplicate"; id: string } | { status: "failed"; error: string };
 
 export interface BulkWriter {
   /** How this provider encodes booleans and dates (rows are prepared with it before being written). */

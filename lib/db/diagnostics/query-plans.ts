@@ -42,14 +42,22 @@ const pgPlanRow = z.object({ "QUERY PLAN": z.string() });
 export async function explain(db: Db, s: LoggedStatement, opts: { discourageSeqScan?: boolean } = {}): Promise<string[]> {
   if (Reflect.get(db, "_activeProvider") === "sqlite") {
     const rows = await db.$queryRawUnsafe<unknown[]>(`EXPLAIN QUERY PLAN ${s.sql}`, ...s.params);
-    return z.array(sqlitePlanRow).parse(rows).map((r) => r.detail);
+    return z
+      .array(sqlitePlanRow)
+      .parse(rows)
+      .map((r) => r.detail);
   }
   const rows = await db.$transaction(async (tx) => {
     // Hash and merge joins read their inner side whole: on a large table a nested loop over an index is what runs.
-    if (opts.discourageSeqScan) for (const setting of ["enable_seqscan", "enable_hashjoin", "enable_mergejoin"]) await tx.$executeRawUnsafe(`SET LOCAL ${setting} = off`);
+    if (opts.discourageSeqScan)
+      for (const setting of ["enable_seqscan", "enable_hashjoin", "enable_mergejoin"])
+        await tx.$executeRawUnsafe(`SET LOCAL ${setting} = off`);
     return tx.$queryRawUnsafe<unknown[]>(`EXPLAIN ${s.sql}`, ...s.params);
   });
-  return z.array(pgPlanRow).parse(rows).map((r) => r["QUERY PLAN"]);
+  return z
+    .array(pgPlanRow)
+    .parse(rows)
+    .map((r) => r["QUERY PLAN"]);
 }
 
 const indent = (line: string) => line.search(/\S/);
@@ -83,10 +91,13 @@ export function fullTableScans(plan: readonly string[], statement: string): stri
     // ordered walk of a LIMIT query (no temp B-tree sorting the whole result).
     // With the LIMIT inside a sub-query (a co-routine), an outer index walk is not stopped by it.
     const sortsAll = plan.some((l) => /USE TEMP B-TREE FOR ORDER BY|CO-ROUTINE/.test(l));
-    return plan.filter((l) => /^\s*SCAN (t|Trajectory)\s*$/.test(l) || (/^\s*SCAN (t|Trajectory) USING INDEX /.test(l) && (!limited || sortsAll)));
+    return plan.filter(
+      (l) => /^\s*SCAN (t|Trajectory)\s*$/.test(l) || (/^\s*SCAN (t|Trajectory) USING INDEX /.test(l) && (!limited || sortsAll)),
+    );
   }
   return plan.filter((line, i) => {
-    if (!/(Seq Scan|Index Scan|Bitmap Heap Scan)( Backward)?( using "[^"]+")? on "Trajectory"/.test(line) || /Index Only Scan/.test(line)) return false;
+    if (!/(Seq Scan|Index Scan|Bitmap Heap Scan)( Backward)?( using "[^"]+")? on "Trajectory"/.test(line) || /Index Only Scan/.test(line))
+      return false;
     if (/Seq Scan/.test(line)) return true;
     if (subtree(plan, i).some((l) => /Index Cond:/.test(l)) || /Index Cond:/.test(line)) return false;
     const parent = parentNode(plan, i) ?? "";

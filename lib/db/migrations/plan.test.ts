@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import { sha256Hex, type LocalMigration } from "./local.ts";
 import { checksumMatches, planMigrations, type MigrationRow } from "./plan.ts";
 
-const mig = (name: string, sql = `-- ${name}\nCREATE TABLE "${name}" ("id" INTEGER);\n`): LocalMigration => ({ name, file: `${name}/migration.sql`, sql, checksum: sha256Hex(sql) });
-const row = (m: LocalMigration, over: Partial<MigrationRow> = {}): MigrationRow => ({ migration_name: m.name, checksum: m.checksum, finished_at: "2026-12-01T00:00:00.000+00:00", rolled_back_at: null, logs: null, ...over });
+const mig = (name: string, sql = `-- ${name}\nCREATE TABLE "${name}" ("id" INTEGER);\n`): LocalMigration => ({
+  name,
+  file: `${name}/migration.sql`,
+  sql,
+  checksum: sha256Hex(sql),
+});
+const row = (m: LocalMigration, over: Partial<MigrationRow> = {}): MigrationRow => ({
+  migration_name: m.name,
+  checksum: m.checksum,
+  finished_at: "2026-12-01T00:00:00.000+00:00",
+  rolled_back_at: null,
+  logs: null,
+  ...over,
+});
 const [a, b, c] = [mig("20260101000000_a"), mig("20260102000000_b"), mig("20260103000000_c")];
 
 describe("planning migrations from the recorded history", () => {

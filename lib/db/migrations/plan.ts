@@ -37,7 +37,9 @@ export function planMigrations(local: LocalMigration[], rows: MigrationRow[] | n
     const shown = otherTables.slice(0, 5).join(", ") + (otherTables.length > 5 ? ", …" : "");
     return {
       pending: local,
-      problems: [`The database already holds tables (${shown}) but no migration history (_prisma_migrations): it was not created by ReTerm Studio. Use an empty database.`],
+      problems: [
+        `The database already holds tables (${shown}) but no migration history (_prisma_migrations): it was not created by ReTerm Studio. Use an empty database.`,
+      ],
       unknown: [],
     };
   }
@@ -47,7 +49,12 @@ export function planMigrations(local: LocalMigration[], rows: MigrationRow[] | n
   // failed attempt that may have left the database half-changed.
   const live = rows.filter((r) => !present(r.rolled_back_at));
   for (const r of live.filter((r) => !present(r.finished_at))) {
-    const why = r.logs ? `: ${r.logs.split("\n").find((l) => l.trim())?.trim()}` : "";
+    const why = r.logs
+      ? `: ${r.logs
+          .split("\n")
+          .find((l) => l.trim())
+          ?.trim()}`
+      : "";
     problems.push(
       `Migration ${r.migration_name} failed earlier and may have left the database half-changed${why}. Restore a backup, or repair the ` +
         `database by hand and mark the attempt rolled back (UPDATE "_prisma_migrations" SET "rolled_back_at" = CURRENT_TIMESTAMP ` +

@@ -30,14 +30,23 @@ async function connect(url: string): Promise<pg.Client> {
     return client;
   } catch (e) {
     await client.end().catch(() => undefined);
-    throw new AppError("DB_UNAVAILABLE", `Cannot open the postgresql database: ${(e as Error).message} (check DATABASE_URL and that the server is running)`);
+    throw new AppError(
+      "DB_UNAVAILABLE",
+      `Cannot open the postgresql database: ${(e as Error).message} (check DATABASE_URL and that the server is running)`,
+    );
   }
 }
 
 async function readState(client: pg.Client): Promise<{ rows: MigrationRow[] | null; otherTables: string[] }> {
-  const tables = (await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).rows.map((t) => t.name);
+  const tables = (
+    await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)
+  ).rows.map((t) => t.name);
   if (!tables.includes("_prisma_migrations")) return { rows: null, otherTables: tables };
-  const rows = (await client.query<MigrationRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at`)).rows;
+  const rows = (
+    await client.query<MigrationRow>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at`,
+    )
+  ).rows;
   return { rows, otherTables: tables.filter((t) => t !== "_prisma_migrations") };
 }
 

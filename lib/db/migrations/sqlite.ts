@@ -31,7 +31,10 @@ const timestamp = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 function busy(e: unknown): unknown {
   if (!/^SQLITE_BUSY/.test((e as { code?: string }).code ?? "")) return e;
-  return new AppError("DB_UNAVAILABLE", `The SQLite database stayed locked for ${LOCK_WAIT_MS / 60_000} minutes while waiting to apply migrations (another process is writing to it).`);
+  return new AppError(
+    "DB_UNAVAILABLE",
+    `The SQLite database stayed locked for ${LOCK_WAIT_MS / 60_000} minutes while waiting to apply migrations (another process is writing to it).`,
+  );
 }
 
 function open(file: string): Database.Database {
@@ -40,9 +43,13 @@ function open(file: string): Database.Database {
 }
 
 function readState(db: Database.Database): { rows: MigrationRow[] | null; otherTables: string[] } {
-  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  const tables = (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]
+  ).map((t) => t.name);
   if (!tables.includes("_prisma_migrations")) return { rows: null, otherTables: tables };
-  const rows = db.prepare(`SELECT "migration_name", "checksum", "finished_at", "rolled_back_at", "logs" FROM "_prisma_migrations" ORDER BY "started_at"`).all() as MigrationRow[];
+  const rows = db
+    .prepare(`SELECT "migration_name", "checksum", "finished_at", "rolled_back_at", "logs" FROM "_prisma_migrations" ORDER BY "started_at"`)
+    .all() as MigrationRow[];
   return { rows, otherTables: tables.filter((t) => t !== "_prisma_migrations") };
 }
 
@@ -103,7 +110,10 @@ export function sqliteDeploy(file: string, local: LocalMigration[]): ApplyResult
         db.exec(current.sql);
         if (keysOff) {
           const broken = db.pragma("foreign_key_check") as { table: string; parent: string }[];
-          if (broken.length) throw new Error(`it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${broken[0]!.table} → ${broken[0]!.parent})`);
+          if (broken.length)
+            throw new Error(
+              `it leaves ${broken.length} row(s) whose foreign key points nowhere (first: ${broken[0]!.table} → ${broken[0]!.parent})`,
+            );
         }
         db.prepare(
           `INSERT INTO "_prisma_migrations" ("id", "checksum", "finished_at", "migration_name", "logs", "rolled_back_at", "started_at", "applied_steps_count") VALUES (?, ?, ?, ?, NULL, NULL, ?, 1)`,

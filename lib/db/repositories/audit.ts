@@ -17,10 +17,21 @@ export interface AuditEventRow extends Required<AuditEventInput> {
 }
 
 export async function insertAuditEvent(db: Db, e: AuditEventInput): Promise<void> {
-  await db.auditEvent.create({ data: { ...e, targetType: e.targetType ?? null, targetId: e.targetId ?? null, details: e.details ?? null, ipAddress: e.ipAddress ?? null } });
+  await db.auditEvent.create({
+    data: {
+      ...e,
+      targetType: e.targetType ?? null,
+      targetId: e.targetId ?? null,
+      details: e.details ?? null,
+      ipAddress: e.ipAddress ?? null,
+    },
+  });
 }
 
-export async function findAuditEvents(db: Db, q: { action?: string; actorName?: string; before?: Date; limit: number }): Promise<AuditEventRow[]> {
+export async function findAuditEvents(
+  db: Db,
+  q: { action?: string; actorName?: string; before?: Date; limit: number },
+): Promise<AuditEventRow[]> {
   return db.auditEvent.findMany({
     where: {
       ...(q.action ? { action: { startsWith: q.action } } : {}),

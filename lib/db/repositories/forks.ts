@@ -28,7 +28,8 @@ export async function loadForkCandidates(db: Db, taskIds: string[], maxSteps: nu
       list.push({ hash: s.contentHash, copied: s.isCopiedContext, isError: s.isError });
       byId.set(s.trajectoryId, list);
     }
-    for (const t of chunk) out.push({ id: t.id, taskId: t.taskId, order: (t.startedAt ?? t.importedAt).toISOString(), steps: byId.get(t.id) ?? [] });
+    for (const t of chunk)
+      out.push({ id: t.id, taskId: t.taskId, order: (t.startedAt ?? t.importedAt).toISOString(), steps: byId.get(t.id) ?? [] });
   }
   return out;
 }
@@ -110,13 +111,24 @@ export async function findResolvablePendingAttempts(db: Db): Promise<ForkLink[]>
   const out: ForkLink[] = [];
   for (const r of rows) {
     const fork = parseFork(r.metadata);
-    if (fork) out.push({ attemptId: r.id, parentExternalId: r.pendingParentRef, stepIndex: fork.stepIndex, attemptIndex: fork.attemptIndex, errorCategory: fork.errorCategory });
+    if (fork)
+      out.push({
+        attemptId: r.id,
+        parentExternalId: r.pendingParentRef,
+        stepIndex: fork.stepIndex,
+        attemptIndex: fork.attemptIndex,
+        errorCategory: fork.errorCategory,
+      });
   }
   return out;
 }
 
 /** Attempts of these imports whose parent is still missing. */
-export async function findUnresolvedAttempts(db: Db, importJobIds: readonly string[], limit: number): Promise<{ attempt: string; parent: string }[]> {
+export async function findUnresolvedAttempts(
+  db: Db,
+  importJobIds: readonly string[],
+  limit: number,
+): Promise<{ attempt: string; parent: string }[]> {
   const rows = await db.trajectory.findMany({
     where: { importJobId: { in: [...importJobIds] }, parentId: null, pendingParentRef: { not: null } },
     select: { id: true, pendingParentRef: true },
@@ -128,6 +140,9 @@ export async function findUnresolvedAttempts(db: Db, importJobIds: readonly stri
 
 /** Trajectories of several imports (an import and the interrupted ones it completes) that have no parent yet. */
 export async function findUnlinkedOfImports(db: Db, importJobIds: readonly string[]): Promise<{ ids: string[]; taskIds: string[] }> {
-  const rows = await db.trajectory.findMany({ where: { importJobId: { in: [...importJobIds] }, parentId: null }, select: { id: true, taskId: true } });
+  const rows = await db.trajectory.findMany({
+    where: { importJobId: { in: [...importJobIds] }, parentId: null },
+    select: { id: true, taskId: true },
+  });
   return { ids: rows.map((r) => r.id), taskIds: [...new Set(rows.map((r) => r.taskId))] };
 }

@@ -3,8 +3,16 @@ import { rebuildFailureModeRollups } from "./failure-modes/rollup.ts";
 
 export type ImportOrigin = "cli" | "upload" | "api" | "seed";
 
-export async function createImportJob(db: Db, origin: ImportOrigin, userId: string | null, owner?: { pid: number; host: string }): Promise<string> {
-  const job = await db.importJob.create({ data: { origin, status: "running", userId, pid: owner?.pid ?? null, host: owner?.host ?? null }, select: { id: true } });
+export async function createImportJob(
+  db: Db,
+  origin: ImportOrigin,
+  userId: string | null,
+  owner?: { pid: number; host: string },
+): Promise<string> {
+  const job = await db.importJob.create({
+    data: { origin, status: "running", userId, pid: owner?.pid ?? null, host: owner?.host ?? null },
+    select: { id: true },
+  });
   return job.id;
 }
 
@@ -15,7 +23,14 @@ export async function finishImportJob(
 ): Promise<void> {
   await db.importJob.update({
     where: { id },
-    data: { status: r.status, imported: r.imported, skipped: r.skipped, failed: r.failed, report: JSON.stringify(r.report), finishedAt: new Date() },
+    data: {
+      status: r.status,
+      imported: r.imported,
+      skipped: r.skipped,
+      failed: r.failed,
+      report: JSON.stringify(r.report),
+      finishedAt: new Date(),
+    },
   });
 }
 
@@ -24,7 +39,10 @@ export async function deleteImportedTrajectories(db: Db, jobId: string): Promise
   const runs = await db.trajectory.findMany({ where: { importJobId: jobId }, distinct: ["runId"], select: { runId: true } });
   const r = await db.trajectory.deleteMany({ where: { importJobId: jobId } });
   // Their signatures went with them (cascade); the failure-mode rollup is recounted for the runs they were in.
-  await rebuildFailureModeRollups(db, runs.map((t) => t.runId));
+  await rebuildFailureModeRollups(
+    db,
+    runs.map((t) => t.runId),
+  );
   return r.count;
 }
 
@@ -37,7 +55,11 @@ export interface RunningJob {
 
 /** Jobs still marked running: in progress elsewhere, or killed before they could finish. */
 export async function findRunningJobs(db: Db): Promise<RunningJob[]> {
-  return db.importJob.findMany({ where: { status: "running" }, select: { id: true, pid: true, host: true, startedAt: true }, orderBy: { startedAt: "asc" } });
+  return db.importJob.findMany({
+    where: { status: "running" },
+    select: { id: true, pid: true, host: true, startedAt: true },
+    orderBy: { startedAt: "asc" },
+  });
 }
 
 /**
@@ -49,7 +71,12 @@ export async function markJobsResumed(db: Db, ids: readonly string[], resumedBy:
     const imported = await db.trajectory.count({ where: { importJobId: id } });
     await db.importJob.update({
       where: { id },
-      data: { status: "resumed", imported, report: JSON.stringify({ resumedBy, note: "interrupted; its remaining work was completed by a later import" }), finishedAt: new Date() },
+      data: {
+        status: "resumed",
+        imported,
+        report: JSON.stringify({ resumedBy, note: "interrupted; its remaining work was completed by a later import" }),
+        finishedAt: new Date(),
+      },
     });
   }
 }
@@ -72,6 +99,17 @@ export async function findRecentJobs(db: Db, limit: number): Promise<ImportJobRo
   return db.importJob.findMany({
     orderBy: { startedAt: "desc" },
     take: limit,
-    select: { id: true, origin: true, status: true, pid: true, host: true, startedAt: true, finishedAt: true, imported: true, skipped: true, failed: true },
+    select: {
+      id: true,
+      origin: true,
+      status: true,
+      pid: true,
+      host: true,
+      startedAt: true,
+      finishedAt: true,
+      imported: true,
+      skipped: true,
+      failed: true,
+    },
   });
 }

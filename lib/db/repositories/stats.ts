@@ -13,7 +13,15 @@ export interface DatabaseStats {
 }
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
-const statsRow = z.object({ tasks: num, runs: num, trajectories: num, steps: num.nullable(), forkPoints: num, annotations: num, datasets: num });
+const statsRow = z.object({
+  tasks: num,
+  runs: num,
+  trajectories: num,
+  steps: num.nullable(),
+  forkPoints: num,
+  annotations: num,
+  datasets: num,
+});
 
 /**
  * One statement. Steps are not counted row by row (millions of rows at 10^5 trajectories, the slowest figure of the

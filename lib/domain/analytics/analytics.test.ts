@@ -19,7 +19,11 @@ describe("pass@k estimator", () => {
     expect(() => passAtK(2, 3, 1)).toThrow(RangeError);
   });
   it("averages over problems with at least k samples, weighting grouped counts", () => {
-    const cells = [{ n: 4, c: 1, problems: 2 }, { n: 2, c: 2, problems: 1 }, { n: 1, c: 0, problems: 3 }];
+    const cells = [
+      { n: 4, c: 1, problems: 2 },
+      { n: 2, c: 2, problems: 1 },
+      { n: 1, c: 0, problems: 3 },
+    ];
     expect(meanPassAtK(cells, 1)).toBeCloseTo((0.25 * 2 + 1 + 0) / 6, 12);
     expect(meanPassAtK(cells, 2)).toBeCloseTo((0.5 * 2 + 1) / 3, 12);
     expect(meanPassAtK(cells, 4)).toBe(1);
@@ -49,8 +53,14 @@ describe("intervals", () => {
 
 describe("paired bootstrap over tasks", () => {
   it("pairs only shared tasks", () => {
-    const a = new Map([["t1", { n: 2, c: 1 }], ["t2", { n: 1, c: 0 }]]);
-    const b = new Map([["t2", { n: 3, c: 3 }], ["t3", { n: 1, c: 1 }]]);
+    const a = new Map([
+      ["t1", { n: 2, c: 1 }],
+      ["t2", { n: 1, c: 0 }],
+    ]);
+    const b = new Map([
+      ["t2", { n: 3, c: 3 }],
+      ["t3", { n: 1, c: 1 }],
+    ]);
     expect(pairByTask(a, b)).toEqual([{ taskId: "t2", a: { n: 1, c: 0 }, b: { n: 3, c: 3 } }]);
     expect(pairedBootstrap(pairByTask(a, new Map([["zz", { n: 1, c: 1 }]])), 1)).toBeNull();
   });

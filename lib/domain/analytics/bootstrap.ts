@@ -5,7 +5,6 @@ import { passAtK } from "./pass-at-k.ts";
 import type { Interval } from "./intervals.ts";
 import { mulberry32 } from "../random.ts";
 
-
 export interface TaskSamples {
   n: number;
   c: number;
@@ -20,7 +19,10 @@ export interface PairedTask {
 
 /** Tasks present in both maps (taskId → samples), sorted by id so the bootstrap is deterministic. */
 export function pairByTask(a: ReadonlyMap<string, TaskSamples>, b: ReadonlyMap<string, TaskSamples>): PairedTask[] {
-  return [...a.keys()].filter((id) => b.has(id)).sort().map((taskId) => ({ taskId, a: a.get(taskId)!, b: b.get(taskId)! }));
+  return [...a.keys()]
+    .filter((id) => b.has(id))
+    .sort()
+    .map((taskId) => ({ taskId, a: a.get(taskId)!, b: b.get(taskId)! }));
 }
 
 export interface PairedDifference {
@@ -44,7 +46,11 @@ function quantile(sorted: number[], q: number): number {
  * Mean pass@k of b minus a over paired tasks, with a percentile bootstrap 95% interval (tasks resampled with
  * replacement). Null when no shared task has k samples in both runs.
  */
-export function pairedBootstrap(pairs: readonly PairedTask[], k: number, opts: { iterations?: number; seed?: number } = {}): PairedDifference | null {
+export function pairedBootstrap(
+  pairs: readonly PairedTask[],
+  k: number,
+  opts: { iterations?: number; seed?: number } = {},
+): PairedDifference | null {
   const scored = pairs
     .map((p) => ({ a: passAtK(p.a.n, p.a.c, k), b: passAtK(p.b.n, p.b.c, k) }))
     .filter((s): s is { a: number; b: number } => s.a !== null && s.b !== null);
@@ -89,7 +95,11 @@ function binomialDraw(n: number, p: number, rand: () => number): number {
  * per task carry the mean (one rollout per task gives a wide band, not a zero-width one). Tasks with fewer than k
  * samples are left out, as in the mean. Null when no task has k samples.
  */
-export function bootstrapMeanPassAtK(tasks: readonly TaskSamples[], k: number, opts: { iterations?: number; seed?: number } = {}): Interval | null {
+export function bootstrapMeanPassAtK(
+  tasks: readonly TaskSamples[],
+  k: number,
+  opts: { iterations?: number; seed?: number } = {},
+): Interval | null {
   const usable = tasks.filter((t) => t.n >= k);
   if (!usable.length) return null;
   const iterations = opts.iterations ?? 1000;

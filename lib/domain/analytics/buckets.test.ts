@@ -3,7 +3,12 @@ import { integerBuckets, realBuckets } from "./buckets.ts";
 
 describe("histogram buckets", () => {
   it("uses width 1 for small ranges and nice widths for large ones", () => {
-    expect(integerBuckets(0, 3)).toEqual([{ lo: 0, hi: 0 }, { lo: 1, hi: 1 }, { lo: 2, hi: 2 }, { lo: 3, hi: 3 }]);
+    expect(integerBuckets(0, 3)).toEqual([
+      { lo: 0, hi: 0 },
+      { lo: 1, hi: 1 },
+      { lo: 2, hi: 2 },
+      { lo: 3, hi: 3 },
+    ]);
     const b = integerBuckets(3, 240);
     expect(b[0]).toEqual({ lo: 0, hi: 19 });
     expect(b.at(-1)).toEqual({ lo: 240, hi: 259 });

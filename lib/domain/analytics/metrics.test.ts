@@ -18,7 +18,11 @@ describe("pass rate", () => {
 
 describe("rollout figures", () => {
   it("averages pass@k over cells with at least k known rollouts and says how many", () => {
-    const f = rolloutFigures([{ n: 4, c: 1, unknown: 2 }, { n: 1, c: 1, unknown: 0 }, { n: 0, c: 0, unknown: 5 }]);
+    const f = rolloutFigures([
+      { n: 4, c: 1, unknown: 2 },
+      { n: 1, c: 1, unknown: 0 },
+      { n: 0, c: 0, unknown: 5 },
+    ]);
     expect(f).toMatchObject({ rollouts: 12, passed: 2, failed: 3, unknown: 7 });
     expect(f.passRate.rate).toBeCloseTo(2 / 5, 12);
     expect(f.passAtK["1"]).toBeCloseTo((0.25 + 1) / 2, 12);
@@ -39,7 +43,15 @@ describe("recovery figures", () => {
       { n: 2, c: 0, forkPoints: 2, attempts: 4, firstSuccessSum: 0, firstSuccessCount: 0 },
       { n: 0, c: 0, forkPoints: 3, attempts: 2, firstSuccessSum: 0, firstSuccessCount: 0 },
     ]);
-    expect(r).toMatchObject({ forkPoints: 6, evaluatedForkPoints: 3, unevaluatedForkPoints: 3, attempts: 11, unknownAttempts: 3, successfulAttempts: 2, recoveredForkPoints: 1 });
+    expect(r).toMatchObject({
+      forkPoints: 6,
+      evaluatedForkPoints: 3,
+      unevaluatedForkPoints: 3,
+      attempts: 11,
+      unknownAttempts: 3,
+      successfulAttempts: 2,
+      recoveredForkPoints: 1,
+    });
     expect(r.recoveryRate).toBeCloseTo(1 / 3, 12);
     expect(r.recoveryAtKForkPoints).toEqual({ "1": 3, "2": 3, "4": 1, "8": 0 });
     expect(r.recoveryAtK["4"]).toBe(1);

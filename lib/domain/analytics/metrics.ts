@@ -78,7 +78,9 @@ export interface RolloutFigures extends PassAtKFigures {
  * cells with at least k known-outcome rollouts (each cell is one problem); unknown rollouts never enter n.
  */
 export function rolloutFigures(cells: readonly RolloutCell[]): RolloutFigures {
-  let passed = 0, known = 0, unknown = 0;
+  let passed = 0,
+    known = 0,
+    unknown = 0;
   for (const x of cells) {
     if (x.c < 0 || x.c > x.n || x.unknown < 0) throw new RangeError(`rolloutFigures: c=${x.c}, n=${x.n}, unknown=${x.unknown}`);
     passed += x.c;
@@ -140,13 +142,22 @@ export interface RecoveryFigures {
 }
 
 /** Recovery rate: fork points with a successful attempt among those with an attempt of known outcome. */
-export const recoveryRate = (recovered: number, evaluated: number, unevaluated = 0): RateEstimate => rateEstimate(recovered, evaluated, unevaluated);
+export const recoveryRate = (recovered: number, evaluated: number, unevaluated = 0): RateEstimate =>
+  rateEstimate(recovered, evaluated, unevaluated);
 
 /** Attempts to first success: the mean 1-based position of the first passing attempt over recovered fork points. */
 export const meanAttemptsToFirstSuccess = (sum: number, count: number): number | null => (count > 0 ? sum / count : null);
 
 export function recoveryFigures(cells: readonly ForkPointCell[]): RecoveryFigures {
-  let forkPoints = 0, labelled = 0, evaluated = 0, attempts = 0, known = 0, successful = 0, recovered = 0, firstSum = 0, firstCount = 0;
+  let forkPoints = 0,
+    labelled = 0,
+    evaluated = 0,
+    attempts = 0,
+    known = 0,
+    successful = 0,
+    recovered = 0,
+    firstSum = 0,
+    firstCount = 0;
   for (const x of cells) {
     forkPoints += x.forkPoints;
     labelled += x.labelledForkPoints ?? 0;

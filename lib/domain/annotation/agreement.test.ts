@@ -17,7 +17,14 @@ describe("Cohen's kappa", () => {
   it("matches the 50-item yes/no example (po 0.7, pe 0.5, κ 0.4)", () => {
     const list: RatedItem[] = [];
     const add = (n: number, a: string, b: string) => {
-      for (let i = 0; i < n; i++) list.push({ item: `${a}${b}${i}`, ratings: new Map([["A", a], ["B", b]]) });
+      for (let i = 0; i < n; i++)
+        list.push({
+          item: `${a}${b}${i}`,
+          ratings: new Map([
+            ["A", a],
+            ["B", b],
+          ]),
+        });
     };
     add(20, "yes", "yes");
     add(5, "yes", "no");
@@ -26,13 +33,31 @@ describe("Cohen's kappa", () => {
     const r = cohenKappa(list, "A", "B", ["yes", "no"]);
     expect(r.n).toBe(50);
     expect(r.kappa).toBeCloseTo(0.4, 10);
-    expect(r.confusion).toEqual({ values: ["yes", "no"], counts: [[20, 5], [10, 15]] });
+    expect(r.confusion).toEqual({
+      values: ["yes", "no"],
+      counts: [
+        [20, 5],
+        [10, 15],
+      ],
+    });
   });
 
   it("is 1 for perfect agreement and null when both used a single value", () => {
-    const perfect = items([["x", "y", "x"], ["x", "y", "x"]]);
+    const perfect = items([
+      ["x", "y", "x"],
+      ["x", "y", "x"],
+    ]);
     expect(cohenKappa(perfect, "a0", "a1").kappa).toBe(1);
-    expect(cohenKappa(items([["x", "x"], ["x", "x"]]), "a0", "a1").kappa).toBeNull();
+    expect(
+      cohenKappa(
+        items([
+          ["x", "x"],
+          ["x", "x"],
+        ]),
+        "a0",
+        "a1",
+      ).kappa,
+    ).toBeNull();
   });
 });
 
@@ -54,7 +79,12 @@ describe("Fleiss' kappa", () => {
   });
 
   it("is null when items have different numbers of ratings", () => {
-    expect(fleissKappaFromCounts([[1, 1], [3, 0]])).toBeNull();
+    expect(
+      fleissKappaFromCounts([
+        [1, 1],
+        [3, 0],
+      ]),
+    ).toBeNull();
   });
 });
 
@@ -82,19 +112,49 @@ describe("Krippendorff's alpha (Krippendorff 2011 example)", () => {
   });
 
   it("ignores units only one observer rated and is null without variation", () => {
-    expect(krippendorffAlpha(items([["a", "a"], ["a", "a"]]), "nominal")).toBeNull();
-    expect(krippendorffAlpha(items([["a", "b", "c"], ["a", "b", null]]), "nominal")).toBe(1);
+    expect(
+      krippendorffAlpha(
+        items([
+          ["a", "a"],
+          ["a", "a"],
+        ]),
+        "nominal",
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        items([
+          ["a", "b", "c"],
+          ["a", "b", null],
+        ]),
+        "nominal",
+      ),
+    ).toBe(1);
   });
 });
 
 describe("agreementReport", () => {
   it("counts items ≥ 2 annotators labelled and applies Cohen only to two annotators", () => {
-    const two = agreementReport(items([["x", "y", "x", null], ["x", "y", "y", "x"]]), "nominal", ["x", "y"]);
+    const two = agreementReport(
+      items([
+        ["x", "y", "x", null],
+        ["x", "y", "y", "x"],
+      ]),
+      "nominal",
+      ["x", "y"],
+    );
     expect(two.items).toBe(3);
     expect(two.annotators).toBe(2);
     expect(two.cohenKappa).toBeCloseTo(0.4, 10); // po 2/3, pe 4/9 → (2/3-4/9)/(5/9) = 0.4
     expect(two.matrixKind).toBe("confusion");
-    const three = agreementReport(items([["x", "y"], ["x", "y"], ["x", "x"]]), "nominal");
+    const three = agreementReport(
+      items([
+        ["x", "y"],
+        ["x", "y"],
+        ["x", "x"],
+      ]),
+      "nominal",
+    );
     expect(three.cohenKappa).toBeNull();
     expect(three.annotators).toBe(3);
     expect(three.matrixKind).toBe("coincidence");

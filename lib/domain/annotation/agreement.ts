@@ -36,7 +36,12 @@ function orderValues(order: readonly string[], seen: Iterable<string>): string[]
 }
 
 /** Cohen's κ for exactly two annotators over the items both labelled; null when it does not apply. */
-export function cohenKappa(items: readonly RatedItem[], a: string, b: string, order: readonly string[] = []): { kappa: number | null; n: number; confusion: ConfusionMatrix } {
+export function cohenKappa(
+  items: readonly RatedItem[],
+  a: string,
+  b: string,
+  order: readonly string[] = [],
+): { kappa: number | null; n: number; confusion: ConfusionMatrix } {
   const pairs: [string, string][] = [];
   for (const i of items) {
     const va = i.ratings.get(a);
@@ -92,7 +97,10 @@ export function fleissKappaFromCounts(table: readonly (readonly number[])[]): nu
 /** Fleiss' κ over items; null unless every pairable item has the same number of ratings. */
 export function fleissKappa(items: readonly RatedItem[], order: readonly string[] = []): number | null {
   const rated = pairable(items);
-  const values = orderValues(order, rated.flatMap((i) => [...i.ratings.values()]));
+  const values = orderValues(
+    order,
+    rated.flatMap((i) => [...i.ratings.values()]),
+  );
   const index = new Map(values.map((v, i) => [v, i]));
   const table = rated.map((i) => {
     const row = values.map(() => 0);
@@ -105,7 +113,10 @@ export function fleissKappa(items: readonly RatedItem[], order: readonly string[
 /** Krippendorff's coincidence matrix over pairable values (each unit's ordered pairs weighted 1/(m_u − 1)). */
 export function coincidenceMatrix(items: readonly RatedItem[], order: readonly string[] = []): ConfusionMatrix {
   const rated = pairable(items);
-  const values = orderValues(order, rated.flatMap((i) => [...i.ratings.values()]));
+  const values = orderValues(
+    order,
+    rated.flatMap((i) => [...i.ratings.values()]),
+  );
   const index = new Map(values.map((v, i) => [v, i]));
   const counts = values.map(() => values.map(() => 0));
   for (const i of rated) {

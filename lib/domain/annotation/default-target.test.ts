@@ -6,7 +6,11 @@ const errorCategory = ["trajectory", "step_range", "fork_point"] as const;
 
 describe("defaultTarget", () => {
   it("puts a label on the trajectory's first fork point when the schema labels fork points", () => {
-    expect(defaultTarget(errorCategory, { ...base, forkSteps: [9, 4], firstErrorStep: 2 })).toEqual({ type: "fork_point", input: { forkStep: 4 }, step: 4 });
+    expect(defaultTarget(errorCategory, { ...base, forkSteps: [9, 4], firstErrorStep: 2 })).toEqual({
+      type: "fork_point",
+      input: { forkStep: 4 },
+      step: 4,
+    });
   });
   it("uses the accepted suggestion's step, else the first detected error, never step 0 by default", () => {
     expect(defaultTarget(errorCategory, { ...base, firstErrorStep: 5 })).toEqual({ type: "step_range", input: { steps: [5, 5] }, step: 5 });
@@ -25,10 +29,14 @@ describe("defaultTarget", () => {
 
 describe("targetWords", () => {
   it("names the fork point with the command and exit code", () => {
-    expect(targetWords({ type: "fork_point", step: 9 }, { action: "rg -n 'def parse'\nls", exitCode: 127 })).toBe("fork point after step 9 · rg -n 'def parse' → exit 127");
+    expect(targetWords({ type: "fork_point", step: 9 }, { action: "rg -n 'def parse'\nls", exitCode: 127 })).toBe(
+      "fork point after step 9 · rg -n 'def parse' → exit 127",
+    );
     expect(targetWords({ type: "step_range", step: 2, stepEnd: 4 }, null)).toBe("steps 2–4");
     expect(targetWords({ type: "step_range", step: 3 }, { action: null, exitCode: 1 })).toBe("step 3 · → exit 1");
     expect(targetWords({ type: "trajectory", step: null })).toBe("the whole trajectory");
-    expect(targetWords({ type: "fork_point", step: 1 }, { action: "x".repeat(80), exitCode: null })).toMatch(/^fork point after step 1 · x{59}…$/);
+    expect(targetWords({ type: "fork_point", step: 1 }, { action: "x".repeat(80), exitCode: null })).toMatch(
+      /^fork point after step 1 · x{59}…$/,
+    );
   });
 });

@@ -62,7 +62,10 @@ export function targetWords(t: { type: TargetType; step: number | null; stepEnd?
     default:
       return "the whole trajectory";
   }
-  const line = gist?.action?.split("\n").find((l) => l.trim())?.trim();
+  const line = gist?.action
+    ?.split("\n")
+    .find((l) => l.trim())
+    ?.trim();
   if (!line && gist?.exitCode == null) return head;
   const cmd = line ? (line.length > GIST_CHARS ? `${line.slice(0, GIST_CHARS - 1)}…` : line) : "";
   const exit = gist?.exitCode != null ? `→ exit ${gist.exitCode}` : "";

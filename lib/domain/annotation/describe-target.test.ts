@@ -18,7 +18,9 @@ describe("describeTarget", () => {
   });
 
   it("adds the command and exit status of the one step a target points at, when the steps are given", () => {
-    expect(describeTarget({ targetType: "fork_point", stepStart: 9, stepEnd: 9 }, steps)).toBe("fork point after step 9 · rg -n 'def parse' → exit 127");
+    expect(describeTarget({ targetType: "fork_point", stepStart: 9, stepEnd: 9 }, steps)).toBe(
+      "fork point after step 9 · rg -n 'def parse' → exit 127",
+    );
     expect(describeTarget({ targetType: "step_range", stepStart: 3, stepEnd: 3 }, steps)).toBe("step 3 · ls → exit 0");
     // A range of several steps stays short; a step without a command or exit status adds nothing.
     expect(describeTarget({ targetType: "step_range", stepStart: 3, stepEnd: 9 }, steps)).toBe("steps 3–9");

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { valueLabel } from "./label-schema.ts";
 
 describe("valueLabel", () => {
-  const options = [{ value: "timeout", label: "Timeout" }, { value: "hang", label: "Hang / interactive prompt" }];
+  const options = [
+    { value: "timeout", label: "Timeout" },
+    { value: "hang", label: "Hang / interactive prompt" },
+  ];
   it("names a value by its option's label", () => {
     expect(valueLabel({ kind: "categorical", options }, "hang")).toBe("Hang / interactive prompt");
   });

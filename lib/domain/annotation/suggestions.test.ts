@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decisionInputSchema, effectiveDecision, parseSuggestionKey, precisionByCategory, suggestionKeyOf, suggestionSourceSchema, targetInputOf } from "./suggestions.ts";
+import {
+  decisionInputSchema,
+  effectiveDecision,
+  parseSuggestionKey,
+  precisionByCategory,
+  suggestionKeyOf,
+  suggestionSourceSchema,
+  targetInputOf,
+} from "./suggestions.ts";
 import { resolveTarget } from "./targets.ts";
 
 describe("suggestion keys and sources", () => {
@@ -26,7 +34,11 @@ describe("suggestion keys and sources", () => {
       const r = resolveTarget(targetInputOf(stored), facts, all);
       expect(r.ok && r.target.key).toBe(stored.key);
     }
-    const attempt = resolveTarget(targetInputOf({ targetType: "attempt", stepStart: null, stepEnd: null }), { ...facts, isAttempt: true }, all);
+    const attempt = resolveTarget(
+      targetInputOf({ targetType: "attempt", stepStart: null, stepEnd: null }),
+      { ...facts, isAttempt: true },
+      all,
+    );
     expect(attempt.ok && attempt.target.key).toBe("attempt:t1");
   });
 });

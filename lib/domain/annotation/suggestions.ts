@@ -13,10 +13,16 @@ export type Decision = (typeof DECISIONS)[number];
 export const DETECTOR_SOURCE = "detector";
 
 /** An import source's name, as the "annotator" field of an imported line names it (e.g. llm-judge-v1). */
-export const sourceNameSchema = z.string().trim().regex(/^[\w.@-]{1,64}$/, "source name: 1–64 letters, digits, . _ @ -");
+export const sourceNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[\w.@-]{1,64}$/, "source name: 1–64 letters, digits, . _ @ -");
 
 /** `detector` or `imported:<name>`. */
-export const suggestionSourceSchema = z.union([z.literal(DETECTOR_SOURCE), z.string().regex(/^imported:[\w.@-]{1,64}$/, "source: detector or imported:<name>")]);
+export const suggestionSourceSchema = z.union([
+  z.literal(DETECTOR_SOURCE),
+  z.string().regex(/^imported:[\w.@-]{1,64}$/, "source: detector or imported:<name>"),
+]);
 
 export function importedSource(name: string): string {
   return `imported:${name}`;
@@ -64,8 +70,10 @@ export const decisionInputSchema = z
   })
   .strict()
   .superRefine((d, ctx) => {
-    if (d.decision === "changed" && d.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "a changed suggestion needs the value you chose" });
-    if (d.decision !== "changed" && d.value !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: `value is only given when the decision is "changed"` });
+    if (d.decision === "changed" && d.value === undefined)
+      ctx.addIssue({ code: "custom", path: ["value"], message: "a changed suggestion needs the value you chose" });
+    if (d.decision !== "changed" && d.value !== undefined)
+      ctx.addIssue({ code: "custom", path: ["value"], message: `value is only given when the decision is "changed"` });
   });
 export type DecisionInput = z.infer<typeof decisionInputSchema>;
 
@@ -95,14 +103,25 @@ export interface PrecisionRow {
 
 function row(category: string, accepted: number, changed: number, rejected: number): PrecisionRow {
   const decided = accepted + changed + rejected;
-  return { category, decided, accepted, changed, rejected, precision: decided ? accepted / decided : null, ci: wilsonInterval(accepted, decided) };
+  return {
+    category,
+    decided,
+    accepted,
+    changed,
+    rejected,
+    precision: decided ? accepted / decided : null,
+    ci: wilsonInterval(accepted, decided),
+  };
 }
 
 /**
  * Precision per suggested category from grouped decision counts: of the decisions on suggestions of a category, the
  * share accepted as they were. Categories in `order` come first (the taxonomy order), the rest alphabetically.
  */
-export function precisionByCategory(counts: readonly DecisionCount[], order: readonly string[] = []): { categories: PrecisionRow[]; overall: PrecisionRow } {
+export function precisionByCategory(
+  counts: readonly DecisionCount[],
+  order: readonly string[] = [],
+): { categories: PrecisionRow[]; overall: PrecisionRow } {
   const by = new Map<string, { accepted: number; changed: number; rejected: number }>();
   for (const c of counts) {
     if (!(DECISIONS as readonly string[]).includes(c.decision)) continue;

@@ -33,7 +33,11 @@ export interface TargetFacts {
  * Resolve a target input against the trajectory and the schema's allowed targets. A whole-trajectory target on a
  * recovery attempt is the attempt when the schema labels attempts.
  */
-export function resolveTarget(input: TargetInput | undefined, facts: TargetFacts, allowed: readonly TargetType[]): { ok: true; target: Target } | { ok: false; message: string } {
+export function resolveTarget(
+  input: TargetInput | undefined,
+  facts: TargetFacts,
+  allowed: readonly TargetType[],
+): { ok: true; target: Target } | { ok: false; message: string } {
   const id = facts.trajectoryId;
   let target: Target;
   if (input && "steps" in input) {
@@ -42,14 +46,25 @@ export function resolveTarget(input: TargetInput | undefined, facts: TargetFacts
     if (b >= facts.stepCount) return { ok: false, message: `step ${b} is outside the trajectory (it has ${facts.stepCount} steps)` };
     target = { type: "step_range", key: `steps:${id}:${a}-${b}`, trajectoryId: id, stepStart: a, stepEnd: b, forkStep: null };
   } else if (input && "forkStep" in input) {
-    target = { type: "fork_point", key: `fork:${id}:${input.forkStep}`, trajectoryId: id, stepStart: input.forkStep, stepEnd: input.forkStep, forkStep: input.forkStep };
+    target = {
+      type: "fork_point",
+      key: `fork:${id}:${input.forkStep}`,
+      trajectoryId: id,
+      stepStart: input.forkStep,
+      stepEnd: input.forkStep,
+      forkStep: input.forkStep,
+    };
   } else if ((input && "attempt" in input) || (facts.isAttempt && allowed.includes("attempt"))) {
     if (!facts.isAttempt) return { ok: false, message: "this trajectory is not a recovery attempt" };
     target = { type: "attempt", key: `attempt:${id}`, trajectoryId: id, stepStart: null, stepEnd: null, forkStep: null };
   } else {
     target = { type: "trajectory", key: `traj:${id}`, trajectoryId: id, stepStart: null, stepEnd: null, forkStep: null };
   }
-  if (!allowed.includes(target.type)) return { ok: false, message: `this schema labels ${allowed.join(", ").replace(/_/g, " ")} targets, not a ${target.type.replace("_", " ")}` };
+  if (!allowed.includes(target.type))
+    return {
+      ok: false,
+      message: `this schema labels ${allowed.join(", ").replace(/_/g, " ")} targets, not a ${target.type.replace("_", " ")}`,
+    };
   return { ok: true, target };
 }
 

@@ -6,18 +6,19 @@ import { z } from "zod";
 export const LABEL_SOURCES = ["any", "gold", "majority", "all"] as const;
 export type LabelSource = (typeof LABEL_SOURCES)[number];
 
-export const labelConditionSchema = z.object({
-  schema: z.string().min(1, "must name a label schema key"),
-  values: z.array(z.string().min(1)).optional(),
-  min: z.number().optional(),
-  targetType: z.enum(["trajectory", "step_range", "fork_point", "attempt"]).optional(),
-  /** Only this annotator's labels (with `by: "any"`). */
-  annotator: z.string().min(1).optional(),
-  /** any: one label matches; gold: the adjudicated label matches; majority / all: more than half / every annotator of a target. */
-  by: z.enum(LABEL_SOURCES, { message: `must be one of ${LABEL_SOURCES.join(", ")}` }).default("any"),
-  /** For majority / all: a target needs at least this many labels (default: the queue's labels per item, else 1). */
-  minAnnotators: z.number().int().positive().optional(),
-})
+export const labelConditionSchema = z
+  .object({
+    schema: z.string().min(1, "must name a label schema key"),
+    values: z.array(z.string().min(1)).optional(),
+    min: z.number().optional(),
+    targetType: z.enum(["trajectory", "step_range", "fork_point", "attempt"]).optional(),
+    /** Only this annotator's labels (with `by: "any"`). */
+    annotator: z.string().min(1).optional(),
+    /** any: one label matches; gold: the adjudicated label matches; majority / all: more than half / every annotator of a target. */
+    by: z.enum(LABEL_SOURCES, { message: `must be one of ${LABEL_SOURCES.join(", ")}` }).default("any"),
+    /** For majority / all: a target needs at least this many labels (default: the queue's labels per item, else 1). */
+    minAnnotators: z.number().int().positive().optional(),
+  })
   .refine((r) => r.values?.length || r.min !== undefined, { message: "needs values or a minimum" })
   .refine((r) => !r.annotator || r.by === "any", { message: "an annotator can only be named for by: any", path: ["annotator"] });
 export type LabelCondition = z.infer<typeof labelConditionSchema>;
@@ -62,12 +63,26 @@ export function matchCondition(c: LabelCondition, rows: LabelRow[], defaultMinAn
  * `@TARGET` (trajectory, step_range, fork_point, attempt). E.g. `gold:sft-usable=true`, `majority:recovery-quality>=2@attempt`.
  */
 export function parseLabelConditionSpec(spec: string): z.input<typeof labelConditionSchema> {
-  const m = /^(?:(any|gold|majority|all):)?([\w.-]+)(?:(>=)(-?\d+(?:\.\d+)?)|=([^=@]+))(?:@(trajectory|step_range|fork_point|attempt))?$/.exec(spec.trim());
-  if (!m) throw new Error(`"${spec}" must look like [gold:|majority:|all:]SCHEMA=V1,V2 or [gold:|majority:|all:]SCHEMA>=N, optionally followed by @TARGET`);
+  const m =
+    /^(?:(any|gold|majority|all):)?([\w.-]+)(?:(>=)(-?\d+(?:\.\d+)?)|=([^=@]+))(?:@(trajectory|step_range|fork_point|attempt))?$/.exec(
+      spec.trim(),
+    );
+  if (!m)
+    throw new Error(
+      `"${spec}" must look like [gold:|majority:|all:]SCHEMA=V1,V2 or [gold:|majority:|all:]SCHEMA>=N, optionally followed by @TARGET`,
+    );
   const [, by, schema, ge, min, values, targetType] = m;
   return {
-    schema: schema!, by: (by ?? "any") as LabelSource,
-    ...(ge ? { min: Number(min) } : { values: values!.split(",").map((v) => v.trim()).filter(Boolean) }),
+    schema: schema!,
+    by: (by ?? "any") as LabelSource,
+    ...(ge
+      ? { min: Number(min) }
+      : {
+          values: values!
+            .split(",")
+            .map((v) => v.trim())
+            .filter(Boolean),
+        }),
     ...(targetType ? { targetType: targetType as LabelCondition["targetType"] } : {}),
   };
 }

@@ -40,8 +40,14 @@ const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) 
 const sorted = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export function buildManifest(items: ManifestItem[], tokenizer: string, leakageOverride: LeakageOverride | null): Manifest {
-  const kinds = {}, byTask = {}, byRun = {}, byErrorCategory = {}, byOutcome = {}, labelValues = {};
-  let total = 0, max = 0;
+  const kinds = {},
+    byTask = {},
+    byRun = {},
+    byErrorCategory = {},
+    byOutcome = {},
+    labelValues = {};
+  let total = 0,
+    max = 0;
   for (const it of items) {
     bump(kinds, it.kind);
     bump(byTask, it.task);
@@ -73,7 +79,12 @@ export function versionContentHash(items: Pick<ManifestItem, "trajectoryId" | "k
 const counts = z.record(z.string(), z.number());
 /** Stored manifests are read back through this schema. */
 export const manifestSchema: z.ZodType<Manifest> = z.object({
-  items: z.number(), kinds: counts, byTask: counts, byRun: counts, byErrorCategory: counts, byOutcome: counts,
+  items: z.number(),
+  kinds: counts,
+  byTask: counts,
+  byRun: counts,
+  byErrorCategory: counts,
+  byOutcome: counts,
   tokens: z.object({ total: z.number(), max: z.number(), mean: z.number(), tokenizer: z.string() }),
   labelValues: counts,
   leakageOverride: z.object({ by: z.string(), at: z.string(), reason: z.string(), tasks: z.array(z.string()) }).nullable(),

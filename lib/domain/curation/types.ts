@@ -62,15 +62,30 @@ export interface Provenance {
 }
 
 export const exportLabelSchema = z.object({
-  schema: z.string(), annotator: z.string(), targetType: z.string(), stepStart: z.number().int().nullable(), stepEnd: z.number().int().nullable(),
-  forkStepIndex: z.number().int().nullable(), value: z.string(), comment: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
+  schema: z.string(),
+  annotator: z.string(),
+  targetType: z.string(),
+  stepStart: z.number().int().nullable(),
+  stepEnd: z.number().int().nullable(),
+  forkStepIndex: z.number().int().nullable(),
+  value: z.string(),
+  comment: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
 });
 /** Labels captured in a frozen version's item (JSON text). */
 export const capturedLabelsSchema = z.array(exportLabelSchema);
 
 /** The native format's form of a label (undefined instead of null; `target` instead of `targetType`). */
 export function labelRefOf(l: ExportLabel): LabelRef {
-  const ref: LabelRef = { schema: l.schema, annotator: l.annotator, target: l.targetType as LabelRef["target"], value: l.value, createdAt: l.createdAt, updatedAt: l.updatedAt };
+  const ref: LabelRef = {
+    schema: l.schema,
+    annotator: l.annotator,
+    target: l.targetType as LabelRef["target"],
+    value: l.value,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
   if (l.stepStart !== null) ref.stepStart = l.stepStart;
   if (l.stepEnd !== null) ref.stepEnd = l.stepEnd;
   if (l.forkStepIndex !== null) ref.forkStepIndex = l.forkStepIndex;

@@ -22,30 +22,94 @@ interface Matcher {
   category?: ErrorCategory | ((m: RegExpExecArray) => ErrorCategory | undefined);
 }
 
-const MISSING = /ModuleNotFoundError|No module named|Cannot find module|ImportError: (?:cannot import|No module)|cannot find -l|Unable to locate package|No matching distribution|Could not find a version that satisfies/;
-const exceptionCategory = (m: RegExpExecArray): ErrorCategory | undefined => (MISSING.test(m[0]) ? "missing-dependency" : /PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError/.test(m[0]) ? "file-permission" : /TimeoutError|TimeoutExpired/.test(m[0]) ? "timeout" : /AssertionError/.test(m[0]) ? "test-failure" : "runtime-exception");
+const MISSING =
+  /ModuleNotFoundError|No module named|Cannot find module|ImportError: (?:cannot import|No module)|cannot find -l|Unable to locate package|No matching distribution|Could not find a version that satisfies/;
+const exceptionCategory = (m: RegExpExecArray): ErrorCategory | undefined =>
+  MISSING.test(m[0])
+    ? "missing-dependency"
+    : /PermissionError|FileNotFoundError|IsADirectoryError|NotADirectoryError/.test(m[0])
+      ? "file-permission"
+      : /TimeoutError|TimeoutExpired/.test(m[0])
+        ? "timeout"
+        : /AssertionError/.test(m[0])
+          ? "test-failure"
+          : "runtime-exception";
 
 const MATCHERS: Matcher[] = [
   // Crashes: the line is mostly a PID and a command; the phrase is the failure.
-  { kind: "signal", pattern: /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)(?: \(core dumped\))?/, rewrite: (m) => m[1]!, category: "runtime-exception" },
+  {
+    kind: "signal",
+    pattern: /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)(?: \(core dumped\))?/,
+    rewrite: (m) => m[1]!,
+    category: "runtime-exception",
+  },
   { kind: "panic", pattern: /^(?:thread '[^']*' )?panicked at (.*)$/, category: "runtime-exception" },
-  { kind: "command-not-found", pattern: /^(?:.*?: )?(?:line \d+: )?(?:\d+: )?([^\s:]+): (?:command )?not found$/, rewrite: (m) => `'${m[1]}': command not found`, category: "command-error" },
-  { kind: "command-not-found", pattern: /^'?([^\s']+)'? is not recognized as an internal or external command/, rewrite: (m) => `'${m[1]}': command not found`, category: "command-error" },
+  {
+    kind: "command-not-found",
+    pattern: /^(?:.*?: )?(?:line \d+: )?(?:\d+: )?([^\s:]+): (?:command )?not found$/,
+    rewrite: (m) => `'${m[1]}': command not found`,
+    category: "command-error",
+  },
+  {
+    kind: "command-not-found",
+    pattern: /^'?([^\s']+)'? is not recognized as an internal or external command/,
+    rewrite: (m) => `'${m[1]}': command not found`,
+    category: "command-error",
+  },
   // pytest's short summary names the test and the assertion; its `E   ` lines say the same without the test.
-  { kind: "pytest", pattern: /^FAILED (\S+)(?: - (.+))?$/, rewrite: (m) => (m[2] ? `FAILED '${m[1]}' - ${m[2]}` : `FAILED '${m[1]}'`), category: "test-failure" },
+  {
+    kind: "pytest",
+    pattern: /^FAILED (\S+)(?: - (.+))?$/,
+    rewrite: (m) => (m[2] ? `FAILED '${m[1]}' - ${m[2]}` : `FAILED '${m[1]}'`),
+    category: "test-failure",
+  },
   { kind: "pytest", pattern: /^E {2,}(\S.*)$/, rewrite: (m) => m[1]!, category: "test-failure" },
-  { kind: "exception", pattern: /^(?:[A-Za-z_][\w.]*)?(?:Error|Exception|Exit|Interrupt|Warning|Failure)(?::\s?.*)?$/, last: true, category: exceptionCategory },
+  {
+    kind: "exception",
+    pattern: /^(?:[A-Za-z_][\w.]*)?(?:Error|Exception|Exit|Interrupt|Warning|Failure)(?::\s?.*)?$/,
+    last: true,
+    category: exceptionCategory,
+  },
   // Compilers and linkers: the first error is the cause, later ones often follow from it.
   { kind: "compiler", pattern: /^(?:\S+?:\d+(?::\d+)?: )?(?:fatal )?error(?:\[E\d+\]| TS\d+)?: .+$/, category: "test-failure" },
-  { kind: "linker", pattern: /(?:undefined reference to .+|ld: cannot find .+|ld returned \d+ exit status)$/, category: "missing-dependency" },
-  { kind: "package-manager", pattern: /^(?:npm (?:ERR!|error) (?:code )?\S.*|E: .+|ERROR: (?:No matching distribution|Could not find a version|Could not install|Failed building).+|error: externally-managed-environment)$/, category: (m) => (MISSING.test(m[0]) || /E404|404 Not Found|ETARGET/.test(m[0]) ? "missing-dependency" : "command-error") },
+  {
+    kind: "linker",
+    pattern: /(?:undefined reference to .+|ld: cannot find .+|ld returned \d+ exit status)$/,
+    category: "missing-dependency",
+  },
+  {
+    kind: "package-manager",
+    pattern:
+      /^(?:npm (?:ERR!|error) (?:code )?\S.*|E: .+|ERROR: (?:No matching distribution|Could not find a version|Could not install|Failed building).+|error: externally-managed-environment)$/,
+    category: (m) => (MISSING.test(m[0]) || /E404|404 Not Found|ETARGET/.test(m[0]) ? "missing-dependency" : "command-error"),
+  },
   // `cmd: operand: reason`: the command and the reason are the mode, the operand a value. An operand the tool
   // quoted itself (`cannot open 'x' for reading`) is left to the normaliser, which reads quoted operands as paths here.
-  { kind: "file", pattern: /^(?:([\w.+\-]+): )?(?:line \d+: )?(.*?):? (No such file or directory|Permission denied|Read-only file system|Is a directory|Not a directory)$/, rewrite: (m) => (/['"`‘]/.test(m[2]!) ? m.input.trim() : `${m[1] ? `${m[1]}: ` : ""}'${m[2]}': ${m[3]}`), category: "file-permission" },
+  {
+    kind: "file",
+    pattern:
+      /^(?:([\w.+\-]+): )?(?:line \d+: )?(.*?):? (No such file or directory|Permission denied|Read-only file system|Is a directory|Not a directory)$/,
+    rewrite: (m) => (/['"`‘]/.test(m[2]!) ? m.input.trim() : `${m[1] ? `${m[1]}: ` : ""}'${m[2]}': ${m[3]}`),
+    category: "file-permission",
+  },
   // Agent harness messages about the agent's own output: the first sentence is the failure, the advice after it varies.
-  { kind: "harness", pattern: /(Your proposed edit has introduced new syntax error\(s\)|Previous response had parsing errors|ERROR: Missing required fields)/, rewrite: (m) => m[1]!, category: "format-error" },
-  { kind: "syntax", pattern: /syntax error(?: near unexpected token .*)?$|unexpected EOF while looking for .*$|bad substitution$/, category: "command-error" },
-  { kind: "tool-error", pattern: /^Error \((\w+)\).*$/, category: (m) => (/permission|file_not_found|is_a_directory/.test(m[1]!) ? "file-permission" : "command-error") },
+  {
+    kind: "harness",
+    pattern:
+      /(Your proposed edit has introduced new syntax error\(s\)|Previous response had parsing errors|ERROR: Missing required fields)/,
+    rewrite: (m) => m[1]!,
+    category: "format-error",
+  },
+  {
+    kind: "syntax",
+    pattern: /syntax error(?: near unexpected token .*)?$|unexpected EOF while looking for .*$|bad substitution$/,
+    category: "command-error",
+  },
+  {
+    kind: "tool-error",
+    pattern: /^Error \((\w+)\).*$/,
+    category: (m) => (/permission|file_not_found|is_a_directory/.test(m[1]!) ? "file-permission" : "command-error"),
+  },
   { kind: "test-summary", pattern: /^=+ (.*\b\d+ failed\b.*?) =+$|^Tests?:\s+\d+ failed.*$/, category: "test-failure" },
   { kind: "make", pattern: /^make(?:\[\d+\])?: \*\*\* .* Error \d+$/, category: "command-error" },
   { kind: "timeout", pattern: /\b(?:timed out|time limit exceeded|Killed)\b.*$/i, category: "timeout" },

@@ -30,7 +30,8 @@ const TOKEN = new RegExp(
 );
 
 /** File-system wording: there a quoted operand is a path even without a slash (`cannot access 'out'`). */
-const FILE_CONTEXT = /No such file|Permission denied|Is a directory|Not a directory|Read-only file system|cannot (?:access|open|stat|create|remove)|can't open file|File exists|Directory not empty/i;
+const FILE_CONTEXT =
+  /No such file|Permission denied|Is a directory|Not a directory|Read-only file system|cannot (?:access|open|stat|create|remove)|can't open file|File exists|Directory not empty/i;
 /** A quoted operand made only of punctuation (`expected ';'`) is part of the message, not a variable. */
 const PUNCTUATION_ONLY = /^[^\w\s]{1,3}$/;
 
@@ -53,7 +54,20 @@ export function normalizeLine(line: string): NormalizedLine {
       const kind = fileish || inner.includes("/") ? "<path>" : "<name>";
       return `${match[0]}${kind}${match.at(-1)}`;
     }
-    const kind = groups.list !== undefined ? "list" : groups.url !== undefined ? "url" : groups.time !== undefined ? "time" : groups.id !== undefined ? "id" : groups.hex !== undefined ? "hex" : groups.path !== undefined ? "path" : "n";
+    const kind =
+      groups.list !== undefined
+        ? "list"
+        : groups.url !== undefined
+          ? "url"
+          : groups.time !== undefined
+            ? "time"
+            : groups.id !== undefined
+              ? "id"
+              : groups.hex !== undefined
+                ? "hex"
+                : groups.path !== undefined
+                  ? "path"
+                  : "n";
     // Numbers are too many and too meaningless to list as values; the rest are what a researcher looks for.
     if (kind !== "n" && kind !== "time") values.push(cap(match, MAX_VALUE_CHARS));
     return `<${kind}>`;

@@ -11,18 +11,55 @@ const MODES: Record<string, string[]> = {
     "Traceback (most recent call last):\n  File \"/tmp/tmp8x2k_q/main.py\", line 41, in <module>\n    import pandas as pd\nModuleNotFoundError: No module named 'pandas'",
     "\u001b[31mTraceback (most recent call last):\u001b[0m\r\n  File \"solve.py\", line 1, in <module>\r\nModuleNotFoundError: No module named 'scipy.sparse'\r\n",
   ],
-  commandNotFound: ["bash: rg: command not found", "bash: line 12: jq: command not found", "/bin/sh: 1: cargo: not found", "zsh: command not found: fd".replace("zsh: command not found: fd", "fd: command not found")],
-  noSuchFile: ["cat: /tmp/tmp.XyZ123/output.txt: No such file or directory", "cat: results/2026-01-03/run_17.json: No such file or directory", "cat: notes.md: No such file or directory"],
+  commandNotFound: [
+    "bash: rg: command not found",
+    "bash: line 12: jq: command not found",
+    "/bin/sh: 1: cargo: not found",
+    "zsh: command not found: fd".replace("zsh: command not found: fd", "fd: command not found"),
+  ],
+  noSuchFile: [
+    "cat: /tmp/tmp.XyZ123/output.txt: No such file or directory",
+    "cat: results/2026-01-03/run_17.json: No such file or directory",
+    "cat: notes.md: No such file or directory",
+  ],
   lsMissing: ["ls: cannot access '/var/data/x': No such file or directory", "ls: cannot access 'build': No such file or directory"],
-  segfault: ["bash: line 1:  4242 Segmentation fault      (core dumped) ./a.out", "Segmentation fault (core dumped)", "timeout: the monitored command dumped core\n  977 Segmentation fault ./bin/solver --n 12"],
-  keyError: ["Traceback (most recent call last):\n  File \"/app/a.py\", line 9\nKeyError: 'user_id'", "Traceback (most recent call last):\n  File \"/srv/b.py\", line 120\nKeyError: 'timestamp'"],
-  gccError: ["main.c: In function 'main':\nmain.c:12:5: error: 'count' undeclared (first use in this function)\nmake: *** [Makefile:4: all] Error 1", "src/util/io.c:301:17: error: 'buf_len' undeclared (first use in this function)\nmake: *** [Makefile:19: build] Error 2"],
-  pytestAssert: ["tests/test_io.py F\n=========================== short test summary info ============================\nFAILED tests/test_io.py::test_roundtrip - AssertionError: assert 3 == 4\n==== 1 failed, 4 passed in 0.21s ====", "FAILED tests/unit/test_parse.py::test_empty[case7] - AssertionError: assert 0 == 12\n==== 2 failed in 1.02s ===="],
-  npm404: ["npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padz - Not found", "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@acme%2fwidgets - Not found"],
-  permission: ["cp: cannot create regular file '/usr/bin/tool': Permission denied", "cp: cannot create regular file '/etc/app.conf': Permission denied"],
-  pyPermission: ["Traceback (most recent call last):\nPermissionError: [Errno 13] Permission denied: '/root/.cache/x'", "Traceback (most recent call last):\nPermissionError: [Errno 13] Permission denied: '/opt/data/out.csv'"],
-  timeout: ["Traceback (most recent call last):\nsubprocess.TimeoutExpired: Command '['make', 'test']' timed out after 600 seconds", "Traceback (most recent call last):\nsubprocess.TimeoutExpired: Command '['pytest', '-x']' timed out after 30 seconds"],
-  hexAddress: ["Traceback (most recent call last):\nRuntimeError: CUDA error at 0x7ffd3a2c10 (stream 5f3a9c01)", "Traceback (most recent call last):\nRuntimeError: CUDA error at 0x55d0e0 (stream 0b8e77aa)"],
+  segfault: [
+    "bash: line 1:  4242 Segmentation fault      (core dumped) ./a.out",
+    "Segmentation fault (core dumped)",
+    "timeout: the monitored command dumped core\n  977 Segmentation fault ./bin/solver --n 12",
+  ],
+  keyError: [
+    "Traceback (most recent call last):\n  File \"/app/a.py\", line 9\nKeyError: 'user_id'",
+    "Traceback (most recent call last):\n  File \"/srv/b.py\", line 120\nKeyError: 'timestamp'",
+  ],
+  gccError: [
+    "main.c: In function 'main':\nmain.c:12:5: error: 'count' undeclared (first use in this function)\nmake: *** [Makefile:4: all] Error 1",
+    "src/util/io.c:301:17: error: 'buf_len' undeclared (first use in this function)\nmake: *** [Makefile:19: build] Error 2",
+  ],
+  pytestAssert: [
+    "tests/test_io.py F\n=========================== short test summary info ============================\nFAILED tests/test_io.py::test_roundtrip - AssertionError: assert 3 == 4\n==== 1 failed, 4 passed in 0.21s ====",
+    "FAILED tests/unit/test_parse.py::test_empty[case7] - AssertionError: assert 0 == 12\n==== 2 failed in 1.02s ====",
+  ],
+  npm404: [
+    "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padz - Not found",
+    "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/@acme%2fwidgets - Not found",
+  ],
+  permission: [
+    "cp: cannot create regular file '/usr/bin/tool': Permission denied",
+    "cp: cannot create regular file '/etc/app.conf': Permission denied",
+  ],
+  pyPermission: [
+    "Traceback (most recent call last):\nPermissionError: [Errno 13] Permission denied: '/root/.cache/x'",
+    "Traceback (most recent call last):\nPermissionError: [Errno 13] Permission denied: '/opt/data/out.csv'",
+  ],
+  timeout: [
+    "Traceback (most recent call last):\nsubprocess.TimeoutExpired: Command '['make', 'test']' timed out after 600 seconds",
+    "Traceback (most recent call last):\nsubprocess.TimeoutExpired: Command '['pytest', '-x']' timed out after 30 seconds",
+  ],
+  hexAddress: [
+    "Traceback (most recent call last):\nRuntimeError: CUDA error at 0x7ffd3a2c10 (stream 5f3a9c01)",
+    "Traceback (most recent call last):\nRuntimeError: CUDA error at 0x55d0e0 (stream 0b8e77aa)",
+  ],
 };
 
 describe("error signatures group failures by mode", () => {
@@ -42,16 +79,31 @@ describe("error signatures group failures by mode", () => {
   });
 
   it("keeps the concrete values the template abstracted", () => {
-    expect(sig(MODES.missingModule![0]!, 1)).toMatchObject({ template: "ModuleNotFoundError: No module named '<name>'", values: ["numpy"], category: "missing-dependency" });
-    expect(sig(MODES.commandNotFound![1]!)).toMatchObject({ template: "'<name>': command not found", values: ["jq"], category: "command-error" });
-    expect(sig(MODES.noSuchFile![0]!, 1)).toMatchObject({ template: "cat: '<path>': No such file or directory", values: ["/tmp/tmp.XyZ123/output.txt"], category: "file-permission" });
+    expect(sig(MODES.missingModule![0]!, 1)).toMatchObject({
+      template: "ModuleNotFoundError: No module named '<name>'",
+      values: ["numpy"],
+      category: "missing-dependency",
+    });
+    expect(sig(MODES.commandNotFound![1]!)).toMatchObject({
+      template: "'<name>': command not found",
+      values: ["jq"],
+      category: "command-error",
+    });
+    expect(sig(MODES.noSuchFile![0]!, 1)).toMatchObject({
+      template: "cat: '<path>': No such file or directory",
+      values: ["/tmp/tmp.XyZ123/output.txt"],
+      category: "file-permission",
+    });
     expect(sig(MODES.segfault![0]!, 139)?.template).toBe("Segmentation fault");
   });
 
   it("takes the cause, not its echo: the compiler's error over make's, the exception over the traceback's frames", () => {
     expect(sig(MODES.gccError![0]!, 2)?.template).toBe("<path>:<n>:<n>: error: '<name>' undeclared (first use in this function)");
     expect(sig(MODES.keyError![0]!, 1)?.template).toBe("KeyError: '<name>'");
-    expect(sig(MODES.pytestAssert![0]!, 1)).toMatchObject({ template: "FAILED '<path>' - AssertionError: assert <n> == <n>", category: "test-failure" });
+    expect(sig(MODES.pytestAssert![0]!, 1)).toMatchObject({
+      template: "FAILED '<path>' - AssertionError: assert <n> == <n>",
+      category: "test-failure",
+    });
   });
 
   it("keeps failures apart that differ in wording, not only in values", () => {
@@ -91,8 +143,16 @@ describe("normalizeLine", () => {
 
 describe("operands the tool quoted itself", () => {
   it.each([
-    ["head: cannot open 'data/input.csv' for reading: No such file or directory", "head: cannot open 'x.csv' for reading: No such file or directory", "head: cannot open '<path>' for reading: No such file or directory"],
-    ["cp: cannot create regular file '/usr/local/bin/app': Permission denied", "cp: cannot create regular file 'app': Permission denied", "cp: cannot create regular file '<path>': Permission denied"],
+    [
+      "head: cannot open 'data/input.csv' for reading: No such file or directory",
+      "head: cannot open 'x.csv' for reading: No such file or directory",
+      "head: cannot open '<path>' for reading: No such file or directory",
+    ],
+    [
+      "cp: cannot create regular file '/usr/local/bin/app': Permission denied",
+      "cp: cannot create regular file 'app': Permission denied",
+      "cp: cannot create regular file '<path>': Permission denied",
+    ],
   ])("%j", (a, b, template) => {
     expect(sig(a, 1)?.template).toBe(template);
     expect(sig(b, 1)?.templateHash).toBe(sig(a, 1)?.templateHash);
@@ -100,8 +160,12 @@ describe("operands the tool quoted itself", () => {
 });
 
 it("groups an agent harness's message by its first sentence, whatever advice follows", () => {
-  const a = sig("Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit command.\nERRORS:\n- E999 IndentationError: unexpected indent");
-  const b = sig("Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- F821 undefined name 'x'");
+  const a = sig(
+    "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit command.\nERRORS:\n- E999 IndentationError: unexpected indent",
+  );
+  const b = sig(
+    "Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\nERRORS:\n- F821 undefined name 'x'",
+  );
   expect(a).toMatchObject({ template: "Your proposed edit has introduced new syntax error(s)", category: "format-error" });
   expect(b?.templateHash).toBe(a?.templateHash);
 });

@@ -37,7 +37,14 @@ export function signatureOf(detected: DetectedErrorSuggestion, text: string): Er
   const kind = decisive?.kind ?? detected.signal;
   // Without a line that stands out, the detector's excerpt is what it saw (for an exit code: `exit N: last line`).
   const { template, values } = normalizeLine(decisive?.line ?? detected.excerpt);
-  return { stepIndex: detected.stepIndex, templateHash: templateHashOf(kind, template), template, values, kind, category: decisive?.category ?? detected.category };
+  return {
+    stepIndex: detected.stepIndex,
+    templateHash: templateHashOf(kind, template),
+    template,
+    values,
+    kind,
+    category: decisive?.category ?? detected.category,
+  };
 }
 
 /** Signature of a step from its raw output and exit code (null when the detector finds no error in it). */

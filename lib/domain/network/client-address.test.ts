@@ -58,7 +58,12 @@ describe("parseTrustedProxies", () => {
   it("reads addresses and CIDR ranges, comma-separated; empty means none", () => {
     expect(parseTrustedProxies(undefined)).toEqual([]);
     expect(parseTrustedProxies(" , ")).toEqual([]);
-    expect(parseTrustedProxies("10.0.0.5, 10.0.0.0/8,fd00::/8, ::1").map((r) => r.text)).toEqual(["10.0.0.5", "10.0.0.0/8", "fd00::/8", "::1"]);
+    expect(parseTrustedProxies("10.0.0.5, 10.0.0.0/8,fd00::/8, ::1").map((r) => r.text)).toEqual([
+      "10.0.0.5",
+      "10.0.0.0/8",
+      "fd00::/8",
+      "::1",
+    ]);
   });
 
   it("refuses what is not an address or range, naming the entry", () => {
@@ -84,7 +89,11 @@ describe("address helpers", () => {
   });
 
   it("forwardedFor reads every for= of every element", () => {
-    expect(forwardedFor('for=192.0.2.43, For="[2001:db8:cafe::17]", for=unknown;proto=http')).toEqual(["192.0.2.43", "2001:db8:cafe::17", "unknown"]);
+    expect(forwardedFor('for=192.0.2.43, For="[2001:db8:cafe::17]", for=unknown;proto=http')).toEqual([
+      "192.0.2.43",
+      "2001:db8:cafe::17",
+      "unknown",
+    ]);
     expect(forwardedFor("proto=https;by=10.0.0.1")).toEqual([]);
   });
 });

@@ -40,7 +40,11 @@ export function parseTrustedRange(entry: string): TrustedRange {
 
 /** Parse a comma-separated list (RETERM_TRUSTED_PROXIES); empty means no proxy is trusted. */
 export function parseTrustedProxies(spec: string | undefined): TrustedRange[] {
-  return (spec ?? "").split(",").map((s) => s.trim()).filter(Boolean).map(parseTrustedRange);
+  return (spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseTrustedRange);
 }
 
 export function isTrusted(address: string, trusted: readonly TrustedRange[]): boolean {
@@ -57,7 +61,14 @@ export function forwardedFor(header: string): string[] {
     for (const pair of element.split(";")) {
       const eq = pair.indexOf("=");
       if (eq < 0 || pair.slice(0, eq).trim().toLowerCase() !== "for") continue;
-      out.push(stripPort(pair.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1")));
+      out.push(
+        stripPort(
+          pair
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, "$1"),
+        ),
+      );
     }
   }
   return out;

@@ -14,7 +14,11 @@ describe("diffCommands", () => {
   it("handles empty and disjoint sequences", () => {
     expect(diffCommands([], [])).toEqual([]);
     expect(diffCommands(["a"], []).map((o) => o.kind)).toEqual(["removed"]);
-    expect(diffCommands(["a", "b"], ["c"]).map((o) => o.kind).sort()).toEqual(["added", "removed", "removed"]);
+    expect(
+      diffCommands(["a", "b"], ["c"])
+        .map((o) => o.kind)
+        .sort(),
+    ).toEqual(["added", "removed", "removed"]);
   });
 
   it("every input command appears exactly once in the edit script", () => {

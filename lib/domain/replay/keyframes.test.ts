@@ -33,7 +33,14 @@ describe("feedEvents", () => {
   it("writes sanitized output, applies resizes and ignores input and markers", async () => {
     const term = new RecordingEmulator(80, 24);
     const feed = { sanitizer: new TerminalSanitizer(), cols: 80, rows: 24 };
-    const n = await feedEvents(term, feed, [[0, "o", "a\u001b]0;t\u0007b"], [1, "i", "typed"], [2, "m", "step 1"], [3, "r", "100x30"], [4, "r", "bad"], [5, "o", "c"]]);
+    const n = await feedEvents(term, feed, [
+      [0, "o", "a\u001b]0;t\u0007b"],
+      [1, "i", "typed"],
+      [2, "m", "step 1"],
+      [3, "r", "100x30"],
+      [4, "r", "bad"],
+      [5, "o", "c"],
+    ]);
     expect(term.text).toBe("abc");
     expect(n).toBe(3);
     expect(term.sizes).toEqual(["80x24", "100x30"]);
@@ -67,14 +74,29 @@ describe("buildKeyframes", () => {
   });
 
   it("takes none after the first resize (a seek past it replays from the keyframe before it)", async () => {
-    const list: ReplayEvent[][] = [[[0, "o", "12345678"]], [[10, "o", "abcdefgh"], [11, "r", "90x20"]], [[20, "o", "ijklmnop"]], [[30, "o", "q"]]];
+    const list: ReplayEvent[][] = [
+      [[0, "o", "12345678"]],
+      [
+        [10, "o", "abcdefgh"],
+        [11, "r", "90x20"],
+      ],
+      [[20, "o", "ijklmnop"]],
+      [[30, "o", "q"]],
+    ];
     const out = [];
     for await (const k of buildKeyframes(chunks(list), (c, r) => new RecordingEmulator(c, r), { cols: 80, rows: 24 }, 8)) out.push(k);
     expect(out.map((k) => k.seq)).toEqual([0, 1]);
   });
 
   it("keeps taking them after a malformed resize event (it changes nothing)", async () => {
-    const list: ReplayEvent[][] = [[[0, "o", "12345678"]], [[10, "r", "bad"], [11, "o", "abcdefgh"]], [[20, "o", "q"]]];
+    const list: ReplayEvent[][] = [
+      [[0, "o", "12345678"]],
+      [
+        [10, "r", "bad"],
+        [11, "o", "abcdefgh"],
+      ],
+      [[20, "o", "q"]],
+    ];
     const out = [];
     for await (const k of buildKeyframes(chunks(list), (c, r) => new RecordingEmulator(c, r), { cols: 80, rows: 24 }, 8)) out.push(k);
     expect(out.map((k) => k.seq)).toEqual([0, 1, 2]);

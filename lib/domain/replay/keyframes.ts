@@ -42,7 +42,11 @@ export interface TerminalFeed {
  * Write events to a terminal the way the player does: output through the sanitizer (clamped), resizes applied,
  * input/markers/exit ignored. Returns the number of output characters written.
  */
-export async function feedEvents(term: Pick<TerminalEmulator, "write" | "resize">, feed: TerminalFeed, events: readonly ReplayEvent[]): Promise<number> {
+export async function feedEvents(
+  term: Pick<TerminalEmulator, "write" | "resize">,
+  feed: TerminalFeed,
+  events: readonly ReplayEvent[],
+): Promise<number> {
   let buf = "";
   let chars = 0;
   for (const [, code, data] of events) {
@@ -88,7 +92,16 @@ export async function* buildKeyframes(
   try {
     for await (const chunk of chunks) {
       if (chunk.seq === 0 || (since >= intervalChars && !resized)) {
-        yield { seq: chunk.seq, keyframe: { cols: feed.cols, rows: feed.rows, data: term.serialize(KEYFRAME_SCROLLBACK), sanitizer: feed.sanitizer.snapshot(), version: KEYFRAME_VERSION } };
+        yield {
+          seq: chunk.seq,
+          keyframe: {
+            cols: feed.cols,
+            rows: feed.rows,
+            data: term.serialize(KEYFRAME_SCROLLBACK),
+            sanitizer: feed.sanitizer.snapshot(),
+            version: KEYFRAME_VERSION,
+          },
+        };
         since = 0;
       }
       since += await feedEvents(term, feed, chunk.events);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { adjacentMarker, adjacentStep, buildMarkers, errorFacts, MAX_ERROR_BUTTONS, packErrorFacts, stepIndexAt, stepSeekMs, unpackErrorFacts } from "./markers.ts";
+import {
+  adjacentMarker,
+  adjacentStep,
+  buildMarkers,
+  errorFacts,
+  MAX_ERROR_BUTTONS,
+  packErrorFacts,
+  stepIndexAt,
+  stepSeekMs,
+  unpackErrorFacts,
+} from "./markers.ts";
 import type { StepTiming } from "./recording.ts";
 
 const steps: StepTiming[] = [
@@ -17,7 +27,10 @@ const markers = buildMarkers(
       { stepIndex: 4, category: "test-failure", signal: "test-failure", excerpt: null },
       { stepIndex: 99, category: "timeout", signal: "timeout", excerpt: null },
     ],
-    forks: [{ stepIndex: 2, attempts: 3, errorCategory: "command-error" }, { stepIndex: 3, attempts: 1, errorCategory: null, label: "Forked from the parent here" }],
+    forks: [
+      { stepIndex: 2, attempts: 3, errorCategory: "command-error" },
+      { stepIndex: 3, attempts: 1, errorCategory: null, label: "Forked from the parent here" },
+    ],
     end: { durationMs: 5200, outcome: "failed", reward: 0 },
   },
   (c) => c.toUpperCase(),
@@ -25,7 +38,10 @@ const markers = buildMarkers(
 
 describe("markers", () => {
   it("places errors and forks at the end of their step, ignores unknown steps, ends with the result", () => {
-    expect(markers.filter((m) => m.kind === "error").map((m) => [m.stepIndex, m.atMs, m.suggestion])).toEqual([[2, 2500, true], [4, 5000, true]]);
+    expect(markers.filter((m) => m.kind === "error").map((m) => [m.stepIndex, m.atMs, m.suggestion])).toEqual([
+      [2, 2500, true],
+      [4, 5000, true],
+    ]);
     expect(markers.find((m) => m.kind === "error")!.label).toBe("COMMAND-ERROR (command-not-found): bash: foo: command not found");
     expect(markers.filter((m) => m.kind === "fork")).toMatchObject([
       { atMs: 2500, stepIndex: 2, label: "Fork point after step 2 · 3 attempts · COMMAND-ERROR" },
@@ -89,7 +105,10 @@ describe("packErrorFacts", () => {
       { stepIndex: 9, category: "test-failure", signal: "test-failure", excerpt: null },
     ];
     const packed = packErrorFacts(errors);
-    expect(packed.kinds).toEqual([["test-failure", "test-failure"], ["runtime-exception", "traceback"]]);
+    expect(packed.kinds).toEqual([
+      ["test-failure", "test-failure"],
+      ["runtime-exception", "traceback"],
+    ]);
     expect(unpackErrorFacts(packed)).toEqual(errors);
     const bare = packErrorFacts(errors.map((e) => ({ ...e, excerpt: null })));
     expect(bare.excerpts).toBeUndefined();

@@ -93,12 +93,20 @@ export function buildMarkers(input: MarkerInput, label: (category: string) => st
   for (const e of input.errors) {
     const s = byIndex.get(e.stepIndex);
     if (!s) continue;
-    out.push({ kind: "error", atMs: s.endMs, stepIndex: e.stepIndex, label: `${label(e.category)} (${e.signal})${e.excerpt ? `: ${e.excerpt}` : ""}`, suggestion: true });
+    out.push({
+      kind: "error",
+      atMs: s.endMs,
+      stepIndex: e.stepIndex,
+      label: `${label(e.category)} (${e.signal})${e.excerpt ? `: ${e.excerpt}` : ""}`,
+      suggestion: true,
+    });
   }
   for (const f of input.forks) {
     const s = byIndex.get(f.stepIndex);
     if (!s) continue;
-    const text = f.label ?? `Fork point after step ${f.stepIndex} · ${f.attempts} attempt${f.attempts === 1 ? "" : "s"}${f.errorCategory ? ` · ${label(f.errorCategory)}` : ""}`;
+    const text =
+      f.label ??
+      `Fork point after step ${f.stepIndex} · ${f.attempts} attempt${f.attempts === 1 ? "" : "s"}${f.errorCategory ? ` · ${label(f.errorCategory)}` : ""}`;
     out.push({ kind: "fork", atMs: s.endMs, stepIndex: f.stepIndex, label: text, suggestion: false });
   }
   const reward = input.end.reward === null ? "" : ` · reward ${input.end.reward.toFixed(2)}`;

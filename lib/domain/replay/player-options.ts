@@ -23,7 +23,8 @@ export function idleCapFor(limitMs: number | null): IdleCap {
   return IDLE_CAPS.find((c) => c === best) ?? DEFAULT_IDLE_CAP_MS;
 }
 
-const optionalNonNegative = (schema: z.ZodNumber) => z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().pipe(schema).optional()).catch(undefined);
+const optionalNonNegative = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().pipe(schema).optional()).catch(undefined);
 
 /** `?step=12` opens at step 12 (after its output); `?t=83.5` at 83.5 s of the recording. */
 export const replayLinkSchema = z.object({

@@ -35,5 +35,12 @@ export const RGB_FLAG = 0x1000000;
 
 /** The poster's text, one line per row (trailing spaces trimmed), as the terminal probe reads a screen. */
 export function posterText(p: ScreenPoster): string {
-  return p.lines.map((row) => row.map(([t]) => t).join("").replace(/\s+$/, "")).join("\n");
+  return p.lines
+    .map((row) =>
+      row
+        .map(([t]) => t)
+        .join("")
+        .replace(/\s+$/, ""),
+    )
+    .join("\n");
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { parseChunkEvents, chunkEventsSchema, chunkIndexAt, clampEventData, collectGaps, countEventsUpTo, MAX_EVENT_CHARS, parseResize, type IdleGap, type ReplayEvent } from "./recording.ts";
+import {
+  parseChunkEvents,
+  chunkEventsSchema,
+  chunkIndexAt,
+  clampEventData,
+  collectGaps,
+  countEventsUpTo,
+  MAX_EVENT_CHARS,
+  parseResize,
+  type IdleGap,
+  type ReplayEvent,
+} from "./recording.ts";
 
 describe("recording model", () => {
   const chunks = [{ startMs: 0 }, { startMs: 100 }, { startMs: 100 }, { startMs: 500 }];
@@ -13,7 +24,12 @@ describe("recording model", () => {
   });
 
   it("counts events up to a time", () => {
-    const ev: ReplayEvent[] = [[0, "o", "a"], [10, "o", "b"], [10, "o", "c"], [20, "o", "d"]];
+    const ev: ReplayEvent[] = [
+      [0, "o", "a"],
+      [10, "o", "b"],
+      [10, "o", "c"],
+      [20, "o", "d"],
+    ];
     expect(countEventsUpTo(ev, -1)).toBe(0);
     expect(countEventsUpTo(ev, 10)).toBe(3);
     expect(countEventsUpTo(ev, 99)).toBe(4);
@@ -21,9 +37,29 @@ describe("recording model", () => {
 
   it("collects pauses longer than the threshold across chunks", () => {
     const gaps: IdleGap[] = [];
-    const last = collectGaps(null, [[0, "o", ""], [100, "o", ""], [2100, "o", ""]], 500, gaps);
-    collectGaps(last, [[2900, "o", ""], [3000, "o", ""]], 500, gaps);
-    expect(gaps).toEqual([[100, 2000], [2100, 800]]);
+    const last = collectGaps(
+      null,
+      [
+        [0, "o", ""],
+        [100, "o", ""],
+        [2100, "o", ""],
+      ],
+      500,
+      gaps,
+    );
+    collectGaps(
+      last,
+      [
+        [2900, "o", ""],
+        [3000, "o", ""],
+      ],
+      500,
+      gaps,
+    );
+    expect(gaps).toEqual([
+      [100, 2000],
+      [2100, 800],
+    ]);
   });
 
   it("clamps giant events, keeping head and tail", () => {
@@ -38,8 +74,13 @@ describe("recording model", () => {
   });
 
   it("parses stored chunks and names the first bad event", () => {
-    expect(parseChunkEvents('[[0,"o","a"],[3,"r","80x24"]]', "chunk 1")).toEqual([[0, "o", "a"], [3, "r", "80x24"]]);
-    expect(() => parseChunkEvents('[[0,"o","a"],[1,"q","b"]]', "recording r chunk 4")).toThrow("recording r chunk 4: events[1] is not a [ms, code, data] event");
+    expect(parseChunkEvents('[[0,"o","a"],[3,"r","80x24"]]', "chunk 1")).toEqual([
+      [0, "o", "a"],
+      [3, "r", "80x24"],
+    ]);
+    expect(() => parseChunkEvents('[[0,"o","a"],[1,"q","b"]]', "recording r chunk 4")).toThrow(
+      "recording r chunk 4: events[1] is not a [ms, code, data] event",
+    );
     expect(() => parseChunkEvents("{", "chunk 2")).toThrow(/chunk 2: events are not valid JSON/);
   });
 
@@ -47,7 +88,12 @@ describe("recording model", () => {
     expect(parseResize("120x32")).toEqual({ cols: 120, rows: 32 });
     expect(parseResize("0x5")).toBeNull();
     expect(parseResize("abc")).toBeNull();
-    expect(chunkEventsSchema.safeParse([[0, "o", "x"], [5, "m", "step 1"]]).success).toBe(true);
+    expect(
+      chunkEventsSchema.safeParse([
+        [0, "o", "x"],
+        [5, "m", "step 1"],
+      ]).success,
+    ).toBe(true);
     expect(chunkEventsSchema.safeParse([[0.5, "o", "x"]]).success).toBe(false);
     expect(chunkEventsSchema.safeParse([[0, "z", "x"]]).success).toBe(false);
   });

@@ -14,10 +14,21 @@ const CODES: ReadonlySet<string> = new Set(EVENT_CODES);
 
 /** Type guard for one event. Hand-written rather than a zod tuple: recordings hold hundreds of thousands of them. */
 export function isReplayEvent(v: unknown): v is ReplayEvent {
-  return Array.isArray(v) && v.length === 3 && Number.isInteger(v[0]) && v[0] >= 0 && typeof v[1] === "string" && CODES.has(v[1]) && typeof v[2] === "string";
+  return (
+    Array.isArray(v) &&
+    v.length === 3 &&
+    Number.isInteger(v[0]) &&
+    v[0] >= 0 &&
+    typeof v[1] === "string" &&
+    CODES.has(v[1]) &&
+    typeof v[2] === "string"
+  );
 }
 
-export const chunkEventsSchema = z.custom<ReplayEvent[]>((v) => Array.isArray(v) && v.every(isReplayEvent), "expected an array of [ms, code, data] events");
+export const chunkEventsSchema = z.custom<ReplayEvent[]>(
+  (v) => Array.isArray(v) && v.every(isReplayEvent),
+  "expected an array of [ms, code, data] events",
+);
 
 /** Parse a stored chunk's events (JSON text); the error names the first bad event. */
 export function parseChunkEvents(json: string, where: string): ReplayEvent[] {
@@ -75,10 +86,18 @@ export const keyframeSchema = z.object({
 });
 export type Keyframe = z.infer<typeof keyframeSchema>;
 
-export const chunkInfoSchema = z.object({ seq: z.number().int().nonnegative(), startMs: z.number().int().nonnegative(), endMs: z.number().int().nonnegative() });
+export const chunkInfoSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  startMs: z.number().int().nonnegative(),
+  endMs: z.number().int().nonnegative(),
+});
 export type ChunkInfo = z.infer<typeof chunkInfoSchema>;
 
-export const stepTimingSchema = z.object({ index: z.number().int().nonnegative(), startMs: z.number().int().nonnegative(), endMs: z.number().int().nonnegative() });
+export const stepTimingSchema = z.object({
+  index: z.number().int().nonnegative(),
+  startMs: z.number().int().nonnegative(),
+  endMs: z.number().int().nonnegative(),
+});
 /** When a step starts (its command is typed) and ends (its output is complete) on the recording's clock. */
 export type StepTiming = z.infer<typeof stepTimingSchema>;
 

@@ -19,7 +19,9 @@ describe("sanitizer: what must never reach the terminal", () => {
   });
 
   it("keeps OSC 8 links to http(s) only", () => {
-    expect(clean(`${ESC}]8;;https://example.com/a?b=1${ST}site${ESC}]8;;${ST}`)).toBe(`${ESC}]8;;https://example.com/a?b=1${ST}site${ESC}]8;;${ST}`);
+    expect(clean(`${ESC}]8;;https://example.com/a?b=1${ST}site${ESC}]8;;${ST}`)).toBe(
+      `${ESC}]8;;https://example.com/a?b=1${ST}site${ESC}]8;;${ST}`,
+    );
     expect(clean(`${ESC}]8;id=x;http://h/${BEL}t`)).toBe(`${ESC}]8;id=x;http://h/${ST}t`);
     for (const url of ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,<b>x</b>", "ssh://h", "vscode://x"]) {
       expect(clean(`${ESC}]8;;${url}${ST}click${ESC}]8;;${ST}`)).toBe(`click${ESC}]8;;${ST}`);
@@ -119,8 +121,21 @@ describe("sanitizer: streaming", () => {
 
   it("gives the same result however the stream is split, and restores from a snapshot", () => {
     const nasty = [
-      "plain text\r\n", `${ESC}[1;31mred${ESC}[0m`, `${ESC}]0;title${BEL}`, `${ESC}]52;c;AAAA${ST}`, `${ESC}]8;;https://a.b/${ST}link${ESC}]8;;${ST}`,
-      `${ESC}P1$r${ST}`, `${ESC}[6n`, `${ESC}[?2004h`, "Z".repeat(5000), "\n", `${ESC}[?1049h`, "ünïcødé ✓ 😀", `${ESC}(0`, "\u009b32m", `${ESC}]8;;javascript:x${BEL}`,
+      "plain text\r\n",
+      `${ESC}[1;31mred${ESC}[0m`,
+      `${ESC}]0;title${BEL}`,
+      `${ESC}]52;c;AAAA${ST}`,
+      `${ESC}]8;;https://a.b/${ST}link${ESC}]8;;${ST}`,
+      `${ESC}P1$r${ST}`,
+      `${ESC}[6n`,
+      `${ESC}[?2004h`,
+      "Z".repeat(5000),
+      "\n",
+      `${ESC}[?1049h`,
+      "ünïcødé ✓ 😀",
+      `${ESC}(0`,
+      "\u009b32m",
+      `${ESC}]8;;javascript:x${BEL}`,
     ].join("");
     const input = nasty.repeat(8);
     const whole = clean(input);

@@ -42,7 +42,11 @@ const CURSOR_JUMPS = new Set("HfdG`EF");
 const BLOCKED_PRIVATE_MODES = new Set([9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004]);
 const HTTP_URL = /^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i;
 
-type Step = { kind: "emit"; text: string; end: number; jump?: boolean } | { kind: "drop"; end: number } | { kind: "incomplete" } | { kind: "enter-drop"; mode: "osc" | "string"; end: number };
+type Step =
+  | { kind: "emit"; text: string; end: number; jump?: boolean }
+  | { kind: "drop"; end: number }
+  | { kind: "incomplete" }
+  | { kind: "enter-drop"; mode: "osc" | "string"; end: number };
 
 /** Filters a DEC private mode set/reset (CSI ? … h/l), keeping only modes that cannot talk back. */
 function filterPrivateModes(params: string, final: string): string | null {
@@ -131,7 +135,9 @@ function parseCsi(s: string, start: number, size: ScreenSize): Step {
     else if (c >= 0x20 && c <= 0x2f) inter += s[i];
     else if (c >= 0x40 && c <= 0x7e) {
       const kept = judgeCsi(params, inter, s[i]!, size);
-      return kept === null ? { kind: "drop", end: i + 1 } : { kind: "emit", text: kept, end: i + 1, jump: inter === "" && CURSOR_JUMPS.has(s[i]!) };
+      return kept === null
+        ? { kind: "drop", end: i + 1 }
+        : { kind: "emit", text: kept, end: i + 1, jump: inter === "" && CURSOR_JUMPS.has(s[i]!) };
     } else return { kind: "drop", end: i }; // a control or stray byte aborts the sequence; reprocess it
     if (i - start > MAX_CSI_CHARS) return { kind: "drop", end: i + 1 };
     i++;
@@ -169,7 +175,8 @@ function parseEscape(s: string, at: number, size: ScreenSize): Step {
     return f >= 0x30 && f <= 0x7e ? { kind: "emit", text: s.slice(at, i + 1), end: i + 1 } : { kind: "drop", end: i };
   }
   if (next === "Z" || next === "\\") return { kind: "drop", end: at + 2 }; // DECID (identify terminal) / stray ST
-  if (n >= 0x30 && n <= 0x7e) return { kind: "emit", text: s.slice(at, at + 2), end: at + 2, jump: next === "8" || next === "M" || next === "E" || next === "c" };
+  if (n >= 0x30 && n <= 0x7e)
+    return { kind: "emit", text: s.slice(at, at + 2), end: at + 2, jump: next === "8" || next === "M" || next === "E" || next === "c" };
   return { kind: "drop", end: at + 1 };
 }
 

@@ -10,7 +10,14 @@ const steps = [
 
 describe("recordingStepTimings", () => {
   it("prefers step markers; unmarked steps start with the step before them", () => {
-    const r = recordingStepTimings(steps, new Map([[1, 1000], [3, 5000]]), 9000);
+    const r = recordingStepTimings(
+      steps,
+      new Map([
+        [1, 1000],
+        [3, 5000],
+      ]),
+      9000,
+    );
     expect(r.source).toBe("markers");
     expect(r.steps).toEqual([
       { index: 0, startMs: 0, endMs: 999 },
@@ -28,8 +35,21 @@ describe("recordingStepTimings", () => {
   });
 
   it("spreads steps evenly when nothing else is known", () => {
-    const r = recordingStepTimings([{ index: 0, offsetMs: null }, { index: 1, offsetMs: null }], new Map(), 1000);
-    expect(r).toEqual({ source: "estimated", steps: [{ index: 0, startMs: 0, endMs: 499 }, { index: 1, startMs: 500, endMs: 1000 }] });
+    const r = recordingStepTimings(
+      [
+        { index: 0, offsetMs: null },
+        { index: 1, offsetMs: null },
+      ],
+      new Map(),
+      1000,
+    );
+    expect(r).toEqual({
+      source: "estimated",
+      steps: [
+        { index: 0, startMs: 0, endMs: 499 },
+        { index: 1, startMs: 500, endMs: 1000 },
+      ],
+    });
   });
 
   it("reads step markers", () => {

@@ -25,7 +25,11 @@ function withEnds(starts: number[], indices: number[], durationMs: number): Step
  * @param steps steps in index order with their offsets (ms since the trajectory started)
  * @param markers first marker time per step index, from the recording's "m" events
  */
-export function recordingStepTimings(steps: readonly { index: number; offsetMs: number | null }[], markers: ReadonlyMap<number, number>, durationMs: number): { steps: StepTiming[]; source: StepTimingSource } {
+export function recordingStepTimings(
+  steps: readonly { index: number; offsetMs: number | null }[],
+  markers: ReadonlyMap<number, number>,
+  durationMs: number,
+): { steps: StepTiming[]; source: StepTimingSource } {
   const indices = steps.map((s) => s.index);
   const clamp = (ms: number) => Math.min(Math.max(0, Math.round(ms)), durationMs);
   const monotonic = (raw: (number | null)[]) => {
@@ -39,5 +43,12 @@ export function recordingStepTimings(steps: readonly { index: number; offsetMs: 
     return { steps: withEnds(monotonic(steps.map((s) => s.offsetMs)), indices, durationMs), source: "offsets" };
   }
   const n = Math.max(steps.length, 1);
-  return { steps: withEnds(steps.map((_, i) => Math.round((durationMs * i) / n)), indices, durationMs), source: "estimated" };
+  return {
+    steps: withEnds(
+      steps.map((_, i) => Math.round((durationMs * i) / n)),
+      indices,
+      durationMs,
+    ),
+    source: "estimated",
+  };
 }

@@ -3,7 +3,15 @@ import { SessionClock, splitEcho, synthesizeStep, toCrlf, type SynthStep } from 
 import { stripAnsi } from "../ansi.ts";
 
 const PROMPT = "\u001b[1;32mroot@sandbox\u001b[0m:\u001b[1;34m/app\u001b[0m# ";
-const step = (over: Partial<SynthStep>): SynthStep => ({ index: 0, source: "agent", action: null, observation: null, message: null, offsetMs: null, ...over });
+const step = (over: Partial<SynthStep>): SynthStep => ({
+  index: 0,
+  source: "agent",
+  action: null,
+  observation: null,
+  message: null,
+  offsetMs: null,
+  ...over,
+});
 const screen = (events: ReturnType<typeof synthesizeStep>) => stripAnsi(events.map((e) => e[2]).join(""));
 
 describe("synthesizeStep", () => {
@@ -18,7 +26,10 @@ describe("synthesizeStep", () => {
   it("types the command character by character after a default prompt when there is no echo", () => {
     const events = synthesizeStep(step({ action: "echo hi", observation: "hi\nthere" }), 0);
     expect(events[0]![2]).toContain("$");
-    const typed = events.filter((e) => e[2].length === 1).map((e) => e[2]).join("");
+    const typed = events
+      .filter((e) => e[2].length === 1)
+      .map((e) => e[2])
+      .join("");
     expect(typed).toBe("echo hi");
     expect(events.at(-1)![2]).toBe("hi\r\nthere\r\n");
     expect(events.at(-1)![0]).toBeGreaterThan(events[1]![0]);

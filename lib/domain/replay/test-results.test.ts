@@ -40,8 +40,20 @@ describe("TestTracker", () => {
     t.add(9, null);
     expect(t.seen).toBe(3);
     expect(t.changed().map((h) => [h.name, h.changes])).toEqual([
-      ["tests/t.py::a", [{ stepIndex: 3, status: "passed" }, { stepIndex: 8, status: "failed" }]],
-      ["tests/t.py::b", [{ stepIndex: 3, status: "failed" }, { stepIndex: 8, status: "passed" }]],
+      [
+        "tests/t.py::a",
+        [
+          { stepIndex: 3, status: "passed" },
+          { stepIndex: 8, status: "failed" },
+        ],
+      ],
+      [
+        "tests/t.py::b",
+        [
+          { stepIndex: 3, status: "failed" },
+          { stepIndex: 8, status: "passed" },
+        ],
+      ],
     ]);
     expect(t.changed(9)).toEqual([]);
     expect(t.final()).toContainEqual({ name: "tests/t.py::c", status: "failed" });

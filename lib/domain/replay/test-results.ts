@@ -11,9 +11,22 @@ export interface TestResult {
 }
 
 const STATUS: Record<string, TestStatus> = {
-  PASSED: "passed", ok: "passed", PASS: "passed", XFAIL: "passed", "✓": "passed", "√": "passed",
-  FAILED: "failed", FAIL: "failed", ERROR: "failed", XPASS: "failed", "✕": "failed", "×": "failed",
-  SKIPPED: "skipped", SKIP: "skipped", skipped: "skipped", ignored: "skipped",
+  PASSED: "passed",
+  ok: "passed",
+  PASS: "passed",
+  XFAIL: "passed",
+  "✓": "passed",
+  "√": "passed",
+  FAILED: "failed",
+  FAIL: "failed",
+  ERROR: "failed",
+  XPASS: "failed",
+  "✕": "failed",
+  "×": "failed",
+  SKIPPED: "skipped",
+  SKIP: "skipped",
+  skipped: "skipped",
+  ignored: "skipped",
 };
 
 const PATTERNS: { re: RegExp; name: number; status: number }[] = [

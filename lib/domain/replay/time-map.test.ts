@@ -3,7 +3,10 @@ import { TimeMap } from "./time-map.ts";
 import type { IdleGap } from "./recording.ts";
 
 // Events at 0..1000, pause of 10 s, events 11000..12000, pause of 3 s, end at 15500.
-const gaps: IdleGap[] = [[1000, 10_000], [12_000, 3000]];
+const gaps: IdleGap[] = [
+  [1000, 10_000],
+  [12_000, 3000],
+];
 
 describe("TimeMap", () => {
   it("is the identity without a cap", () => {

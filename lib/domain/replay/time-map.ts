@@ -15,7 +15,11 @@ export class TimeMap {
   readonly playDurationMs: number;
 
   /** @param capMs null = no cap (presentation time equals recording time). */
-  constructor(gaps: readonly IdleGap[], durationMs: number, readonly capMs: number | null) {
+  constructor(
+    gaps: readonly IdleGap[],
+    durationMs: number,
+    readonly capMs: number | null,
+  ) {
     this.durationMs = durationMs;
     if (capMs !== null) {
       for (const [at, len] of gaps) {

@@ -79,7 +79,10 @@ export function chatRow(e: ExportItem, o: ExportOptions, stats: ChatStats): Chat
   const source = sourceTools(e.item.trajectory.metadata);
   const parentSource = e.parent ? sourceTools(e.parent.trajectory.metadata) : [];
   const known = new Set(source.map((d) => d.name));
-  const { tools, origins } = rowTools([...source, ...parentSource.filter((d) => !known.has(d.name))], turns.flatMap((t) => t.toolCalls ?? []));
+  const { tools, origins } = rowTools(
+    [...source, ...parentSource.filter((d) => !known.has(d.name))],
+    turns.flatMap((t) => t.toolCalls ?? []),
+  );
   if (o.maxTokens !== null) {
     const fit = fitBudget(turns, tools, o.maxTokens);
     if (!fit) {
@@ -110,13 +113,18 @@ export function foldContext(turns: Turn[]): Turn[] {
     if (!t.context || t.role === "system") continue;
     if (t.role === "user" && !lines.length) task.push(t.content);
     else if (t.role === "user") lines.push(`[user]\n${t.content}`);
-    else if (t.role === "assistant") lines.push(`[assistant]${t.content ? `\n${t.content}` : ""}${(t.toolCalls ?? []).map((c) => `\n[call] ${callText(c)}`).join("")}`);
+    else if (t.role === "assistant")
+      lines.push(`[assistant]${t.content ? `\n${t.content}` : ""}${(t.toolCalls ?? []).map((c) => `\n[call] ${callText(c)}`).join("")}`);
     else lines.push(`[output]\n${t.content}`);
   }
-  const content = [...task, "Earlier steps of this task (a failed attempt, shown as context):", ...lines, "Continue from here."].join("\n\n");
+  const content = [...task, "Earlier steps of this task (a failed attempt, shown as context):", ...lines, "Continue from here."].join(
+    "\n\n",
+  );
   const rest = turns.filter((t) => !t.context);
   // A result whose call was folded into the transcript is plain input now.
   const called = new Set(rest.flatMap((t) => (t.toolCalls ?? []).map((c) => c.id)));
-  const kept = rest.map((t): Turn => (t.role === "tool" && !called.has(t.toolCallId ?? "") ? { role: "user", content: t.content, train: false, context: false } : t));
+  const kept = rest.map((t): Turn =>
+    t.role === "tool" && !called.has(t.toolCallId ?? "") ? { role: "user", content: t.content, train: false, context: false } : t,
+  );
   return [...system, { role: "user", content, train: false, context: true }, ...kept];
 }

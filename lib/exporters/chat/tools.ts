@@ -51,7 +51,19 @@ export function sourceTools(metadata: Record<string, unknown> | undefined): Tool
 }
 
 const jsonType = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v === "object" ? "object" : typeof v === "boolean" ? "boolean" : "string";
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "array"
+      : typeof v === "number"
+        ? Number.isInteger(v)
+          ? "integer"
+          : "number"
+        : typeof v === "object"
+          ? "object"
+          : typeof v === "boolean"
+            ? "boolean"
+            : "string";
 
 /** A schema inferred from the argument objects of every call of one tool: types seen per name; required = in all. */
 export function inferTool(name: string, calls: readonly Record<string, unknown>[]): ToolDef {
@@ -65,11 +77,18 @@ export function inferTool(name: string, calls: readonly Record<string, unknown>[
     properties[k] = { type: list.length === 1 ? list[0] : list };
   }
   const required = [...types.keys()].filter((k) => calls.every((a) => k in a));
-  return { name, description: `Inferred from the recorded calls of ${name}.`, parameters: { type: "object", properties, ...(required.length ? { required } : {}) } };
+  return {
+    name,
+    description: `Inferred from the recorded calls of ${name}.`,
+    parameters: { type: "object", properties, ...(required.length ? { required } : {}) },
+  };
 }
 
 /** The tools a row declares and where each came from. */
-export function rowTools(source: ToolDef[], calls: readonly { name: string; args: Record<string, unknown> }[]): { tools: ToolDef[]; origins: Map<string, ToolOrigin> } {
+export function rowTools(
+  source: ToolDef[],
+  calls: readonly { name: string; args: Record<string, unknown> }[],
+): { tools: ToolDef[]; origins: Map<string, ToolOrigin> } {
   const origins = new Map<string, ToolOrigin>(source.map((d) => [d.name, "source"]));
   const tools = [...source];
   const byName = new Map<string, Record<string, unknown>[]>();

@@ -52,7 +52,14 @@ function callArgs(a: unknown): { arguments: string; args: Record<string, unknown
 }
 
 /** `pending`: calls of the latest assistant turn not answered yet (a tool step answers the first of them). */
-function stepTurns(s: StepInput, index: number, train: boolean, context: boolean, pending: TurnCall[], seen: (t: string) => string): Turn[] {
+function stepTurns(
+  s: StepInput,
+  index: number,
+  train: boolean,
+  context: boolean,
+  pending: TurnCall[],
+  seen: (t: string) => string,
+): Turn[] {
   if (s.source === "user" || s.source === "system") {
     const text = seen(s.message ?? s.observation ?? "");
     return text ? [{ role: s.source, content: text, train: false, context }] : [];
@@ -61,13 +68,24 @@ function stepTurns(s: StepInput, index: number, train: boolean, context: boolean
     const content = seen(s.observation ?? s.message ?? "");
     // A tool result answers a pending call; without one it is plain input to the model.
     const last = pending.shift();
-    return [last ? { role: "tool", content, toolCallId: last.id, toolName: last.name, train: false, context } : { role: "user", content, train: false, context }];
+    return [
+      last
+        ? { role: "tool", content, toolCallId: last.id, toolName: last.name, train: false, context }
+        : { role: "user", content, train: false, context },
+    ];
   }
   const content = [s.reasoning, s.message].filter((x) => x).join("\n\n");
   const calls: TurnCall[] = s.toolCalls?.length
     ? s.toolCalls.map((c, k) => ({ id: c.id ?? `call_${index}_${k}`, name: c.name, ...callArgs(c.arguments) }))
     : s.action
-      ? [{ id: `call_${index}_0`, name: TERMINAL_TOOL, arguments: JSON.stringify({ keystrokes: s.action }), args: { keystrokes: s.action } }]
+      ? [
+          {
+            id: `call_${index}_0`,
+            name: TERMINAL_TOOL,
+            arguments: JSON.stringify({ keystrokes: s.action }),
+            args: { keystrokes: s.action },
+          },
+        ]
       : [];
   const turns: Turn[] = [{ role: "assistant", content, ...(calls.length ? { toolCalls: calls } : {}), train, context }];
   pending.length = 0;
@@ -75,7 +93,9 @@ function stepTurns(s: StepInput, index: number, train: boolean, context: boolean
   if (calls.length && s.observation !== undefined) {
     // One result per call; the terminal's output belongs to the last call of the step.
     const out = seen(s.observation);
-    calls.forEach((c, k) => turns.push({ role: "tool", content: k === calls.length - 1 ? out : "", toolCallId: c.id, toolName: c.name, train: false, context }));
+    calls.forEach((c, k) =>
+      turns.push({ role: "tool", content: k === calls.length - 1 ? out : "", toolCallId: c.id, toolName: c.name, train: false, context }),
+    );
   }
   return turns;
 }
@@ -87,7 +107,8 @@ export function itemTurns(e: Pick<ExportItem, "item" | "parent">, observations: 
   const seen = observations === "raw" ? (x: string) => x : terminalTextAsSeen;
   const turns: Turn[] = [];
   const first = context[0] ?? target[0];
-  if (t.task.instruction && first?.source !== "user") turns.push({ role: "user", content: t.task.instruction, train: false, context: context.length > 0 });
+  if (t.task.instruction && first?.source !== "user")
+    turns.push({ role: "user", content: t.task.instruction, train: false, context: context.length > 0 });
   const pending: TurnCall[] = [];
   const add = (s: StepInput, i: number, train: boolean, isContext: boolean) => {
     for (const turn of stepTurns(s, i, train, isContext, pending, seen)) turns.push(turn);

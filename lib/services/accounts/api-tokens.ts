@@ -26,7 +26,10 @@ export async function listApiTokens(ctx: ServiceContext, opts: { all?: boolean }
 }
 
 /** Issue a token acting as its owner (the acting user, or — admins only — another named user). Shown once. */
-export async function createApiTokenFor(ctx: ServiceContext, input: { tokenName: string; userName?: string }): Promise<{ id: string; token: string; userName: string }> {
+export async function createApiTokenFor(
+  ctx: ServiceContext,
+  input: { tokenName: string; userName?: string },
+): Promise<{ id: string; token: string; userName: string }> {
   authorize(ctx, "trajectory:read");
   let owner = { id: ctx.actor.id, name: ctx.actor.name };
   if (input.userName && input.userName !== ctx.actor.name) {
@@ -39,7 +42,12 @@ export async function createApiTokenFor(ctx: ServiceContext, input: { tokenName:
   }
   const token = newTokenSecret();
   const { id } = await createApiToken(ctx.db, owner.id, input.tokenName, sha256(token));
-  await recordAudit(ctx, { action: "token.create", targetType: "api-token", targetId: id, details: { owner: owner.name, name: input.tokenName } });
+  await recordAudit(ctx, {
+    action: "token.create",
+    targetType: "api-token",
+    targetId: id,
+    details: { owner: owner.name, name: input.tokenName },
+  });
   return { id, token, userName: owner.name };
 }
 

@@ -24,7 +24,8 @@ export async function findRequestContext(headers: Headers, db: Db = getDb()): Pr
     if (!actor) throw new AppError("UNAUTHENTICATED", "Unknown or revoked API token");
     return { db, actor };
   }
-  if (currentAuthMode() === "local") return db === getDb() ? getLocalContext() : { db, actor: await ensureUser(db, getEnv().RETERM_USER, "admin") };
+  if (currentAuthMode() === "local")
+    return db === getDb() ? getLocalContext() : { db, actor: await ensureUser(db, getEnv().RETERM_USER, "admin") };
   const actor = await findSessionActor(db, headers);
   return actor ? { db, actor } : null;
 }

@@ -7,7 +7,15 @@ import { AppError } from "../../errors.ts";
 import { getEnv } from "../../env.ts";
 import { usernameSchema } from "../../domain/accounts.ts";
 import type { Role } from "../../domain/authz.ts";
-import { changeAccount, createUserRow, findUserRow, listUsers as listUserRows, setUsername, type AccountChange, type UserSummary } from "../../db/repositories/accounts/users.ts";
+import {
+  changeAccount,
+  createUserRow,
+  findUserRow,
+  listUsers as listUserRows,
+  setUsername,
+  type AccountChange,
+  type UserSummary,
+} from "../../db/repositories/accounts/users.ts";
 import { setPassword } from "../../db/auth/credentials.ts";
 
 export type UserState = "active" | "disabled" | "deleted";
@@ -22,15 +30,26 @@ export function generatePassword(): string {
 export async function listUsers(ctx: ServiceContext): Promise<UserListing[]> {
   authorize(ctx, "user:manage");
   const local = getEnv().RETERM_USER;
-  return (await listUserRows(ctx.db)).map((u) => ({ ...u, state: u.deletedAt ? "deleted" : u.disabledAt ? "disabled" : "active", localAccount: u.name === local }));
+  return (await listUserRows(ctx.db)).map((u) => ({
+    ...u,
+    state: u.deletedAt ? "deleted" : u.disabledAt ? "disabled" : "active",
+    localAccount: u.name === local,
+  }));
 }
 
 /** Create an account with a generated password (returned once). A name already taken is a 409. */
-export async function createUser(ctx: ServiceContext, input: { name: string; role: Role }): Promise<{ id: string; name: string; password: string }> {
+export async function createUser(
+  ctx: ServiceContext,
+  input: { name: string; role: Role },
+): Promise<{ id: string; name: string; password: string }> {
   authorize(ctx, "user:manage");
   const name = usernameSchema.parse(input.name);
   const existing = await findUserRow(ctx.db, name);
-  if (existing?.deletedAt) throw new AppError("CONFLICT", `"${name}" was a deleted account; its name stays reserved so its labels and history keep one author. Choose another name`);
+  if (existing?.deletedAt)
+    throw new AppError(
+      "CONFLICT",
+      `"${name}" was a deleted account; its name stays reserved so its labels and history keep one author. Choose another name`,
+    );
   if (existing) throw new AppError("CONFLICT", `A user named "${name}" already exists`);
   const { id } = await createUserRow(ctx.db, name, input.role);
   const password = generatePassword();
@@ -58,7 +77,12 @@ export async function setUserRole(ctx: ServiceContext, input: { name: string; ro
   const user = await requireUser(ctx, input.name);
   if (user.role === input.role) return;
   await applyChange(ctx, user, { role: input.role });
-  await recordAudit(ctx, { action: "user.role-change", targetType: "user", targetId: user.id, details: { name: user.name, from: user.role, to: input.role } });
+  await recordAudit(ctx, {
+    action: "user.role-change",
+    targetType: "user",
+    targetId: user.id,
+    details: { name: user.name, from: user.role, to: input.role },
+  });
 }
 
 /** One's own account cannot be disabled or deleted from inside it: another admin does that (no lock-out by a slip). */

@@ -43,7 +43,10 @@ export interface RunComparison {
 }
 
 const recoveryDiff = (a: RecoveryFigures, b: RecoveryFigures) =>
-  rateDifference({ successes: a.recoveredForkPoints, n: a.evaluatedForkPoints }, { successes: b.recoveredForkPoints, n: b.evaluatedForkPoints });
+  rateDifference(
+    { successes: a.recoveredForkPoints, n: a.evaluatedForkPoints },
+    { successes: b.recoveredForkPoints, n: b.evaluatedForkPoints },
+  );
 
 /**
  * The named runs side by side. Of the filter only the task category applies: the runs are chosen by name, so run,
@@ -62,7 +65,9 @@ export async function compareRuns(ctx: ServiceContext, runIds: string[], k: numb
     runTaskSamples(ctx, { ...filter, runId: runIds }),
     Promise.all(runIds.map((id) => findRecoveryCells(ctx.db, scoped(id)))),
   ]);
-  const perRun = runIds.map((id) => new Map<string, TaskSamples>(samples.filter((s) => s.runId === id && s.n > 0).map((s) => [s.taskId, { n: s.n, c: s.c }])));
+  const perRun = runIds.map(
+    (id) => new Map<string, TaskSamples>(samples.filter((s) => s.runId === id && s.n > 0).map((s) => [s.taskId, { n: s.n, c: s.c }])),
+  );
   const figures = runIds.map((id) => rolloutFigures(samples.filter((s) => s.runId === id)));
   const base = perRun[0]!;
   const baseRecovery = summarizeRecovery(cells[0]!);
@@ -85,27 +90,34 @@ export async function compareRuns(ctx: ServiceContext, runIds: string[], k: numb
         unknown: fig.unknown,
         passRate: fig.passRate.rate,
         passRateCi: fig.passRate.ci,
-        passAtK: meanPassAtK([...mine.values()].map((s) => ({ ...s, problems: 1 })), k),
+        passAtK: meanPassAtK(
+          [...mine.values()].map((s) => ({ ...s, problems: 1 })),
+          k,
+        ),
         recovery,
         byCategory: byCat.map((c) => ({ category: c.category, recovery: c })),
-        vsBaseline: i === 0 ? null : {
-          sharedTasks: pairs.length,
-          passRate: rateDifference({ successes: baseTotals.c, n: baseTotals.n }, { successes: t.c, n: t.n }),
-          passAtK: pairedBootstrap(pairs, k, { seed: 20260101 }),
-          recoveryRate: recoveryDiff(baseRecovery, recovery),
-          byCategory: [...new Set([...baseByCat.keys(), ...byCat.map((c) => c.category)])].map((category) => {
-            const a = baseByCat.get(category);
-            const b = byCat.find((c) => c.category === category);
-            return { category, recoveryRate: a && b ? recoveryDiff(a, b) : null };
-          }),
-        },
+        vsBaseline:
+          i === 0
+            ? null
+            : {
+                sharedTasks: pairs.length,
+                passRate: rateDifference({ successes: baseTotals.c, n: baseTotals.n }, { successes: t.c, n: t.n }),
+                passAtK: pairedBootstrap(pairs, k, { seed: 20260101 }),
+                recoveryRate: recoveryDiff(baseRecovery, recovery),
+                byCategory: [...new Set([...baseByCat.keys(), ...byCat.map((c) => c.category)])].map((category) => {
+                  const a = baseByCat.get(category);
+                  const b = byCat.find((c) => c.category === category);
+                  return { category, recoveryRate: a && b ? recoveryDiff(a, b) : null };
+                }),
+              },
       };
     }),
   };
 }
 
 function totals(m: ReadonlyMap<string, TaskSamples>): TaskSamples {
-  let n = 0, c = 0;
+  let n = 0,
+    c = 0;
   for (const s of m.values()) {
     n += s.n;
     c += s.c;

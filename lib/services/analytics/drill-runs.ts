@@ -9,12 +9,19 @@ export async function resolveDrillRuns(ctx: ServiceContext, f: AnalyticsFilter):
   const runs = await allRuns(ctx);
   return runs
     .filter((r) => (!f.runId.length || f.runId.includes(r.id)) && (!f.model.length || (r.model !== null && f.model.includes(r.model))))
-    .filter((r) => (!f.checkpoint.length || (r.checkpoint !== null && f.checkpoint.includes(r.checkpoint))) && (!f.method.length || (r.trainingMethod !== null && f.method.includes(r.trainingMethod))))
+    .filter(
+      (r) =>
+        (!f.checkpoint.length || (r.checkpoint !== null && f.checkpoint.includes(r.checkpoint))) &&
+        (!f.method.length || (r.trainingMethod !== null && f.method.includes(r.trainingMethod))),
+    )
     .map((r) => r.id);
 }
 
 /** The scope drill-down links need, on its own: the page's sections stream separately and each builds its links. */
-export async function getDrillScope(ctx: ServiceContext, filter: AnalyticsFilter): Promise<{ filter: AnalyticsFilter; drillRunIds: string[] | null }> {
+export async function getDrillScope(
+  ctx: ServiceContext,
+  filter: AnalyticsFilter,
+): Promise<{ filter: AnalyticsFilter; drillRunIds: string[] | null }> {
   authorize(ctx, "trajectory:read");
   return { filter, drillRunIds: await resolveDrillRuns(ctx, filter) };
 }

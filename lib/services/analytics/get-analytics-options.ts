@@ -22,7 +22,9 @@ export interface AnalyticsOptions {
 function tally(values: (string | null)[]): AnalyticsOption[] {
   const counts = new Map<string, number>();
   for (const v of values) if (v) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts.entries()].map(([value, count]) => ({ value, label: value, count })).sort((a, b) => a.label.localeCompare(b.label, "en", { numeric: true }));
+  return [...counts.entries()]
+    .map(([value, count]) => ({ value, label: value, count }))
+    .sort((a, b) => a.label.localeCompare(b.label, "en", { numeric: true }));
 }
 
 const runDetail = (r: RunInfo) => [r.model, r.checkpoint, r.trainingMethod].filter(Boolean).join(" · ") || null;

@@ -9,7 +9,13 @@ import { can } from "../../domain/authz.ts";
 import { agreementReport, type Level, type RatedItem } from "../../domain/annotation/agreement.ts";
 import { optionOrder } from "../../domain/annotation/label-schema.ts";
 import { listLabelSchemas } from "../../db/repositories/annotation/schemas.ts";
-import { countCompletedItemsByPeriod, countLabelsByPeriod, loadPairedLabels, type PairedLabel, type Period } from "../../db/repositories/analytics/annotation-activity.ts";
+import {
+  countCompletedItemsByPeriod,
+  countLabelsByPeriod,
+  loadPairedLabels,
+  type PairedLabel,
+  type Period,
+} from "../../db/repositories/analytics/annotation-activity.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 import { resolveDrillRuns } from "./drill-runs.ts";
 
@@ -48,10 +54,19 @@ export interface AnnotationAnalytics {
 
 function figures(items: RatedItem[], level: Level, order: string[]): AgreementFigures {
   const r = agreementReport(items, level, order);
-  return { items: r.items, annotators: r.annotators, cohenKappa: r.cohenKappa, fleissKappa: r.fleissKappa, krippendorffAlpha: r.krippendorffAlpha };
+  return {
+    items: r.items,
+    annotators: r.annotators,
+    cohenKappa: r.cohenKappa,
+    fleissKappa: r.fleissKappa,
+    krippendorffAlpha: r.krippendorffAlpha,
+  };
 }
 
-function agreementOverTime(rows: PairedLabel[], schema: { key: string; name: string; kind: string; options: Parameters<typeof optionOrder>[0]["options"] }): SchemaAgreementOverTime {
+function agreementOverTime(
+  rows: PairedLabel[],
+  schema: { key: string; name: string; kind: string; options: Parameters<typeof optionOrder>[0]["options"] },
+): SchemaAgreementOverTime {
   const targets = new Map<string, { ratings: Map<string, string>; period: string }>();
   for (const r of rows) {
     const t = targets.get(r.targetKey) ?? { ratings: new Map(), period: r.period };
@@ -73,7 +88,11 @@ function agreementOverTime(rows: PairedLabel[], schema: { key: string; name: str
   };
 }
 
-export async function getAnnotationAnalytics(ctx: ServiceContext, filter: AnalyticsFilter, period: Period = "week"): Promise<AnnotationAnalytics> {
+export async function getAnnotationAnalytics(
+  ctx: ServiceContext,
+  filter: AnalyticsFilter,
+  period: Period = "week",
+): Promise<AnnotationAnalytics> {
   authorize(ctx, "trajectory:read");
   const showAgreement = can(ctx.actor, "annotation:adjudicate");
   const schemas = await listLabelSchemas(ctx.db);
@@ -82,11 +101,21 @@ export async function getAnnotationAnalytics(ctx: ServiceContext, filter: Analyt
   const [labels, completed, paired, drillRunIds] = await Promise.all([
     countLabelsByPeriod(ctx.db, filter, period),
     countCompletedItemsByPeriod(ctx.db, filter, period),
-    showAgreement ? loadPairedLabels(ctx.db, filter, rated.map((s) => s.id), period) : Promise.resolve([]),
+    showAgreement
+      ? loadPairedLabels(
+          ctx.db,
+          filter,
+          rated.map((s) => s.id),
+          period,
+        )
+      : Promise.resolve([]),
     resolveDrillRuns(ctx, filter),
   ]);
   const agreement = showAgreement
-    ? rated.map((s) => ({ s, rows: paired.filter((r) => r.schemaId === s.id) })).filter((x) => x.rows.length).map(({ s, rows }) => agreementOverTime(rows, s))
+    ? rated
+        .map((s) => ({ s, rows: paired.filter((r) => r.schemaId === s.id) }))
+        .filter((x) => x.rows.length)
+        .map(({ s, rows }) => agreementOverTime(rows, s))
     : null;
   const periods = [...new Set([...labels.map((l) => l.period), ...completed.map((c) => c.period)])].sort();
   return {

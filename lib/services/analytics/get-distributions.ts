@@ -37,7 +37,8 @@ export interface DistributionsReport {
   drillRunIds: string[] | null;
 }
 
-const counts = (bs: { lo: number; hi: number; a: number; b: number }[]): CountBucket[] => bs.map(({ lo, hi, a, b }) => ({ lo, hi, rollouts: a, attempts: b }));
+const counts = (bs: { lo: number; hi: number; a: number; b: number }[]): CountBucket[] =>
+  bs.map(({ lo, hi, a, b }) => ({ lo, hi, rollouts: a, attempts: b }));
 
 export async function getDistributions(ctx: ServiceContext, filter: AnalyticsFilter): Promise<DistributionsReport> {
   authorize(ctx, "trajectory:read");

@@ -31,7 +31,12 @@ export function recoveryByCategory(cells: readonly RecoveryCell[]): RecoveryCate
   for (const x of cells) byCat.set(x.category, [...(byCat.get(x.category) ?? []), x]);
   return [...byCat.entries()]
     .map(([category, group]) => ({ category, ...summarizeRecovery(group) }))
-    .sort((a, b) => Number(a.category === null) - Number(b.category === null) || b.forkPoints - a.forkPoints || (a.category ?? "").localeCompare(b.category ?? ""));
+    .sort(
+      (a, b) =>
+        Number(a.category === null) - Number(b.category === null) ||
+        b.forkPoints - a.forkPoints ||
+        (a.category ?? "").localeCompare(b.category ?? ""),
+    );
 }
 
 export async function getRecoveryAnalytics(ctx: ServiceContext, filter: AnalyticsFilter): Promise<RecoveryReport> {

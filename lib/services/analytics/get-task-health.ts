@@ -31,13 +31,20 @@ export interface TaskHealthReport {
 
 export async function getTaskHealth(ctx: ServiceContext, filter: AnalyticsFilter): Promise<TaskHealthReport> {
   authorize(ctx, "trajectory:read");
-  const [tasks, runs, samples, signals] = await Promise.all([allTasks(ctx), allRuns(ctx), runTaskSamples(ctx, filter), findTaskSignals(ctx.db, filter)]);
+  const [tasks, runs, samples, signals] = await Promise.all([
+    allTasks(ctx),
+    allRuns(ctx),
+    runTaskSamples(ctx, filter),
+    findTaskSignals(ctx.db, filter),
+  ]);
   const persistent = new Map<string, string[]>();
   for (const series of buildSeries(runs, samples)) {
     const order = series.points.map((p) => p.runId);
     const failedAll = new Set(samples.filter((s) => s.n > 0 && s.c === 0).map((s) => `${s.runId}\u0000${s.taskId}`));
     for (const task of new Set(samples.map((s) => s.taskId))) {
-      const streak = order.some((runId, i) => i > 0 && failedAll.has(`${order[i - 1]}\u0000${task}`) && failedAll.has(`${runId}\u0000${task}`));
+      const streak = order.some(
+        (runId, i) => i > 0 && failedAll.has(`${order[i - 1]}\u0000${task}`) && failedAll.has(`${runId}\u0000${task}`),
+      );
       if (streak) persistent.set(task, [...(persistent.get(task) ?? []), series.key]);
     }
   }
@@ -55,7 +62,18 @@ export async function getTaskHealth(ctx: ServiceContext, filter: AnalyticsFilter
     if (sig?.invalidLabels) flags.push("labelled-invalid");
     if (sig?.rewardAnomalies) flags.push("reward-anomaly");
     if (!flags.length) continue;
-    rows.push({ taskId: task.id, name: task.name, category: task.category, runs: mine.length, rollouts, passed, flags, persistentIn: persistent.get(task.id) ?? [], rewardAnomalies: sig?.rewardAnomalies ?? 0, invalidLabels: sig?.invalidLabels ?? 0 });
+    rows.push({
+      taskId: task.id,
+      name: task.name,
+      category: task.category,
+      runs: mine.length,
+      rollouts,
+      passed,
+      flags,
+      persistentIn: persistent.get(task.id) ?? [],
+      rewardAnomalies: sig?.rewardAnomalies ?? 0,
+      invalidLabels: sig?.invalidLabels ?? 0,
+    });
   }
   rows.sort((a, b) => b.flags.length - a.flags.length || a.name.localeCompare(b.name));
   const counts = Object.fromEntries(TASK_FLAGS.map((f) => [f, rows.filter((r) => r.flags.includes(f)).length])) as Record<TaskFlag, number>;

@@ -71,7 +71,10 @@ export function buildSeries(runs: readonly RunInfo[], samples: readonly RunTaskS
       passRate: fig.passRate,
       passAtK: fig.passAtK,
       passAtKTasks: fig.passAtKProblems,
-      passAtKCi: Object.fromEntries(METRIC_KS.map((k) => [`${k}`, bootstrapMeanPassAtK(mine, k, { seed: 20260101 })])) as Record<KKey, Interval | null>,
+      passAtKCi: Object.fromEntries(METRIC_KS.map((k) => [`${k}`, bootstrapMeanPassAtK(mine, k, { seed: 20260101 })])) as Record<
+        KKey,
+        Interval | null
+      >,
       lowN: fig.passRate.n < MIN_POINT_ROLLOUTS,
     });
     series.set(key, s);
@@ -80,7 +83,10 @@ export function buildSeries(runs: readonly RunInfo[], samples: readonly RunTaskS
   return [...series.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
 
-export async function getTrainingProgress(ctx: ServiceContext, filter: AnalyticsFilter): Promise<{ series: ProgressSeries[]; ks: readonly number[] }> {
+export async function getTrainingProgress(
+  ctx: ServiceContext,
+  filter: AnalyticsFilter,
+): Promise<{ series: ProgressSeries[]; ks: readonly number[] }> {
   authorize(ctx, "trajectory:read");
   const [runs, samples] = await Promise.all([allRuns(ctx), runTaskSamples(ctx, filter)]);
   return { series: buildSeries(runs, samples), ks: PROGRESS_KS };

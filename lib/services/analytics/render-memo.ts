@@ -5,7 +5,14 @@
 // (`forOneRender`, called by the page), so nothing is kept across requests and no figure can be stale after an
 // import or a label. Contexts without one (CLI, API, tests) query every time.
 import type { ServiceContext } from "../context.ts";
-import { findRunTaskSamples, findRuns, findTasks, type RunInfo, type RunTaskSamples, type TaskInfo } from "../../db/repositories/analytics/run-samples.ts";
+import {
+  findRunTaskSamples,
+  findRuns,
+  findTasks,
+  type RunInfo,
+  type RunTaskSamples,
+  type TaskInfo,
+} from "../../db/repositories/analytics/run-samples.ts";
 import type { AnalyticsFilter } from "../../validation/analytics-params.ts";
 
 const memos = new WeakMap<ServiceContext, Map<string, Promise<unknown>>>();
@@ -28,6 +35,7 @@ function once<T>(ctx: ServiceContext, key: string, compute: () => Promise<T>): P
 // The filter's arrays keep their URL order; sorted here so the same selection in another order shares the result.
 const filterKey = (f: AnalyticsFilter) => JSON.stringify([f.runId, f.model, f.checkpoint, f.method, f.category].map((v) => [...v].sort()));
 
-export const runTaskSamples = (ctx: ServiceContext, f: AnalyticsFilter): Promise<RunTaskSamples[]> => once(ctx, `samples ${filterKey(f)}`, () => findRunTaskSamples(ctx.db, f));
+export const runTaskSamples = (ctx: ServiceContext, f: AnalyticsFilter): Promise<RunTaskSamples[]> =>
+  once(ctx, `samples ${filterKey(f)}`, () => findRunTaskSamples(ctx.db, f));
 export const allRuns = (ctx: ServiceContext): Promise<RunInfo[]> => once(ctx, "runs", () => findRuns(ctx.db));
 export const allTasks = (ctx: ServiceContext): Promise<TaskInfo[]> => once(ctx, "tasks", () => findTasks(ctx.db));

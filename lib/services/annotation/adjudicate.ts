@@ -21,7 +21,10 @@ export interface AdjudicationTarget {
   agreed: boolean;
 }
 
-export async function getAdjudication(ctx: ServiceContext, trajectory: string): Promise<{ trajectoryId: string; targets: AdjudicationTarget[] }> {
+export async function getAdjudication(
+  ctx: ServiceContext,
+  trajectory: string,
+): Promise<{ trajectoryId: string; targets: AdjudicationTarget[] }> {
   authorize(ctx, "annotation:adjudicate");
   const facts = await findTargetFacts(ctx.db, trajectory);
   if (!facts) throw new AppError("NOT_FOUND", `no trajectory "${trajectory}"`);
@@ -29,7 +32,17 @@ export async function getAdjudication(ctx: ServiceContext, trajectory: string): 
   const byTarget = new Map<string, AdjudicationTarget>();
   for (const l of labels) {
     const k = `${l.schemaId}|${l.targetKey}`;
-    const t = byTarget.get(k) ?? { schemaId: l.schemaId, schemaKey: l.schemaKey, targetKey: l.targetKey, targetType: l.targetType, stepStart: l.stepStart, stepEnd: l.stepEnd, labels: [], gold: null, agreed: true };
+    const t = byTarget.get(k) ?? {
+      schemaId: l.schemaId,
+      schemaKey: l.schemaKey,
+      targetKey: l.targetKey,
+      targetType: l.targetType,
+      stepStart: l.stepStart,
+      stepEnd: l.stepEnd,
+      labels: [],
+      gold: null,
+      agreed: true,
+    };
     t.labels.push(l);
     byTarget.set(k, t);
   }
@@ -39,7 +52,9 @@ export async function getAdjudication(ctx: ServiceContext, trajectory: string): 
   }
   const targets = [...byTarget.values()].map((t) => ({ ...t, agreed: new Set(t.labels.map((l) => l.value)).size <= 1 }));
   // Disagreements first: that is what a reviewer is here for.
-  targets.sort((a, b) => Number(a.agreed) - Number(b.agreed) || (a.stepStart ?? -1) - (b.stepStart ?? -1) || a.targetKey.localeCompare(b.targetKey));
+  targets.sort(
+    (a, b) => Number(a.agreed) - Number(b.agreed) || (a.stepStart ?? -1) - (b.stepStart ?? -1) || a.targetKey.localeCompare(b.targetKey),
+  );
   return { trajectoryId: facts.id, targets };
 }
 
@@ -49,12 +64,37 @@ export async function recordGoldLabel(ctx: ServiceContext, raw: unknown): Promis
   authorize(ctx, "annotation:adjudicate");
   const { version, ...input } = goldInputSchema.parse(raw);
   const { label } = await resolveOrThrow(ctx.db, input);
-  const saved = await saveGold(ctx.db, { schemaId: label.schemaId, targetKey: label.targetKey, targetType: label.targetType, trajectoryId: label.trajectoryId, stepStart: label.stepStart, stepEnd: label.stepEnd, value: label.value, comment: label.comment, adjudicatorId: ctx.actor.id }, version);
+  const saved = await saveGold(
+    ctx.db,
+    {
+      schemaId: label.schemaId,
+      targetKey: label.targetKey,
+      targetType: label.targetType,
+      trajectoryId: label.trajectoryId,
+      stepStart: label.stepStart,
+      stepEnd: label.stepEnd,
+      value: label.value,
+      comment: label.comment,
+      adjudicatorId: ctx.actor.id,
+    },
+    version,
+  );
   if (saved) {
-    await recordAudit(ctx, { action: "label.adjudicate", targetType: "gold-label", targetId: saved.id, details: { targetKey: label.targetKey, value: label.value } });
+    await recordAudit(ctx, {
+      action: "label.adjudicate",
+      targetType: "gold-label",
+      targetId: saved.id,
+      details: { targetKey: label.targetKey, value: label.value },
+    });
     return saved;
   }
-  const current = (await listGold(ctx.db, label.trajectoryId)).find((g) => g.schemaId === label.schemaId && g.targetKey === label.targetKey);
+  const current = (await listGold(ctx.db, label.trajectoryId)).find(
+    (g) => g.schemaId === label.schemaId && g.targetKey === label.targetKey,
+  );
   const who = current ? await findUserName(ctx.db, current.adjudicatorId) : null;
-  throw new AppError("CONFLICT", `the final label was recorded by ${who ?? "another reviewer"} meanwhile (version ${current?.version ?? "?"}); reload before saving`, { current });
+  throw new AppError(
+    "CONFLICT",
+    `the final label was recorded by ${who ?? "another reviewer"} meanwhile (version ${current?.version ?? "?"}); reload before saving`,
+    { current },
+  );
 }

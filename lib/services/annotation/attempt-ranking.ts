@@ -18,7 +18,9 @@ export interface RankingView {
 export async function getRankingView(ctx: ServiceContext, parentId: string, forkStep: number): Promise<RankingView | null> {
   authorize(ctx, "trajectory:read");
   // The first active ranking schema for fork points (the default is attempt-ranking).
-  const schema = (await listLabelSchemas(ctx.db, { activeOnly: true })).find((s) => s.kind === "ranking" && s.targets.includes("fork_point"));
+  const schema = (await listLabelSchemas(ctx.db, { activeOnly: true })).find(
+    (s) => s.kind === "ranking" && s.targets.includes("fork_point"),
+  );
   if (!schema) return null;
   const targetKey = `fork:${parentId}:${forkStep}`;
   const mine = await findLabelByTarget(ctx.db, schema.id, ctx.actor.id, targetKey);

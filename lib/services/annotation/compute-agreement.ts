@@ -34,7 +34,11 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
   const q = agreementQuerySchema.parse(raw);
   const schema = await findLabelSchema(ctx.db, q.schema);
   if (!schema) throw new AppError("NOT_FOUND", `unknown schema "${q.schema}"`);
-  if (schema.kind === "text" || schema.kind === "ranking") throw new AppError("INVALID_INPUT", `agreement is computed for categorical, ordinal and boolean schemas; ${schema.key} is ${schema.kind}`);
+  if (schema.kind === "text" || schema.kind === "ranking")
+    throw new AppError(
+      "INVALID_INPUT",
+      `agreement is computed for categorical, ordinal and boolean schemas; ${schema.key} is ${schema.kind}`,
+    );
   let queueId: string | undefined;
   if (q.queue) {
     const queue = await findQueue(ctx.db, q.queue);
@@ -44,7 +48,12 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
   const rows = await loadQueueRatings(ctx.db, schema.id, queueId);
   const byTarget = new Map<string, { trajectoryId: string; taskName: string; target: DescribableTarget; ratings: Map<string, string> }>();
   for (const r of rows) {
-    const t = byTarget.get(r.targetKey) ?? { trajectoryId: r.trajectoryId, taskName: r.taskName, target: { targetType: r.targetType, stepStart: r.stepStart, stepEnd: r.stepEnd }, ratings: new Map() };
+    const t = byTarget.get(r.targetKey) ?? {
+      trajectoryId: r.trajectoryId,
+      taskName: r.taskName,
+      target: { targetType: r.targetType, stepStart: r.stepStart, stepEnd: r.stepEnd },
+      ratings: new Map(),
+    };
     t.ratings.set(r.annotatorName, r.value);
     byTarget.set(r.targetKey, t);
   }
@@ -53,14 +62,23 @@ export async function computeAgreement(ctx: ServiceContext, raw: unknown): Promi
   const report = agreementReport(items, schema.kind === "ordinal" ? "ordinal" : "nominal", order);
   const disagreements = [...byTarget]
     .filter(([, t]) => t.ratings.size >= 2 && new Set(t.ratings.values()).size > 1)
-    .map(([targetKey, t]) => ({ targetKey, trajectoryId: t.trajectoryId, target: t.target, taskName: t.taskName, labels: [...t.ratings].map(([annotator, value]) => ({ annotator, value })).sort((a, b) => a.annotator.localeCompare(b.annotator)) }))
+    .map(([targetKey, t]) => ({
+      targetKey,
+      trajectoryId: t.trajectoryId,
+      target: t.target,
+      taskName: t.taskName,
+      labels: [...t.ratings].map(([annotator, value]) => ({ annotator, value })).sort((a, b) => a.annotator.localeCompare(b.annotator)),
+    }))
     .sort((a, b) => a.targetKey.localeCompare(b.targetKey));
   const valueLabels = Object.fromEntries([...new Set([...order, ...rows.map((r) => r.value)])].map((v) => [v, valueLabel(schema, v)]));
   return { schema: schema.key, schemaName: schema.name, valueLabels, ...report, disagreements };
 }
 
 /** Agreement for each schema of a queue that agreement applies to (categorical, ordinal, boolean). */
-export async function computeQueueAgreement(ctx: ServiceContext, queue: { name: string; schemaKeys: string[] }): Promise<SchemaAgreement[]> {
+export async function computeQueueAgreement(
+  ctx: ServiceContext,
+  queue: { name: string; schemaKeys: string[] },
+): Promise<SchemaAgreement[]> {
   authorize(ctx, "annotation:adjudicate");
   const out: SchemaAgreement[] = [];
   for (const key of queue.schemaKeys) {

@@ -28,7 +28,14 @@ export async function importLabels(ctx: ServiceContext, text: string, opts: { fi
   // Writing labels in other people's names is a researcher's import, not an annotator's own labelling.
   authorize(ctx, "trajectory:import");
   const { count, rows, issues } = await readLabelLines(ctx.db, text);
-  const result: LabelImportResult = { lines: count, created: 0, updated: 0, unchanged: 0, annotatorsCreated: [], issues: issues.map((x) => ({ ...x, ...(opts.file ? { file: opts.file } : {}) })) };
+  const result: LabelImportResult = {
+    lines: count,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    annotatorsCreated: [],
+    issues: issues.map((x) => ({ ...x, ...(opts.file ? { file: opts.file } : {}) })),
+  };
   if (issues.length) return result;
   const users = new Map<string, string>();
   for (const r of rows) {
@@ -45,12 +52,20 @@ export async function importLabels(ctx: ServiceContext, text: string, opts: { fi
       result.created++;
     } else if (current.value === r.label.value && current.comment === r.label.comment) {
       result.unchanged++;
-    } else if (await updateLabelIfVersion(ctx.db, current.id, current.version, { value: r.label.value, comment: r.label.comment }, ctx.actor.id)) {
+    } else if (
+      await updateLabelIfVersion(ctx.db, current.id, current.version, { value: r.label.value, comment: r.label.comment }, ctx.actor.id)
+    ) {
       result.updated++;
     } else {
       result.issues.push({ line: r.line, field: "(line)", message: "the label changed while importing; run the import again" });
     }
   }
-  if (result.created || result.updated) await recordAudit(ctx, { action: "label.import", targetType: "label-file", targetId: opts.file, details: { created: result.created, updated: result.updated, unchanged: result.unchanged } });
+  if (result.created || result.updated)
+    await recordAudit(ctx, {
+      action: "label.import",
+      targetType: "label-file",
+      targetId: opts.file,
+      details: { created: result.created, updated: result.updated, unchanged: result.unchanged },
+    });
   return result;
 }

@@ -7,7 +7,12 @@ import type { NewLabel } from "../../db/repositories/annotation/labels.ts";
 import { labelInputSchema } from "./label-input.ts";
 import { LabelResolver } from "./resolve-label.ts";
 
-const lineSchema = labelInputSchema.extend({ annotator: z.string().trim().regex(/^[\w.@-]{1,64}$/, "annotator: 1–64 letters, digits, . _ @ -") });
+const lineSchema = labelInputSchema.extend({
+  annotator: z
+    .string()
+    .trim()
+    .regex(/^[\w.@-]{1,64}$/, "annotator: 1–64 letters, digits, . _ @ -"),
+});
 
 export interface LineIssue {
   line: number;

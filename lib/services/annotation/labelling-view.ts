@@ -58,14 +58,26 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
   if (!facts) throw new AppError("NOT_FOUND", `no trajectory "${trajectory}"`);
   const ids = await visibleAnnotators(ctx, facts.id);
   const kinds = facts.isAttempt ? ["attempt", "step_range", "fork_point"] : ["trajectory", "step_range", "fork_point"];
-  const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter((s) => s.kind !== "ranking" && s.targets.some((t) => kinds.includes(t))); // rankings: the compare view
-  const firstPage = can(ctx.actor, "annotation:write") ? await listSuggestions(ctx, { trajectory: facts.id, limit: SUGGESTION_FIRST_PAGE }) : { suggestions: [], total: 0, more: false };
+  const schemas = (await listLabelSchemas(ctx.db, { activeOnly: true })).filter(
+    (s) => s.kind !== "ranking" && s.targets.some((t) => kinds.includes(t)),
+  ); // rankings: the compare view
+  const firstPage = can(ctx.actor, "annotation:write")
+    ? await listSuggestions(ctx, { trajectory: facts.id, limit: SUGGESTION_FIRST_PAGE })
+    : { suggestions: [], total: 0, more: false };
   let queue: QueueContext | null = null;
   if (opts.slotId && can(ctx.actor, "annotation:write")) {
     const slot = await findSlot(ctx.db, opts.slotId);
     if (slot && slot.annotatorId === ctx.actor.id && slot.trajectoryId === facts.id && slot.status === "reserved") {
       const q = await openQueue(ctx, slot.queueId);
-      queue = { queueId: q.id, queueName: q.name, slotId: slot.slotId, schemaKeys: q.schemaKeys, position: slot.position, itemCount: q.itemCount, expiresAt: slot.expiresAt };
+      queue = {
+        queueId: q.id,
+        queueName: q.name,
+        slotId: slot.slotId,
+        schemaKeys: q.schemaKeys,
+        position: slot.position,
+        itemCount: q.itemCount,
+        expiresAt: slot.expiresAt,
+      };
     }
   }
   const defaults = await schemaDefaults(ctx, facts.id, schemas);
@@ -74,7 +86,9 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
     canLabel: can(ctx.actor, "annotation:write"),
     actorId: ctx.actor.id,
     isAttempt: facts.isAttempt,
-    schemas: queue ? [...schemas].sort((a, b) => Number(queue!.schemaKeys.includes(b.key)) - Number(queue!.schemaKeys.includes(a.key))) : schemas,
+    schemas: queue
+      ? [...schemas].sort((a, b) => Number(queue!.schemaKeys.includes(b.key)) - Number(queue!.schemaKeys.includes(a.key)))
+      : schemas,
     labels: await listLabels(ctx.db, { trajectoryId: facts.id, annotatorIds: ids, limit: 1000 }),
     history: (await getLabelHistory(ctx, facts.id)).slice(0, 50),
     blind: ids !== undefined,
@@ -85,7 +99,11 @@ export async function getLabellingView(ctx: ServiceContext, trajectory: string, 
   };
 }
 
-async function schemaDefaults(ctx: ServiceContext, trajectoryId: string, schemas: LabelSchemaView[]): Promise<Record<string, SchemaDefault>> {
+async function schemaDefaults(
+  ctx: ServiceContext,
+  trajectoryId: string,
+  schemas: LabelSchemaView[],
+): Promise<Record<string, SchemaDefault>> {
   const context = await loadTargetContext(ctx.db, trajectoryId, ctx.actor.id);
   if (!context) return {};
   const out: Record<string, SchemaDefault> = {};

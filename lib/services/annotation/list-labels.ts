@@ -3,7 +3,13 @@
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
 import { AppError } from "../../errors.ts";
-import { findTargetFacts, listLabelEvents, listLabels as listLabelRows, type LabelEventView, type LabelView } from "../../db/repositories/annotation/labels.ts";
+import {
+  findTargetFacts,
+  listLabelEvents,
+  listLabels as listLabelRows,
+  type LabelEventView,
+  type LabelView,
+} from "../../db/repositories/annotation/labels.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/accounts/users.ts";
 import { isInOpenQueueOf } from "../../db/repositories/annotation/queues.ts";

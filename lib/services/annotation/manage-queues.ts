@@ -9,7 +9,16 @@ import { selectMatchingTrajectories } from "../browse/browse-trajectories.ts";
 import { paramsFromSearch, trajectoryListQuerySchema } from "../../validation/search-params/index.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
 import { findUserByName } from "../../db/repositories/accounts/users.ts";
-import { findQueue, insertQueue, isAssignee, listQueues as listQueueRows, listSkips, queueProgress, type QueueProgress, type QueueView } from "../../db/repositories/annotation/queues.ts";
+import {
+  findQueue,
+  insertQueue,
+  isAssignee,
+  listQueues as listQueueRows,
+  listSkips,
+  queueProgress,
+  type QueueProgress,
+  type QueueView,
+} from "../../db/repositories/annotation/queues.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { listStepZeroQueueLabels, type StepZeroLabel } from "../../db/repositories/annotation/queue-review.ts";
 
@@ -24,7 +33,12 @@ export const createQueueSchema = z.object({
   labelsPerItem: z.number().int().min(1).max(10).default(1),
   assignees: z.array(z.string().trim().min(1).max(64)).max(200).default([]),
   blind: z.boolean().default(true),
-  reservationMinutes: z.number().int().min(1).max(24 * 60).default(30),
+  reservationMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
 });
 export type CreateQueueInput = z.input<typeof createQueueSchema>;
 
@@ -34,8 +48,13 @@ export async function createQueue(ctx: ServiceContext, raw: unknown): Promise<Qu
   const params = new URLSearchParams(input.filter.replace(/^\?/, ""));
   for (const k of ["page", "perPage", "cursor", "sort", "dir", "cols"]) params.delete(k);
   const parsed = trajectoryListQuerySchema.safeParse(paramsFromSearch(params));
-  if (!parsed.success) throw new AppError("INVALID_INPUT", `filter: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")}`);
-  for (const key of input.schemas) if (!(await findLabelSchema(ctx.db, key))) throw new AppError("INVALID_INPUT", `schemas: unknown schema "${key}"`);
+  if (!parsed.success)
+    throw new AppError(
+      "INVALID_INPUT",
+      `filter: ${parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")}`,
+    );
+  for (const key of input.schemas)
+    if (!(await findLabelSchema(ctx.db, key))) throw new AppError("INVALID_INPUT", `schemas: unknown schema "${key}"`);
   const assigneeIds: string[] = [];
   for (const name of new Set(input.assignees)) {
     const u = await findUserByName(ctx.db, name);
@@ -44,19 +63,36 @@ export async function createQueue(ctx: ServiceContext, raw: unknown): Promise<Qu
     assigneeIds.push(u.id);
   }
   const matching = await selectMatchingTrajectories(ctx, parsed.data);
-  if (matching.truncated) throw new AppError("INVALID_INPUT", `filter matches ${matching.total} trajectories, more than a queue holds (${matching.ids.length}); narrow it`);
+  if (matching.truncated)
+    throw new AppError(
+      "INVALID_INPUT",
+      `filter matches ${matching.total} trajectories, more than a queue holds (${matching.ids.length}); narrow it`,
+    );
   if (matching.ids.length === 0) throw new AppError("INVALID_INPUT", "filter matches no trajectories");
   let queue: QueueView;
   try {
     queue = await insertQueue(ctx.db, {
-      name: input.name, description: input.description ?? null, filter: params.toString(), schemaKeys: [...new Set(input.schemas)], labelsPerItem: input.labelsPerItem,
-      blind: input.blind, reservationMinutes: input.reservationMinutes, createdById: ctx.actor.id, assigneeIds, trajectoryIds: [...new Set(matching.ids)],
+      name: input.name,
+      description: input.description ?? null,
+      filter: params.toString(),
+      schemaKeys: [...new Set(input.schemas)],
+      labelsPerItem: input.labelsPerItem,
+      blind: input.blind,
+      reservationMinutes: input.reservationMinutes,
+      createdById: ctx.actor.id,
+      assigneeIds,
+      trajectoryIds: [...new Set(matching.ids)],
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError("CONFLICT", `a queue named "${input.name}" exists already`);
     throw e;
   }
-  await recordAudit(ctx, { action: "queue.create", targetType: "queue", targetId: queue.id, details: { name: input.name, items: matching.ids.length, assignees: input.assignees } });
+  await recordAudit(ctx, {
+    action: "queue.create",
+    targetType: "queue",
+    targetId: queue.id,
+    details: { name: input.name, items: matching.ids.length, assignees: input.assignees },
+  });
   return queue;
 }
 
@@ -69,7 +105,8 @@ export async function listQueues(ctx: ServiceContext): Promise<QueueView[]> {
 export async function openQueue(ctx: ServiceContext, idOrName: string): Promise<QueueView> {
   authorize(ctx, "annotation:write");
   const q = await findQueue(ctx.db, idOrName);
-  if (!q || (!can(ctx.actor, "queue:manage") && !(await isAssignee(ctx.db, q.id, ctx.actor.id)))) throw new AppError("NOT_FOUND", `no queue "${idOrName}"`);
+  if (!q || (!can(ctx.actor, "queue:manage") && !(await isAssignee(ctx.db, q.id, ctx.actor.id))))
+    throw new AppError("NOT_FOUND", `no queue "${idOrName}"`);
   return q;
 }
 
@@ -87,9 +124,19 @@ export async function getQueueOverview(ctx: ServiceContext, idOrName: string): P
   if (!can(ctx.actor, "queue:manage")) {
     // Annotators see their own progress and the queue's totals, not who else labelled what.
     progress.perAnnotator = progress.perAnnotator.filter((p) => p.annotatorId === ctx.actor.id);
-    return { queue, progress, skips: [], stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys, { annotatorId: ctx.actor.id }) };
+    return {
+      queue,
+      progress,
+      skips: [],
+      stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys, { annotatorId: ctx.actor.id }),
+    };
   }
-  return { queue, progress, skips: await listSkips(ctx.db, queue.id), stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys) };
+  return {
+    queue,
+    progress,
+    skips: await listSkips(ctx.db, queue.id),
+    stepZero: await listStepZeroQueueLabels(ctx.db, queue.id, queue.schemaKeys),
+  };
 }
 
 export interface QueueSummary {

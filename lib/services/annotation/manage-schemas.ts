@@ -5,7 +5,14 @@ import { authorize, type ServiceContext } from "../context.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import { AppError } from "../../errors.ts";
 import { labelSchemaInputSchema, mergeOptions, type LabelSchemaView } from "../../domain/annotation/label-schema.ts";
-import { countLabelsBySchema, countLabelsOfSchema, createLabelSchema, findLabelSchema, listLabelSchemas, updateLabelSchema } from "../../db/repositories/annotation/schemas.ts";
+import {
+  countLabelsBySchema,
+  countLabelsOfSchema,
+  createLabelSchema,
+  findLabelSchema,
+  listLabelSchemas,
+  updateLabelSchema,
+} from "../../db/repositories/annotation/schemas.ts";
 import { isUniqueViolation } from "../../db/unique-violation.ts";
 
 export async function listSchemas(ctx: ServiceContext): Promise<LabelSchemaView[]> {
@@ -40,7 +47,12 @@ export async function saveSchema(ctx: ServiceContext, raw: unknown, expectedUpda
     if (RESERVED_SCHEMA_KEYS.has(input.key)) throw new AppError("INVALID_INPUT", `key: "${input.key}" is reserved; choose another key`);
     try {
       const created = await createLabelSchema(ctx.db, input);
-      await recordAudit(ctx, { action: "schema.change", targetType: "label-schema", targetId: input.key, details: { change: "create", kind: input.kind } });
+      await recordAudit(ctx, {
+        action: "schema.change",
+        targetType: "label-schema",
+        targetId: input.key,
+        details: { change: "create", kind: input.kind },
+      });
       return created;
     } catch (e) {
       if (isUniqueViolation(e)) throw new AppError("CONFLICT", `schema "${input.key}" was created meanwhile`);
@@ -48,8 +60,15 @@ export async function saveSchema(ctx: ServiceContext, raw: unknown, expectedUpda
     }
   }
   if (!expectedUpdatedAt) throw new AppError("CONFLICT", `schema "${input.key}" exists; edit it from its current version`);
-  if (existing.kind !== input.kind) throw new AppError("INVALID_INPUT", `kind: a schema's kind cannot change (${existing.kind} → ${input.kind}); existing labels would no longer read`);
-  const saved = await updateLabelSchema(ctx.db, existing.id, expectedUpdatedAt, { ...input, options: mergeOptions(existing.options, input.options) });
+  if (existing.kind !== input.kind)
+    throw new AppError(
+      "INVALID_INPUT",
+      `kind: a schema's kind cannot change (${existing.kind} → ${input.kind}); existing labels would no longer read`,
+    );
+  const saved = await updateLabelSchema(ctx.db, existing.id, expectedUpdatedAt, {
+    ...input,
+    options: mergeOptions(existing.options, input.options),
+  });
   if (!saved) throw new AppError("CONFLICT", `schema "${input.key}" was changed by someone else since you opened it; reload before saving`);
   await recordAudit(ctx, { action: "schema.change", targetType: "label-schema", targetId: input.key, details: { change: "update" } });
   return saved;
@@ -60,7 +79,11 @@ const exportSchema = z.array(labelSchemaInputSchema);
 /** All schemas as JSON (the import format). */
 export async function exportSchemas(ctx: ServiceContext): Promise<string> {
   const all = await listSchemas(ctx);
-  return JSON.stringify(all.map(({ key, name, description, kind, targets, options, active }) => ({ key, name, description, kind, targets, options, active })), null, 2);
+  return JSON.stringify(
+    all.map(({ key, name, description, kind, targets, options, active }) => ({ key, name, description, kind, targets, options, active })),
+    null,
+    2,
+  );
 }
 
 /** "schemas[2] (tone): options[1].hotkey: hotkey "1" is used twice" — which schema and which field. */
@@ -70,8 +93,14 @@ function describeIssues(list: unknown, error: z.ZodError): string {
     .map((i) => {
       const [index, ...rest] = i.path;
       if (typeof index !== "number") return i.message;
-      const key = (Array.isArray(list) && list[index] && typeof list[index] === "object" && typeof (list[index] as { key?: unknown }).key === "string") ? ` (${(list[index] as { key: string }).key})` : "";
-      const field = rest.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+      const key =
+        Array.isArray(list) && list[index] && typeof list[index] === "object" && typeof (list[index] as { key?: unknown }).key === "string"
+          ? ` (${(list[index] as { key: string }).key})`
+          : "";
+      const field = rest
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "");
       return `schemas[${index}]${key}: ${field ? `${field}: ` : ""}${i.message}`;
     })
     .join("; ");
@@ -99,7 +128,8 @@ export async function importSchemas(ctx: ServiceContext, text: string): Promise<
     if (seen.has(s.key)) throw new AppError("INVALID_INPUT", `schemas[${i}] (${s.key}): key: appears twice in the file`);
     seen.add(s.key);
     const e = await findLabelSchema(ctx.db, s.key);
-    if (e && e.kind !== s.kind) throw new AppError("INVALID_INPUT", `schemas[${i}] (${s.key}): kind: a schema's kind cannot change (${e.kind} → ${s.kind})`);
+    if (e && e.kind !== s.kind)
+      throw new AppError("INVALID_INPUT", `schemas[${i}] (${s.key}): kind: a schema's kind cannot change (${e.kind} → ${s.kind})`);
     if (!e && RESERVED_SCHEMA_KEYS.has(s.key)) throw new AppError("INVALID_INPUT", `schemas[${i}] (${s.key}): key: "${s.key}" is reserved`);
     existing.set(s.key, e);
   }

@@ -7,7 +7,8 @@ import { checkLabelValue, type LabelSchemaView } from "../../domain/annotation/l
 import { resolveTarget } from "../../domain/annotation/targets.ts";
 import type { LabelInput } from "./label-input.ts";
 
-export type Resolved = { ok: true; label: Omit<NewLabel, "annotatorId">; schema: LabelSchemaView } | { ok: false; field: string; message: string };
+export type Resolved =
+  { ok: true; label: Omit<NewLabel, "annotatorId">; schema: LabelSchemaView } | { ok: false; field: string; message: string };
 
 /** Caches lookups across the lines of one import. */
 export class LabelResolver {
@@ -24,7 +25,11 @@ export class LabelResolver {
     if (!factsP) this.trajectories.set(input.trajectory, (factsP = findTargetFacts(this.db, input.trajectory)));
     const facts = await factsP;
     if (!facts) return { ok: false, field: "trajectory", message: `no trajectory with id or external id "${input.trajectory}"` };
-    const t = resolveTarget(input.target, { trajectoryId: facts.id, stepCount: facts.stepCount, isAttempt: facts.isAttempt }, schema.targets);
+    const t = resolveTarget(
+      input.target,
+      { trajectoryId: facts.id, stepCount: facts.stepCount, isAttempt: facts.isAttempt },
+      schema.targets,
+    );
     if (!t.ok) return { ok: false, field: "target", message: t.message };
     let forkPointId: string | null = null;
     if (t.target.type === "fork_point") {
@@ -41,26 +46,38 @@ export class LabelResolver {
     return {
       ok: true,
       schema,
-      label: { schemaId: schema.id, targetType: t.target.type, targetKey: t.target.key, trajectoryId: facts.id, stepStart: t.target.stepStart, stepEnd: t.target.stepEnd, forkPointId, value: v.value, comment },
+      label: {
+        schemaId: schema.id,
+        targetType: t.target.type,
+        targetKey: t.target.key,
+        trajectoryId: facts.id,
+        stepStart: t.target.stepStart,
+        stepEnd: t.target.stepEnd,
+        forkPointId,
+        value: v.value,
+        comment,
+      },
     };
   }
 }
 
 /** A ranking orders every attempt of its fork point, each once: an incomplete or foreign list is refused. */
 export async function checkRanking(db: Db, value: string, forkPointId: string | null): Promise<string | null> {
-  if (!forkPointId) return "a ranking labels the attempts of a fork point: give the target as {\"forkStep\": n}";
+  if (!forkPointId) return 'a ranking labels the attempts of a fork point: give the target as {"forkStep": n}';
   const ids = JSON.parse(value) as string[];
   const attempts = await listForkAttemptIds(db, forkPointId);
   const known = new Set(attempts);
   const foreign = ids.filter((id) => !known.has(id));
   if (foreign.length) return `not attempts of this fork point: ${foreign.slice(0, 5).join(", ")}`;
   const missing = attempts.filter((id) => !ids.includes(id));
-  if (missing.length) return `the ranking leaves out ${missing.length} of the fork point's ${attempts.length} attempts (${missing.slice(0, 5).join(", ")}); rank them all`;
+  if (missing.length)
+    return `the ranking leaves out ${missing.length} of the fork point's ${attempts.length} attempts (${missing.slice(0, 5).join(", ")}); rank them all`;
   return null;
 }
 
 export async function resolveOrThrow(db: Db, input: LabelInput): Promise<Extract<Resolved, { ok: true }>> {
   const r = await new LabelResolver(db).resolve(input);
-  if (!r.ok) throw new AppError(r.field === "trajectory" || r.field === "schema" ? "NOT_FOUND" : "INVALID_INPUT", `${r.field}: ${r.message}`);
+  if (!r.ok)
+    throw new AppError(r.field === "trajectory" || r.field === "schema" ? "NOT_FOUND" : "INVALID_INPUT", `${r.field}: ${r.message}`);
   return r;
 }

@@ -6,7 +6,12 @@ import { findAuditEvents, type AuditEventRow } from "../../db/repositories/audit
 export type { AuditEventRow };
 
 export const auditQuerySchema = z.object({
-  action: z.string().trim().max(64).regex(/^[a-z.-]*$/, "must be an action prefix such as user. or auth.sign-in").optional(),
+  action: z
+    .string()
+    .trim()
+    .max(64)
+    .regex(/^[a-z.-]*$/, "must be an action prefix such as user. or auth.sign-in")
+    .optional(),
   actor: z.string().trim().max(64).optional(),
   before: z.coerce.date().optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(200),
@@ -20,5 +25,8 @@ export async function listAuditEvents(ctx: ServiceContext, q: AuditQuery): Promi
 
 /** One JSON object per line, oldest last (as listed). Details stay the JSON text they were stored as. */
 export function auditEventsToJsonl(rows: AuditEventRow[]): string {
-  return rows.map((r) => JSON.stringify({ ...r, at: r.at.toISOString(), details: r.details ? JSON.parse(r.details) : null })).join("\n") + (rows.length ? "\n" : "");
+  return (
+    rows.map((r) => JSON.stringify({ ...r, at: r.at.toISOString(), details: r.details ? JSON.parse(r.details) : null })).join("\n") +
+    (rows.length ? "\n" : "")
+  );
 }

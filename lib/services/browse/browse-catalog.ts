@@ -2,8 +2,22 @@
 // run, a run's error mix. Every figure comes from lib/domain/analytics/metrics.ts — the definitions the analytics
 // pages, CLI and API share — so unknown outcomes are left out of each rate and counted on their own.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findRun, findRunErrorMix, findRunList, findTask, findTaskList, type RunInfo, type TaskInfo } from "../../db/repositories/browse/catalog.ts";
-import { findForkPointCells, findRolloutCells, type CellScope, type ForkPointCountCell, type RolloutCountCell } from "../../db/repositories/browse/catalog-cells.ts";
+import {
+  findRun,
+  findRunErrorMix,
+  findRunList,
+  findTask,
+  findTaskList,
+  type RunInfo,
+  type TaskInfo,
+} from "../../db/repositories/browse/catalog.ts";
+import {
+  findForkPointCells,
+  findRolloutCells,
+  type CellScope,
+  type ForkPointCountCell,
+  type RolloutCountCell,
+} from "../../db/repositories/browse/catalog-cells.ts";
 import { recoveryFigures, rolloutFigures, METRIC_KS, type RecoveryFigures, type RolloutFigures } from "../../domain/analytics/metrics.ts";
 import { AppError } from "../../errors.ts";
 
@@ -56,7 +70,11 @@ export async function listRuns(ctx: ServiceContext): Promise<RunSummary[]> {
   const [runs, [rollouts, forks]] = await Promise.all([findRunList(ctx.db), cells(ctx)]);
   const r = groupBy(rollouts, "runId");
   const f = groupBy(forks, "runId");
-  return runs.map((run) => ({ ...run, detail: join([run.model, run.checkpoint, run.trainingMethod]), ...figuresOf(r.get(run.id), f.get(run.id)) }));
+  return runs.map((run) => ({
+    ...run,
+    detail: join([run.model, run.checkpoint, run.trainingMethod]),
+    ...figuresOf(r.get(run.id), f.get(run.id)),
+  }));
 }
 
 export async function listTasks(ctx: ServiceContext): Promise<TaskSummary[]> {

@@ -1,7 +1,12 @@
 // Use cases of the trajectory browser: one page of the table, facet counts, and "select all matching".
 import { authorize, type ServiceContext } from "../context.ts";
 import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from "./search-trajectories.ts";
-import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow, type Viewer } from "../../db/repositories/browse/trajectories.ts";
+import {
+  findMatchingTrajectoryIds,
+  findTrajectoriesPage,
+  type TrajectoryRow,
+  type Viewer,
+} from "../../db/repositories/browse/trajectories.ts";
 import { visibleAnnotators } from "../annotation/list-labels.ts";
 import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/browse/facets.ts";
 import type { ParsedSearch } from "../../db/repositories/search/index.ts";
@@ -33,7 +38,10 @@ export interface TrajectoryList {
   search: SearchState | null;
 }
 
-async function prepareSearch(ctx: ServiceContext, q: TrajectoryListQuery): Promise<{ parsed: ParsedSearch | null; state: SearchState | null }> {
+async function prepareSearch(
+  ctx: ServiceContext,
+  q: TrajectoryListQuery,
+): Promise<{ parsed: ParsedSearch | null; state: SearchState | null }> {
   if (!q.q) return { parsed: null, state: null };
   const parsed = parseSearchQuery(q.q);
   if (!parsed) return { parsed: null, state: { searchable: false, indexLag: 0 } };
@@ -45,7 +53,17 @@ async function viewerOf(ctx: ServiceContext): Promise<Viewer> {
   return { id: ctx.actor.id, labelAnnotatorIds: await visibleAnnotators(ctx) };
 }
 
-const empty = (q: TrajectoryListQuery, search: SearchState | null): TrajectoryList => ({ rows: [], total: 0, totalCapped: false, page: q.page, perPage: q.perPage, pageCount: 1, nextCursor: null, prevCursor: null, search });
+const empty = (q: TrajectoryListQuery, search: SearchState | null): TrajectoryList => ({
+  rows: [],
+  total: 0,
+  totalCapped: false,
+  page: q.page,
+  perPage: q.perPage,
+  pageCount: 1,
+  nextCursor: null,
+  prevCursor: null,
+  search,
+});
 
 /** One page of trajectories matching the query, with the total and keyset cursors for the neighbouring pages. */
 export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQuery): Promise<TrajectoryList> {
@@ -53,7 +71,13 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return empty(q, state);
   const page = await findTrajectoriesPage(ctx.db, q, await viewerOf(ctx), parsed);
-  const matches = parsed ? await findMatches(ctx, page.rows.map((r) => r.id), parsed) : null;
+  const matches = parsed
+    ? await findMatches(
+        ctx,
+        page.rows.map((r) => r.id),
+        parsed,
+      )
+    : null;
   return {
     rows: matches ? page.rows.map((r) => ({ ...r, match: matches.get(r.id) ?? null })) : page.rows,
     total: page.total,
@@ -81,7 +105,10 @@ export const MAX_SELECTION = 100_000;
  * Every trajectory matching the query (not only the visible page), in list order: what "select all" selects and
  * what dataset curation adds. `truncated` when more than MAX_SELECTION match.
  */
-export async function selectMatchingTrajectories(ctx: ServiceContext, q: TrajectoryListQuery): Promise<{ total: number; ids: string[]; truncated: boolean }> {
+export async function selectMatchingTrajectories(
+  ctx: ServiceContext,
+  q: TrajectoryListQuery,
+): Promise<{ total: number; ids: string[]; truncated: boolean }> {
   authorize(ctx, "trajectory:read");
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return { total: 0, ids: [], truncated: false };

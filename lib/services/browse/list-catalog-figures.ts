@@ -47,11 +47,30 @@ function figures(g: GroupSummary): CatalogFigures {
 export async function listRunFigures(ctx: ServiceContext): Promise<{ runs: RunFigures[] }> {
   authorize(ctx, "trajectory:read");
   const runs = await listRuns(ctx);
-  return { runs: runs.map((r) => ({ id: r.id, name: r.name, model: r.model, checkpoint: r.checkpoint, trainingMethod: r.trainingMethod, ...figures(r), passAtKTasks: r.figures.passAtKProblems })) };
+  return {
+    runs: runs.map((r) => ({
+      id: r.id,
+      name: r.name,
+      model: r.model,
+      checkpoint: r.checkpoint,
+      trainingMethod: r.trainingMethod,
+      ...figures(r),
+      passAtKTasks: r.figures.passAtKProblems,
+    })),
+  };
 }
 
 export async function listTaskFigures(ctx: ServiceContext): Promise<{ tasks: TaskFigures[] }> {
   authorize(ctx, "trajectory:read");
   const tasks = await listTasks(ctx);
-  return { tasks: tasks.map((t) => ({ id: t.id, name: t.name, category: t.category, difficulty: t.difficulty, ...figures(t), passAtKRuns: t.figures.passAtKProblems })) };
+  return {
+    tasks: tasks.map((t) => ({
+      id: t.id,
+      name: t.name,
+      category: t.category,
+      difficulty: t.difficulty,
+      ...figures(t),
+      passAtKRuns: t.figures.passAtKProblems,
+    })),
+  };
 }

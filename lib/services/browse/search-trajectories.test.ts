@@ -7,14 +7,20 @@ const hits = (parts: { text: string; hit: boolean }[]) => parts.filter((p) => p.
 
 describe("step matches and snippets", () => {
   it("finds the first field that matches and marks every occurrence of the terms", () => {
-    const m = buildStepMatch({ index: 4, action: "python3 app.py", observation: "Traceback\n  File app.py\nModuleNotFoundError: No module named 'numpy'\n" }, parseSearchQuery("numpy module")!);
+    const m = buildStepMatch(
+      { index: 4, action: "python3 app.py", observation: "Traceback\n  File app.py\nModuleNotFoundError: No module named 'numpy'\n" },
+      parseSearchQuery("numpy module")!,
+    );
     expect(m).toMatchObject({ stepIndex: 4, field: "observation" });
     expect(hits(m!.parts)).toEqual(["module", "numpy"]);
     expect(text(m!.parts)).toBe("Traceback File app.py ModuleNotFoundError: No module named 'numpy' ");
   });
 
   it("marks a phrase as one part and honours prefixes", () => {
-    const m = buildStepMatch({ index: 0, observation: "Segmentation fault (core dumped)" }, parseSearchQuery('"segmentation fault" core*')!);
+    const m = buildStepMatch(
+      { index: 0, observation: "Segmentation fault (core dumped)" },
+      parseSearchQuery('"segmentation fault" core*')!,
+    );
     expect(hits(m!.parts)).toEqual(["Segmentation fault", "core"]);
   });
 

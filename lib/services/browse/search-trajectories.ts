@@ -1,7 +1,19 @@
 // Use case: full-text search over steps (commands, outputs, reasoning; ANSI escapes ignored), and the highlighted
 // snippets shown for a match. The index itself lives in lib/db/repositories/search/.
 import { authorize, type ServiceContext } from "../context.ts";
-import { findStepHits, findStepTexts, findFirstMatchingSteps, indexMissingTrajectories, parseSearchQuery, reindexSearch, searchIndexLag, tokenSpans, SEARCH_FIELDS, type ParsedSearch, type StepText } from "../../db/repositories/search/index.ts";
+import {
+  findStepHits,
+  findStepTexts,
+  findFirstMatchingSteps,
+  indexMissingTrajectories,
+  parseSearchQuery,
+  reindexSearch,
+  searchIndexLag,
+  tokenSpans,
+  SEARCH_FIELDS,
+  type ParsedSearch,
+  type StepText,
+} from "../../db/repositories/search/index.ts";
 import { findTrajectoryLabels } from "../../db/repositories/browse/trajectories.ts";
 import type { Db } from "../../db/client.ts";
 import { stepHref, type SearchQueryParams } from "../../validation/search-params/index.ts";
@@ -32,7 +44,9 @@ function hitRanges(text: string, s: ParsedSearch): [number, number][] {
     for (const term of s.terms) {
       const n = term.tokens.length;
       if (i + n > spans.length) continue;
-      const ok = term.tokens.every((tok, j) => (term.prefix && j === n - 1 ? spans[i + j]!.token.startsWith(tok) : spans[i + j]!.token === tok));
+      const ok = term.tokens.every((tok, j) =>
+        term.prefix && j === n - 1 ? spans[i + j]!.token.startsWith(tok) : spans[i + j]!.token === tok,
+      );
       if (ok) ranges.push([spans[i]!.start, spans[i + n - 1]!.end]);
     }
   }
@@ -104,7 +118,10 @@ export async function ensureSearchIndex(ctx: ServiceContext): Promise<number> {
 export async function findMatches(ctx: ServiceContext, trajectoryIds: string[], s: ParsedSearch): Promise<Map<string, StepMatch>> {
   authorize(ctx, "trajectory:read");
   const first = await findFirstMatchingSteps(ctx.db, trajectoryIds, s);
-  const texts = await findStepTexts(ctx.db, [...first].map(([trajectoryId, stepIndex]) => ({ trajectoryId, stepIndex })));
+  const texts = await findStepTexts(
+    ctx.db,
+    [...first].map(([trajectoryId, stepIndex]) => ({ trajectoryId, stepIndex })),
+  );
   const out = new Map<string, StepMatch>();
   for (const t of texts) {
     const m = buildStepMatch(t, s);
@@ -124,13 +141,22 @@ export interface SearchHit {
 }
 
 /** Matching steps across all trajectories, newest first, `limit` per page. */
-export async function searchSteps(ctx: ServiceContext, params: SearchQueryParams): Promise<{ hits: SearchHit[]; nextCursor: string | null; indexLag: number; searchable: boolean }> {
+export async function searchSteps(
+  ctx: ServiceContext,
+  params: SearchQueryParams,
+): Promise<{ hits: SearchHit[]; nextCursor: string | null; indexLag: number; searchable: boolean }> {
   authorize(ctx, "trajectory:read");
   const s = parseSearchQuery(params.q);
   if (!s) return { hits: [], nextCursor: null, indexLag: 0, searchable: false };
   const indexLag = await ensureSearchIndex(ctx);
-  const refs = await findStepHits(ctx.db, s, { limit: params.limit, beforeRid: params.cursor === undefined ? undefined : Number(params.cursor) });
-  const [texts, labels] = await Promise.all([findStepTexts(ctx.db, refs), findTrajectoryLabels(ctx.db, [...new Set(refs.map((r) => r.trajectoryId))])]);
+  const refs = await findStepHits(ctx.db, s, {
+    limit: params.limit,
+    beforeRid: params.cursor === undefined ? undefined : Number(params.cursor),
+  });
+  const [texts, labels] = await Promise.all([
+    findStepTexts(ctx.db, refs),
+    findTrajectoryLabels(ctx.db, [...new Set(refs.map((r) => r.trajectoryId))]),
+  ]);
   const textOf = new Map(texts.map((t) => [`${t.trajectoryId}#${t.index}`, t]));
   const hits: SearchHit[] = [];
   for (const r of refs) {
@@ -146,7 +172,10 @@ export async function searchSteps(ctx: ServiceContext, params: SearchQueryParams
  * Rebuild the full-text index from the steps table (after an upgrade, or to purge entries of deleted
  * trajectories). For the CLI (`reterm reindex-search`); searches keep working on a partial index meanwhile.
  */
-export async function rebuildSearchIndex(ctx: ServiceContext, opts: { onProgress?: (indexed: number) => void } = {}): Promise<{ trajectories: number }> {
+export async function rebuildSearchIndex(
+  ctx: ServiceContext,
+  opts: { onProgress?: (indexed: number) => void } = {},
+): Promise<{ trajectories: number }> {
   authorize(ctx, "trajectory:import");
   const result = await reindexSearch(ctx.db, opts);
   freshUntil.delete(ctx.db);

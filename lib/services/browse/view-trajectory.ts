@@ -1,5 +1,13 @@
 import { authorize, type ServiceContext } from "../context.ts";
-import { findForkFamily, findSteps, findTrajectoryHead, getTrajectoryDetail, type ForkTreeNode, type StepView, type TrajectoryDetail } from "../../db/repositories/browse/trajectory-detail.ts";
+import {
+  findForkFamily,
+  findSteps,
+  findTrajectoryHead,
+  getTrajectoryDetail,
+  type ForkTreeNode,
+  type StepView,
+  type TrajectoryDetail,
+} from "../../db/repositories/browse/trajectory-detail.ts";
 import { AppError } from "../../errors.ts";
 
 export type { ForkTreeNode, StepView, TrajectoryDetail };

@@ -23,9 +23,14 @@ export interface BuiltItems {
 async function matchSource(ctx: ServiceContext, rules: DatasetRules): Promise<string[]> {
   if (rules.source === "filter") {
     const parsed = trajectoryListQuerySchema.safeParse(paramsFromSearch(new URLSearchParams(rules.filter)));
-    if (!parsed.success) throw new AppError("INVALID_INPUT", `filter: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new AppError("INVALID_INPUT", `filter: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     const { ids, total, truncated } = await selectMatchingTrajectories(ctx, parsed.data);
-    if (truncated) throw new AppError("UNPROCESSABLE", `the filter matches ${total} trajectories, more than the ${ids.length} a dataset can be built from at once; narrow it`);
+    if (truncated)
+      throw new AppError(
+        "UNPROCESSABLE",
+        `the filter matches ${total} trajectories, more than the ${ids.length} a dataset can be built from at once; narrow it`,
+      );
     return ids;
   }
   if (rules.source === "selection") {
@@ -38,7 +43,8 @@ async function matchSource(ctx: ServiceContext, rules: DatasetRules): Promise<st
   return matchLabelRule(ctx, rules);
 }
 
-const active = (q: QualityRules) => q.dedupeExact || q.dedupePrefix || [q.minSteps, q.maxSteps, q.maxTokens, q.minReward].some((x) => x !== undefined) || !!q.outcome?.length;
+const active = (q: QualityRules) =>
+  q.dedupeExact || q.dedupePrefix || [q.minSteps, q.maxSteps, q.maxTokens, q.minReward].some((x) => x !== undefined) || !!q.outcome?.length;
 
 /** Items for the rules, in source order. The caller has authorized dataset:write. */
 export async function buildItems(ctx: ServiceContext, rules: DatasetRules): Promise<BuiltItems> {
@@ -51,7 +57,8 @@ export async function buildItems(ctx: ServiceContext, rules: DatasetRules): Prom
     const dropped = matchedIds.filter((id) => !kept.has(id)).length;
     if (dropped) rejected["not-a-passed-attempt"] = dropped;
   }
-  if (!active(rules.quality)) return { items: ids.map((trajectoryId) => ({ trajectoryId, kind: rules.kind })), matched: matchedIds.length, rejected };
+  if (!active(rules.quality))
+    return { items: ids.map((trajectoryId) => ({ trajectoryId, kind: rules.kind })), matched: matchedIds.length, rejected };
 
   const summaries: ItemSummary[] = [];
   // One reader (one connection) for the whole pass; summaries need steps, not recordings.
@@ -60,7 +67,13 @@ export async function buildItems(ctx: ServiceContext, rules: DatasetRules): Prom
     for (let i = 0; i < ids.length; i += READ_BATCH) {
       const part = ids.slice(i, i + READ_BATCH);
       const stored = await reader.trajectories(part, { steps: true, recording: false });
-      const parents = rules.kind === "segment" ? await reader.trajectories([...stored.values()].map((t) => t.parentDbId).filter((x): x is string => !!x), { steps: true, recording: false }) : new Map();
+      const parents =
+        rules.kind === "segment"
+          ? await reader.trajectories(
+              [...stored.values()].map((t) => t.parentDbId).filter((x): x is string => !!x),
+              { steps: true, recording: false },
+            )
+          : new Map();
       for (const id of part) {
         const t = stored.get(id)!;
         const parent = rules.kind === "segment" ? (parents.get(t.parentDbId!) ?? null) : null;

@@ -12,16 +12,26 @@ import { DATASET_NAME } from "./rules.ts";
 
 export const deleteDatasetInputSchema = z.object({ name: DATASET_NAME, expectedRevision: z.number().int().nonnegative() });
 
-export async function deleteDataset(ctx: ServiceContext, input: z.input<typeof deleteDatasetInputSchema>): Promise<{ filesRemoved: number }> {
+export async function deleteDataset(
+  ctx: ServiceContext,
+  input: z.input<typeof deleteDatasetInputSchema>,
+): Promise<{ filesRemoved: number }> {
   authorize(ctx, "dataset:write");
   const e = deleteDatasetInputSchema.parse(input);
   const d = await requireDataset(ctx, e.name);
   const jobs = await listAllExportJobFiles(ctx.db, d.id);
-  if (exportRunningFor(jobs)) throw new AppError("CONFLICT", `an export of "${d.name}" is still being written; delete the dataset when it has finished`);
-  if (!(await deleteDatasetRow(ctx.db, d.id, e.expectedRevision))) throw new AppError("CONFLICT", `dataset "${d.name}" changed since you loaded it; reload and try again`);
+  if (exportRunningFor(jobs))
+    throw new AppError("CONFLICT", `an export of "${d.name}" is still being written; delete the dataset when it has finished`);
+  if (!(await deleteDatasetRow(ctx.db, d.id, e.expectedRevision)))
+    throw new AppError("CONFLICT", `dataset "${d.name}" changed since you loaded it; reload and try again`);
   // Rows first, then files: a failure in between leaves orphan files (harmless), never rows pointing at missing files.
   await removeExportFolders(jobs);
   const filesRemoved = jobs.filter((j) => j.filePath).length;
-  await recordAudit(ctx, { action: "dataset.delete", targetType: "dataset", targetId: d.name, details: { versions: d.latest?.version ?? 0, frozen: d.frozenCount, exportFilesRemoved: filesRemoved } });
+  await recordAudit(ctx, {
+    action: "dataset.delete",
+    targetType: "dataset",
+    targetId: d.name,
+    details: { versions: d.latest?.version ?? 0, frozen: d.frozenCount, exportFilesRemoved: filesRemoved },
+  });
   return { filesRemoved };
 }

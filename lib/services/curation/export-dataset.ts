@@ -70,7 +70,12 @@ async function* single(text: string): AsyncGenerator<string> {
 }
 
 /** A stored export's bytes when the version has them under `key`, else the rendering (on a reader of its own). */
-async function* storedOrRendered(ctx: ServiceContext, versionId: string, key: string, render: () => AsyncGenerator<Buffer | string>): AsyncGenerator<Buffer | string> {
+async function* storedOrRendered(
+  ctx: ServiceContext,
+  versionId: string,
+  key: string,
+  render: () => AsyncGenerator<Buffer | string>,
+): AsyncGenerator<Buffer | string> {
   const reader = openExportReader(ctx.db);
   let row;
   try {
@@ -122,21 +127,57 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
     const recorded = storedManifest(v)?.leakageOverride ?? null;
     const override = await guardLeakage(ctx, v.id, "export", e.override ?? (recorded ? { reason: recorded.reason } : undefined), heldOut);
     if (override && recorded && !e.override && override.tasks.some((t) => !recorded.tasks.includes(t))) {
-      throw new AppError("CONFLICT", `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`);
+      throw new AppError(
+        "CONFLICT",
+        `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`,
+      );
     }
-    await recordAudit(ctx, { action: "dataset.export", targetType: "dataset", targetId: d.name, details: { version: v.frozenAt ? v.version : "draft", format: e.format, ...(e.options ? { options } : {}), contentHash: v.contentHash || null, fileSha256: frozen?.sha256 ?? null, heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null } });
+    await recordAudit(ctx, {
+      action: "dataset.export",
+      targetType: "dataset",
+      targetId: d.name,
+      details: {
+        version: v.frozenAt ? v.version : "draft",
+        format: e.format,
+        ...(e.options ? { options } : {}),
+        contentHash: v.contentHash || null,
+        fileSha256: frozen?.sha256 ?? null,
+        heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null,
+      },
+    });
     // A stored export has its card; anything rendered needs the dataset's rules (up to megabytes of ids) for one.
-    const rendered = renderExport(ctx.db, d, v, e.format, override, frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id), options);
+    const rendered = renderExport(
+      ctx.db,
+      d,
+      v,
+      e.format,
+      override,
+      frozen?.card != null ? null : await findDatasetRules(ctx.db, d.id),
+      options,
+    );
     const stored = read;
     const sidecars: Sidecar[] = (SIDECARS[e.format] ?? []).map((kind) => {
-      if (kind === "dataset-info") return { kind, filename: DATASET_INFO_FILE, pieces: () => single(llamaFactoryDatasetInfo(d.name, rendered.filename)) };
+      if (kind === "dataset-info")
+        return { kind, filename: DATASET_INFO_FILE, pieces: () => single(llamaFactoryDatasetInfo(d.name, rendered.filename)) };
       const prov = renderExport(ctx.db, d, v, e.format, override, null, options, "provenance");
       // Stored beside a frozen version's data (default options): streamed like the data; otherwise rendered.
-      return { kind, filename: prov.filename, pieces: () => (frozen ? storedOrRendered(ctx, v.id, storedKey(e.format, "provenance"), prov.pieces) : prov.pieces()) };
+      return {
+        kind,
+        filename: prov.filename,
+        pieces: () => (frozen ? storedOrRendered(ctx, v.id, storedKey(e.format, "provenance"), prov.pieces) : prov.pieces()),
+      };
     });
     const chat = e.format === "openai" || e.format === "trl" || e.format === "sharegpt" || e.format === "axolotl";
     return {
-      dataset: d, version: v, format: e.format, filename: rendered.filename, contentType: rendered.contentType, total: v.itemCount, stored: stored !== null, options: chat ? options : null, sidecars,
+      dataset: d,
+      version: v,
+      format: e.format,
+      filename: rendered.filename,
+      contentType: rendered.contentType,
+      total: v.itemCount,
+      stored: stored !== null,
+      options: chat ? options : null,
+      sidecars,
       pieces: stored ? (onRows) => stored.pieces(onRows) : (onRows) => rendered.pieces(onRows),
       card: () => frozen?.card ?? rendered.card(),
       close: () => stored?.close() ?? Promise.resolve(),
@@ -151,7 +192,11 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
  * Write the data to `out`, the card to README.md beside it and the format's sidecars (provenance, dataset_info.json)
  * beside it too. Returns bytes of data written and the paths of the other files.
  */
-export async function writeExportFiles(opened: OpenedExport, out: string, onRows?: (done: number) => void): Promise<{ bytes: number; cardPath: string; sidecarPaths: string[] }> {
+export async function writeExportFiles(
+  opened: OpenedExport,
+  out: string,
+  onRows?: (done: number) => void,
+): Promise<{ bytes: number; cardPath: string; sidecarPaths: string[] }> {
   const dir = path.dirname(path.resolve(out));
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
     await opened.close();

@@ -6,7 +6,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { authorize, type ServiceContext } from "../context.ts";
-import { findExpirableExportJobs, findExportJob, insertExportJob, listExportJobs, markExportExpired, updateExportJob, type ExportJobView } from "../../db/repositories/datasets/export-jobs.ts";
+import {
+  findExpirableExportJobs,
+  findExportJob,
+  insertExportJob,
+  listExportJobs,
+  markExportExpired,
+  updateExportJob,
+  type ExportJobView,
+} from "../../db/repositories/datasets/export-jobs.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { getEnv } from "../../env.ts";
@@ -42,7 +50,14 @@ async function expire(db: Db, id: string, why: string): Promise<void> {
 export async function sweepExports(db: Db, now = new Date()): Promise<number> {
   const days = getEnv().RETERM_EXPORT_RETENTION_DAYS;
   const due = await findExpirableExportJobs(db, new Date(now.getTime() - days * DAY_MS));
-  for (const j of due) await expire(db, j.id, j.reason === "replaced" ? "replaced by a newer export of the same version and format" : `deleted after ${days} day${days === 1 ? "" : "s"} (RETERM_EXPORT_RETENTION_DAYS)`);
+  for (const j of due)
+    await expire(
+      db,
+      j.id,
+      j.reason === "replaced"
+        ? "replaced by a newer export of the same version and format"
+        : `deleted after ${days} day${days === 1 ? "" : "s"} (RETERM_EXPORT_RETENTION_DAYS)`,
+    );
   return due.length;
 }
 
@@ -61,7 +76,12 @@ export async function removeExportFolders(jobs: { id: string }[]): Promise<void>
 }
 const toPublic = (j: ExportJobView): ExportJob => {
   const { filePath, ...rest } = j;
-  return { ...rest, ready: j.status === "succeeded" && !!filePath, filename: filePath ? path.basename(filePath) : null, sidecars: SIDECARS[j.format as ExportFormat] ?? [] };
+  return {
+    ...rest,
+    ready: j.status === "succeeded" && !!filePath,
+    filename: filePath ? path.basename(filePath) : null,
+    sidecars: SIDECARS[j.format as ExportFormat] ?? [],
+  };
 };
 
 /** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
@@ -71,7 +91,14 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
   let folder: string;
   try {
     await sweepExports(ctx.db);
-    job = await insertExportJob(ctx.db, { datasetId: opened.dataset.id, datasetVersionId: opened.version.id, format: opened.format, rowsTotal: opened.total, override: input.override ? JSON.stringify(input.override) : null, createdById: ctx.actor.id });
+    job = await insertExportJob(ctx.db, {
+      datasetId: opened.dataset.id,
+      datasetVersionId: opened.version.id,
+      format: opened.format,
+      rowsTotal: opened.total,
+      override: input.override ? JSON.stringify(input.override) : null,
+      createdById: ctx.actor.id,
+    });
     folder = scratchFolder(job.id);
     fs.mkdirSync(folder, { recursive: true });
   } catch (e) {
@@ -89,11 +116,20 @@ export async function startExportJob(ctx: ServiceContext, input: ExportInput): P
         void updateExportJob(ctx.db, job.id, { rowsWritten: done }).catch(() => undefined);
       });
       // Every file (data, card, sidecars) is stored before the job says succeeded: a download never finds half.
-      for (const name of await fs.promises.readdir(folder)) await fileStorage().putFile(`${jobPrefix(job.id)}${name}`, path.join(folder, name));
-      await updateExportJob(ctx.db, job.id, { status: "succeeded", rowsWritten: opened.total, bytesWritten: bytes, filePath: `${jobPrefix(job.id)}${opened.filename}`, finished: true });
+      for (const name of await fs.promises.readdir(folder))
+        await fileStorage().putFile(`${jobPrefix(job.id)}${name}`, path.join(folder, name));
+      await updateExportJob(ctx.db, job.id, {
+        status: "succeeded",
+        rowsWritten: opened.total,
+        bytesWritten: bytes,
+        filePath: `${jobPrefix(job.id)}${opened.filename}`,
+        finished: true,
+      });
       await sweepExports(ctx.db); // this export replaces older ones of the same version and format
     } catch (e) {
-      await fileStorage().removePrefix(jobPrefix(job.id)).catch(() => undefined);
+      await fileStorage()
+        .removePrefix(jobPrefix(job.id))
+        .catch(() => undefined);
       await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
@@ -133,15 +169,19 @@ export async function openExportFile(ctx: ServiceContext, id: string, which: Exp
   const j = await findExportJob(ctx.db, id);
   if (!j) throw new AppError("NOT_FOUND", "export not found");
   if (j.status === "expired") throw new AppError("NOT_FOUND", `the export file expired: ${j.error}; export again`);
-  if (j.status !== "succeeded" || !j.filePath) throw new AppError("CONFLICT", j.status === "failed" ? `the export failed: ${j.error}` : "the export is not finished yet");
+  if (j.status !== "succeeded" || !j.filePath)
+    throw new AppError("CONFLICT", j.status === "failed" ? `the export failed: ${j.error}` : "the export is not finished yet");
   if ((which === "provenance" || which === "dataset-info") && !(SIDECARS[j.format as ExportFormat] ?? []).includes(which)) {
     throw new AppError("NOT_FOUND", `a ${j.format} export has no ${which} file`);
   }
   const data = path.basename(j.filePath);
   const [stored, filename] =
-    which === "data" ? [data, data]
-      : which === "card" ? ["README.md", `${data.replace(/\.[^.]+$/, "")}.README.md`]
-        : which === "provenance" ? [provenanceFile(data), provenanceFile(data)]
+    which === "data"
+      ? [data, data]
+      : which === "card"
+        ? ["README.md", `${data.replace(/\.[^.]+$/, "")}.README.md`]
+        : which === "provenance"
+          ? [provenanceFile(data), provenanceFile(data)]
           : [DATASET_INFO_FILE, DATASET_INFO_FILE];
   const file = await fileStorage().open(`${jobPrefix(j.id)}${stored}`);
   if (!file) throw new AppError("NOT_FOUND", "the export file is gone (the export storage was cleaned); export again");

@@ -9,7 +9,14 @@ import { authorize, type ServiceContext } from "../context.ts";
 import type { Db } from "../../db/client.ts";
 import { findDatasetRules, findVersion, type DatasetSummary, type VersionSummary } from "../../db/repositories/datasets/datasets.ts";
 import type { ExportReader, FrozenChunkRow } from "../../db/repositories/datasets/export-read/index.ts";
-import { clearUnfinishedFrozenExport, completeFrozenExport, deleteFrozenExport, findFrozenExport, insertFrozenExportChunk, type FrozenExportView } from "../../db/repositories/datasets/frozen-exports.ts";
+import {
+  clearUnfinishedFrozenExport,
+  completeFrozenExport,
+  deleteFrozenExport,
+  findFrozenExport,
+  insertFrozenExportChunk,
+  type FrozenExportView,
+} from "../../db/repositories/datasets/frozen-exports.ts";
 import { EXPORT_FORMATS, type ExportFormat } from "../../domain/curation/types.ts";
 import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
@@ -65,7 +72,8 @@ export async function storeFrozenExports(
   const d = await requireDataset(ctx, input.name);
   const v = await findVersion(ctx.db, d.id, input.version);
   if (!v) throw new AppError("NOT_FOUND", `dataset "${d.name}" has no version ${input.version}`);
-  if (!v.frozenAt) throw new AppError("CONFLICT", `version ${v.version} of "${d.name}" is not frozen; only a frozen version's exports are stored`);
+  if (!v.frozenAt)
+    throw new AppError("CONFLICT", `version ${v.version} of "${d.name}" is not frozen; only a frozen version's exports are stored`);
   const out: StoredExport[] = [];
   // Read once, and only if a format is stored now: the card shows them, and a selection keeps up to 10^5 ids.
   let rules: Promise<string | null> | undefined;
@@ -104,13 +112,31 @@ export function startStoringFrozenExports(ctx: ServiceContext, input: { name: st
   });
 }
 
-async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, readRules: () => Promise<string | null>, chunkBytes: number, onProgress: ((format: ExportFormat, done: number, total: number) => void) | undefined, part: "data" | "provenance"): Promise<StoredExport> {
+async function storeOne(
+  db: Db,
+  d: DatasetSummary,
+  v: VersionSummary,
+  format: ExportFormat,
+  readRules: () => Promise<string | null>,
+  chunkBytes: number,
+  onProgress: ((format: ExportFormat, done: number, total: number) => void) | undefined,
+  part: "data" | "provenance",
+): Promise<StoredExport> {
   const key = storedKey(format, part);
   const have = await findFrozenExport(db, v.id, key);
   if (have) return { format, stored: false, bytes: have.bytes, chunks: have.chunks };
   await clearUnfinishedFrozenExport(db, v.id, key);
   // The override recorded at freezing is the one the rendered card would name; the data rows do not carry it.
-  const rendered = renderExport(db, d, v, format, storedManifest(v)?.leakageOverride ?? null, part === "data" ? await readRules() : null, undefined, part);
+  const rendered = renderExport(
+    db,
+    d,
+    v,
+    format,
+    storedManifest(v)?.leakageOverride ?? null,
+    part === "data" ? await readRules() : null,
+    undefined,
+    part,
+  );
   const hash = createHash("sha256");
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -155,7 +181,8 @@ async function storeOne(db: Db, d: DatasetSummary, v: VersionSummary, format: Ex
   flush();
   await inFlight;
   // Another process is storing the same export (its chunk came first): its copy stands.
-  const done = !lost && (await completeFrozenExport(db, v.id, key, { chunks: seq, bytes, sha256: hash.digest("hex"), card: rendered.card() }));
+  const done =
+    !lost && (await completeFrozenExport(db, v.id, key, { chunks: seq, bytes, sha256: hash.digest("hex"), card: rendered.card() }));
   return { format, stored: done, bytes, chunks: seq };
 }
 
@@ -173,7 +200,10 @@ export interface FrozenRead {
  * when the caller asks for them. The read takes over `reader` and closes it.
  */
 export function startFrozenRead(reader: ExportReader, versionId: string, format: string, e: FrozenExportView): FrozenRead {
-  const damaged = (why: string) => new Error(`the stored ${format} export of this version is damaged (${why}); nothing was written; store it again with \`reterm dataset store-exports NAME@VERSION --replace\``);
+  const damaged = (why: string) =>
+    new Error(
+      `the stored ${format} export of this version is damaged (${why}); nothing was written; store it again with \`reterm dataset store-exports NAME@VERSION --replace\``,
+    );
   const fetchChunk = async (seq: number): Promise<{ row: FrozenChunkRow; raw: Buffer }> => {
     const [row] = await reader.frozenChunks(versionId, format, seq, 1);
     if (!row || row.seq !== seq) throw damaged(`chunk ${seq} of ${e.chunks} is missing`);

@@ -2,7 +2,14 @@
 // exports and freezing stream instead of holding the dataset in memory.
 import type { Db } from "../../db/client.ts";
 import { openExportReader, type ExportReader, type ReadDepth } from "../../db/repositories/datasets/stored-trajectories.ts";
-import { capturedLabelsSchema, withLabels, type ExportLabel, type ItemKind, type Provenance, type StoredTrajectory } from "../../domain/curation/types.ts";
+import {
+  capturedLabelsSchema,
+  withLabels,
+  type ExportLabel,
+  type ItemKind,
+  type Provenance,
+  type StoredTrajectory,
+} from "../../domain/curation/types.ts";
 import type { ExportItem } from "../../exporters/types.ts";
 import { AppError } from "../../errors.ts";
 
@@ -25,18 +32,41 @@ export interface LoadedItem extends ExportItem {
 function provenance(ref: VersionRef, kind: ItemKind, t: StoredTrajectory, labels: ExportLabel[]): Provenance {
   const tr = t.trajectory;
   return {
-    trajectoryId: t.dbId, externalId: tr.id && tr.id !== t.dbId ? tr.id : null, task: tr.task.id, benchmark: tr.task.benchmark, run: tr.run.name, kind,
-    parentTrajectoryId: t.parentDbId, forkStep: tr.fork?.stepIndex ?? null, attemptIndex: tr.fork?.attemptIndex ?? null, outcome: tr.outcome, reward: tr.reward ?? null,
+    trajectoryId: t.dbId,
+    externalId: tr.id && tr.id !== t.dbId ? tr.id : null,
+    task: tr.task.id,
+    benchmark: tr.task.benchmark,
+    run: tr.run.name,
+    kind,
+    parentTrajectoryId: t.parentDbId,
+    forkStep: tr.fork?.stepIndex ?? null,
+    attemptIndex: tr.fork?.attemptIndex ?? null,
+    outcome: tr.outcome,
+    reward: tr.reward ?? null,
     labels: labels.map((l) => ({ schema: l.schema, annotator: l.annotator, target: l.targetType, value: l.value })),
-    dataset: ref.dataset, version: ref.version, datasetHash: ref.contentHash,
+    dataset: ref.dataset,
+    version: ref.version,
+    datasetHash: ref.contentHash,
   };
 }
 
-async function readBatch(reader: ExportReader, ref: VersionRef, after: number, batch: number, depth: ReadDepth): Promise<{ last: number; items: LoadedItem[] } | null> {
+async function readBatch(
+  reader: ExportReader,
+  ref: VersionRef,
+  after: number,
+  batch: number,
+  depth: ReadDepth,
+): Promise<{ last: number; items: LoadedItem[] } | null> {
   const items = await reader.versionItems(ref.versionId, after, batch);
   if (!items.length) return null;
-  const stored = await reader.trajectories(items.map((i) => i.trajectoryId), depth);
-  const parentIds = items.filter((i) => i.kind === "segment").map((i) => stored.get(i.trajectoryId)?.parentDbId).filter((x): x is string => !!x);
+  const stored = await reader.trajectories(
+    items.map((i) => i.trajectoryId),
+    depth,
+  );
+  const parentIds = items
+    .filter((i) => i.kind === "segment")
+    .map((i) => stored.get(i.trajectoryId)?.parentDbId)
+    .filter((x): x is string => !!x);
   const parents = await reader.trajectories(parentIds, depth);
   return {
     last: items.at(-1)!.position,
@@ -44,7 +74,8 @@ async function readBatch(reader: ExportReader, ref: VersionRef, after: number, b
       const t = stored.get(it.trajectoryId);
       if (!t) throw new AppError("CONFLICT", `trajectory ${it.trajectoryId} of this dataset no longer exists`);
       const parent = it.kind === "segment" && t.parentDbId ? (parents.get(t.parentDbId) ?? null) : null;
-      if (it.kind === "segment" && !parent) throw new AppError("CONFLICT", `recovery segment ${it.trajectoryId} has lost its parent trajectory`);
+      if (it.kind === "segment" && !parent)
+        throw new AppError("CONFLICT", `recovery segment ${it.trajectoryId} has lost its parent trajectory`);
       // A frozen item never reads live labels: one frozen without labels has none (null: frozen before freezing
       // stored "[]" for it), whatever was labelled since.
       const labels = ref.frozen ? (it.labels !== null ? capturedLabelsSchema.parse(JSON.parse(it.labels)) : []) : t.labels;
@@ -59,7 +90,12 @@ async function readBatch(reader: ExportReader, ref: VersionRef, after: number, b
  * The next batch is read while the caller writes the current one (on PostgreSQL the query overlaps the writing).
  * One reader (raw SQL on the provider's driver) serves the whole pass and is closed when it ends or is abandoned.
  */
-export async function* loadVersionItems(db: Db, ref: VersionRef, batch = READ_BATCH, depth: ReadDepth = { steps: true, recording: true }): AsyncGenerator<LoadedItem[]> {
+export async function* loadVersionItems(
+  db: Db,
+  ref: VersionRef,
+  batch = READ_BATCH,
+  depth: ReadDepth = { steps: true, recording: true },
+): AsyncGenerator<LoadedItem[]> {
   const reader = openExportReader(db);
   let next: Promise<Awaited<ReturnType<typeof readBatch>>> | undefined;
   try {

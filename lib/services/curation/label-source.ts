@@ -6,16 +6,28 @@ import { findLabelRows, findQueueItems, findSchemaIds } from "../../db/repositor
 import { matchCondition, type LabelCondition } from "../../domain/curation/label-rules.ts";
 import { AppError } from "../../errors.ts";
 
-export async function matchLabelRule(ctx: ServiceContext, rule: { labels: LabelCondition | LabelCondition[]; queue?: string }): Promise<string[]> {
+export async function matchLabelRule(
+  ctx: ServiceContext,
+  rule: { labels: LabelCondition | LabelCondition[]; queue?: string },
+): Promise<string[]> {
   const conditions = Array.isArray(rule.labels) ? rule.labels : [rule.labels];
   const queue = rule.queue ? await findQueueItems(ctx.db, rule.queue) : null;
   if (rule.queue && !queue) throw new AppError("INVALID_INPUT", `queue: no annotation queue named "${rule.queue}"`);
-  const schemas = await findSchemaIds(ctx.db, conditions.map((c) => c.schema));
+  const schemas = await findSchemaIds(
+    ctx.db,
+    conditions.map((c) => c.schema),
+  );
   let kept = new Set<string>();
   for (const [i, c] of conditions.entries()) {
     const schemaId = schemas.get(c.schema);
     if (!schemaId) throw new AppError("INVALID_INPUT", `labels[${i}].schema: no label schema "${c.schema}"`);
-    const rows = await findLabelRows(ctx.db, { schemaId, gold: c.by === "gold", targetType: c.targetType, annotator: c.annotator, queueId: queue?.id });
+    const rows = await findLabelRows(ctx.db, {
+      schemaId,
+      gold: c.by === "gold",
+      targetType: c.targetType,
+      annotator: c.annotator,
+      queueId: queue?.id,
+    });
     const matched = matchCondition(c, rows, queue?.labelsPerItem ?? 1);
     kept = i === 0 ? matched : new Set([...kept].filter((id) => matched.has(id)));
   }

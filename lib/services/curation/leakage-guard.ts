@@ -33,12 +33,22 @@ export async function versionLeaks(ctx: ServiceContext, versionId: string, heldO
 }
 
 /** Throws CONFLICT naming the held-out tasks unless overridden; returns the override to record, or null. */
-export async function guardLeakage(ctx: ServiceContext, versionId: string, action: "freeze" | "export", override: OverrideInput | undefined, heldOut?: Promise<HeldOut[]>): Promise<LeakageOverride | null> {
+export async function guardLeakage(
+  ctx: ServiceContext,
+  versionId: string,
+  action: "freeze" | "export",
+  override: OverrideInput | undefined,
+  heldOut?: Promise<HeldOut[]>,
+): Promise<LeakageOverride | null> {
   const leaks = await versionLeaks(ctx, versionId, heldOut);
   if (!leaks.length) return null;
   if (!override) {
     const shown = leaks.slice(0, 10).join(", ") + (leaks.length > 10 ? ` and ${leaks.length - 10} more` : "");
-    throw new AppError("CONFLICT", `refusing to ${action}: the version contains held-out tasks (${shown}); remove them, or override with a reason`, { heldOut: leaks });
+    throw new AppError(
+      "CONFLICT",
+      `refusing to ${action}: the version contains held-out tasks (${shown}); remove them, or override with a reason`,
+      { heldOut: leaks },
+    );
   }
   return { by: ctx.actor.name, at: new Date().toISOString(), reason: override.reason, tasks: leaks };
 }
@@ -47,7 +57,10 @@ export async function guardLeakage(ctx: ServiceContext, versionId: string, actio
  * The held-out tasks each version of a dataset holds (versions without any are absent), for the export form: it asks
  * for an override reason only where one is needed. Read with the same rule the guard applies.
  */
-export async function listVersionLeaks(ctx: ServiceContext, versions: readonly { id: string; version: number }[]): Promise<Record<number, string[]>> {
+export async function listVersionLeaks(
+  ctx: ServiceContext,
+  versions: readonly { id: string; version: number }[],
+): Promise<Record<number, string[]>> {
   authorize(ctx, "dataset:export");
   const held = listHeldOut(ctx.db);
   const out: Record<number, string[]> = {};

@@ -2,7 +2,13 @@
 // and name the revision the curator read (stale → 409).
 import { z } from "zod";
 import { authorize, type ServiceContext } from "../context.ts";
-import { editDraftItems, findDatasetByName, findDatasetRules, insertDataset, type DatasetSummary } from "../../db/repositories/datasets/datasets.ts";
+import {
+  editDraftItems,
+  findDatasetByName,
+  findDatasetRules,
+  insertDataset,
+  type DatasetSummary,
+} from "../../db/repositories/datasets/datasets.ts";
 import { findExistingTrajectoryIds, findPassedAttempts, resolveRunIds, resolveTaskIds } from "../../db/repositories/datasets/candidates.ts";
 import { AppError } from "../../errors.ts";
 import { buildItems, type BuiltItems } from "./build-items.ts";
@@ -21,7 +27,14 @@ export async function createDataset(ctx: ServiceContext, input: unknown): Promis
   const { name, description, rules } = createDatasetInputSchema.parse(input);
   if (await findDatasetByName(ctx.db, name)) throw new AppError("CONFLICT", `a dataset named "${name}" already exists`);
   const built = await buildItems(ctx, rules);
-  await insertDataset(ctx.db, { name, description: description || null, itemKind: rules.kind, rules: JSON.stringify(rules), createdById: ctx.actor.id, items: built.items });
+  await insertDataset(ctx.db, {
+    name,
+    description: description || null,
+    itemKind: rules.kind,
+    rules: JSON.stringify(rules),
+    createdById: ctx.actor.id,
+    items: built.items,
+  });
   return { dataset: (await findDatasetByName(ctx.db, name))!, built };
 }
 
@@ -32,13 +45,20 @@ export async function requireDataset(ctx: ServiceContext, name: string): Promise
 }
 
 /** Rebuild the draft from the dataset's rules (e.g. after new imports or labels). */
-export async function rebuildDataset(ctx: ServiceContext, name: string, expectedRevision: number): Promise<{ revision: number; built: BuiltItems }> {
+export async function rebuildDataset(
+  ctx: ServiceContext,
+  name: string,
+  expectedRevision: number,
+): Promise<{ revision: number; built: BuiltItems }> {
   authorize(ctx, "dataset:write");
   const d = await requireDataset(ctx, name);
   const rules = parseStoredRules(await findDatasetRules(ctx.db, d.id));
   if (!rules) throw new AppError("UNPROCESSABLE", `dataset "${name}" has no rules to rebuild from`);
   const built = await buildItems(ctx, rules);
-  return { revision: await editDraftItems(ctx.db, { datasetId: d.id, expectedRevision, actorId: ctx.actor.id, replace: built.items }), built };
+  return {
+    revision: await editDraftItems(ctx.db, { datasetId: d.id, expectedRevision, actorId: ctx.actor.id, replace: built.items }),
+    built,
+  };
 }
 
 export const editItemsInputSchema = z.object({
@@ -50,20 +70,34 @@ export const editItemsInputSchema = z.object({
 });
 
 /** Add or remove trajectories by hand. Added recovery segments must be passed attempts. */
-export async function editDatasetItems(ctx: ServiceContext, input: z.input<typeof editItemsInputSchema>): Promise<{ revision: number; added: number; removed: number }> {
+export async function editDatasetItems(
+  ctx: ServiceContext,
+  input: z.input<typeof editItemsInputSchema>,
+): Promise<{ revision: number; added: number; removed: number }> {
   authorize(ctx, "dataset:write");
   const e = editItemsInputSchema.parse(input);
   const d = await requireDataset(ctx, e.name);
   const kind = e.kind ?? d.itemKind;
   const existing = await findExistingTrajectoryIds(ctx.db, e.add);
   const missing = e.add.filter((id) => !existing.has(id));
-  if (missing.length) throw new AppError("INVALID_INPUT", `add: trajectory ${missing[0]} does not exist${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}`);
+  if (missing.length)
+    throw new AppError(
+      "INVALID_INPUT",
+      `add: trajectory ${missing[0]} does not exist${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}`,
+    );
   if (kind === "segment" && e.add.length) {
     const ok = new Set(await findPassedAttempts(ctx.db, e.add));
     const bad = e.add.filter((id) => !ok.has(id));
-    if (bad.length) throw new AppError("INVALID_INPUT", `add: ${bad[0]} is not a passed recovery attempt, so it cannot be a recovery segment`);
+    if (bad.length)
+      throw new AppError("INVALID_INPUT", `add: ${bad[0]} is not a passed recovery attempt, so it cannot be a recovery segment`);
   }
-  const revision = await editDraftItems(ctx.db, { datasetId: d.id, expectedRevision: e.expectedRevision, actorId: ctx.actor.id, add: e.add.map((trajectoryId) => ({ trajectoryId, kind })), remove: e.remove });
+  const revision = await editDraftItems(ctx.db, {
+    datasetId: d.id,
+    expectedRevision: e.expectedRevision,
+    actorId: ctx.actor.id,
+    add: e.add.map((trajectoryId) => ({ trajectoryId, kind })),
+    remove: e.remove,
+  });
   return { revision, added: e.add.length, removed: e.remove.length };
 }
 

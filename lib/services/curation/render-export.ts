@@ -86,15 +86,31 @@ export const exportFilename = (d: DatasetSummary, v: VersionSummary, format: Exp
  * `rules`: the dataset's stored rules (findDatasetRules), which the card shows. `part: "provenance"` renders the
  * provenance sidecar of a chat format instead of its data (one line per row of the data, same order).
  */
-export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, format: ExportFormat, override: LeakageOverride | null, rules: string | null, options: ExportOptions = resolveOptions(format, undefined), part: "data" | "provenance" = "data"): RenderedExport {
+export function renderExport(
+  db: Db,
+  d: DatasetSummary,
+  v: VersionSummary,
+  format: ExportFormat,
+  override: LeakageOverride | null,
+  rules: string | null,
+  options: ExportOptions = resolveOptions(format, undefined),
+  part: "data" | "provenance" = "data",
+): RenderedExport {
   const stored = storedManifest(v);
   const data = createWriter(format, options);
   const writer = part === "provenance" ? createProvenanceWriter(data) : data;
-  const ref: VersionRef = { dataset: d.name, versionId: v.id, version: v.frozenAt ? v.version : null, contentHash: v.contentHash, frozen: v.frozenAt !== null };
+  const ref: VersionRef = {
+    dataset: d.name,
+    versionId: v.id,
+    version: v.frozenAt ? v.version : null,
+    contentHash: v.contentHash,
+    frozen: v.frozenAt !== null,
+  };
   const filename = part === "provenance" ? provenanceFile(exportFilename(d, v, format)) : exportFilename(d, v, format);
   const gathered: ManifestItem[] = [];
   return {
-    filename, contentType: writer.contentType,
+    filename,
+    contentType: writer.contentType,
     async *pieces(onRows) {
       const enc = new PieceEncoder();
       if (writer.header) enc.add(writer.header);
@@ -109,7 +125,16 @@ export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, forma
           }
           if (!stored) {
             const t = it.item.trajectory;
-            gathered.push({ trajectoryId: it.item.dbId, kind: it.kind, task: `${t.task.benchmark}/${t.task.id}`, run: t.run.name, errorCategory: it.item.errorCategory, outcome: t.outcome, tokens: itemTokens(it), labels: [] });
+            gathered.push({
+              trajectoryId: it.item.dbId,
+              kind: it.kind,
+              task: `${t.task.benchmark}/${t.task.id}`,
+              run: t.run.name,
+              errorCategory: it.item.errorCategory,
+              outcome: t.outcome,
+              tokens: itemTokens(it),
+              labels: [],
+            });
           }
         }
         done += batch.length;
@@ -120,7 +145,18 @@ export function renderExport(db: Db, d: DatasetSummary, v: VersionSummary, forma
     },
     card() {
       const manifest = stored ?? buildManifest(gathered, TOKENIZER_NAME, override);
-      return datasetCard({ dataset: d.name, description: d.description, version: ref.version, contentHash: ref.contentHash, frozenAt: v.frozenAt, format, dataFile: filename, manifest, rules: rulesForCard(rules), chat: data.chat });
+      return datasetCard({
+        dataset: d.name,
+        description: d.description,
+        version: ref.version,
+        contentHash: ref.contentHash,
+        frozenAt: v.frozenAt,
+        format,
+        dataFile: filename,
+        manifest,
+        rules: rulesForCard(rules),
+        chat: data.chat,
+      });
     },
   };
 }

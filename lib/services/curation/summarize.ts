@@ -9,7 +9,11 @@ import type { ExportItem } from "../../exporters/types.ts";
 
 /** The row's token count alone (freezing and draft exports need no step hashes). */
 export function itemTokens(e: Pick<ExportItem, "item" | "parent">): number {
-  return countTokens(itemTurns(e).map((t) => [t.content, ...(t.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].join("\n")).join("\n"));
+  return countTokens(
+    itemTurns(e)
+      .map((t) => [t.content, ...(t.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`)].join("\n"))
+      .join("\n"),
+  );
 }
 
 export function summarizeItem(e: Pick<ExportItem, "item" | "parent">): ItemSummary {

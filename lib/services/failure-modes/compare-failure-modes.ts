@@ -38,25 +38,62 @@ export interface FailureModeComparison {
 /** Every mode a side can have: the lists are complete up to this, then cut to `limit` each. */
 const ALL_MODES = 100_000;
 
-export async function compareFailureModes(ctx: ServiceContext, filter: FailureModeFilter, compare: { by: "run" | "checkpoint"; baseline: string; compared: string }, limit = 50): Promise<FailureModeComparison> {
+export async function compareFailureModes(
+  ctx: ServiceContext,
+  filter: FailureModeFilter,
+  compare: { by: "run" | "checkpoint"; baseline: string; compared: string },
+  limit = 50,
+): Promise<FailureModeComparison> {
   authorize(ctx, "trajectory:read");
   const side = (v: string): FailureModeFilter => (compare.by === "run" ? { ...filter, runId: [v] } : { ...filter, checkpoint: [v] });
-  const a = side(compare.baseline), b = side(compare.compared);
-  const [ma, mb, fa, fb] = await Promise.all([findModes(ctx.db, a, ALL_MODES), findModes(ctx.db, b, ALL_MODES), countFailedTrajectories(ctx.db, a), countFailedTrajectories(ctx.db, b)]);
+  const a = side(compare.baseline),
+    b = side(compare.compared);
+  const [ma, mb, fa, fb] = await Promise.all([
+    findModes(ctx.db, a, ALL_MODES),
+    findModes(ctx.db, b, ALL_MODES),
+    countFailedTrajectories(ctx.db, a),
+    countFailedTrajectories(ctx.db, b),
+  ]);
   const byA = new Map(ma.modes.map((m) => [m.templateHash, m]));
   const byB = new Map(mb.modes.map((m) => [m.templateHash, m]));
-  const figures = (m: ModeRow | undefined, failed: number): SideFigures => ({ trajectories: m?.trajectories ?? 0, failedTrajectories: m?.failedTrajectories ?? 0, share: failed ? (m?.failedTrajectories ?? 0) / failed : null });
+  const figures = (m: ModeRow | undefined, failed: number): SideFigures => ({
+    trajectories: m?.trajectories ?? 0,
+    failedTrajectories: m?.failedTrajectories ?? 0,
+    share: failed ? (m?.failedTrajectories ?? 0) / failed : null,
+  });
   const change = (id: string): ModeChange => {
-    const x = byA.get(id), y = byB.get(id);
+    const x = byA.get(id),
+      y = byB.get(id);
     const any = (x ?? y)!;
-    const baseline = figures(x, fa), compared = figures(y, fb);
+    const baseline = figures(x, fa),
+      compared = figures(y, fb);
     const difference = rateDifference({ successes: baseline.failedTrajectories, n: fa }, { successes: compared.failedTrajectories, n: fb });
-    return { id, signature: any.template, category: any.category, baseline, compared, difference, significant: !!difference && (difference.ci.lo > 0 || difference.ci.hi < 0) };
+    return {
+      id,
+      signature: any.template,
+      category: any.category,
+      baseline,
+      compared,
+      difference,
+      significant: !!difference && (difference.ci.lo > 0 || difference.ci.hi < 0),
+    };
   };
-  const bySize = (x: ModeChange, y: ModeChange) => Math.abs(y.difference?.diff ?? 0) - Math.abs(x.difference?.diff ?? 0) || y.compared.trajectories + y.baseline.trajectories - (x.compared.trajectories + x.baseline.trajectories) || (x.id < y.id ? -1 : 1);
-  const onlyInCompared = [...byB.keys()].filter((id) => !byA.has(id)).map(change).sort(bySize);
-  const onlyInBaseline = [...byA.keys()].filter((id) => !byB.has(id)).map(change).sort(bySize);
-  const changed = [...byA.keys()].filter((id) => byB.has(id)).map(change).sort(bySize);
+  const bySize = (x: ModeChange, y: ModeChange) =>
+    Math.abs(y.difference?.diff ?? 0) - Math.abs(x.difference?.diff ?? 0) ||
+    y.compared.trajectories + y.baseline.trajectories - (x.compared.trajectories + x.baseline.trajectories) ||
+    (x.id < y.id ? -1 : 1);
+  const onlyInCompared = [...byB.keys()]
+    .filter((id) => !byA.has(id))
+    .map(change)
+    .sort(bySize);
+  const onlyInBaseline = [...byA.keys()]
+    .filter((id) => !byB.has(id))
+    .map(change)
+    .sort(bySize);
+  const changed = [...byA.keys()]
+    .filter((id) => byB.has(id))
+    .map(change)
+    .sort(bySize);
   return {
     by: compare.by,
     baseline: { value: compare.baseline, failedTrajectories: fa, modes: ma.total },

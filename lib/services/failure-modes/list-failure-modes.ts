@@ -2,7 +2,14 @@
 // (runs, models, checkpoints), since when, and whether the agent recovers from it (the recovery figures of the fork
 // points at that mode, by the same definition as the recovery analytics).
 import { authorize, type ServiceContext } from "../context.ts";
-import { countFailedTrajectories, findModeExamples, findModeForkCells, findModeRuns, findModes, findModeValues } from "../../db/repositories/failure-modes/modes.ts";
+import {
+  countFailedTrajectories,
+  findModeExamples,
+  findModeForkCells,
+  findModeRuns,
+  findModes,
+  findModeValues,
+} from "../../db/repositories/failure-modes/modes.ts";
 import { signaturesMissing } from "../../db/repositories/failure-modes/reindex.ts";
 import { findModeLabelValues } from "../../db/repositories/failure-modes/mode-steps.ts";
 import { findLabelSchema } from "../../db/repositories/annotation/schemas.ts";
@@ -49,9 +56,18 @@ export interface FailureModeList {
 const TOP_VALUES = 5;
 const EXAMPLES = 3;
 
-export async function listFailureModes(ctx: ServiceContext, filter: FailureModeFilter, opts: { limit?: number; modes?: readonly string[] } = {}): Promise<FailureModeList> {
+export async function listFailureModes(
+  ctx: ServiceContext,
+  filter: FailureModeFilter,
+  opts: { limit?: number; modes?: readonly string[] } = {},
+): Promise<FailureModeList> {
   authorize(ctx, "trajectory:read");
-  const [{ modes: rows, total }, failed, runs, errorSchema] = await Promise.all([findModes(ctx.db, filter, opts.limit ?? 50, opts.modes), countFailedTrajectories(ctx.db, filter), findRuns(ctx.db), findLabelSchema(ctx.db, ERROR_SCHEMA_KEY)]);
+  const [{ modes: rows, total }, failed, runs, errorSchema] = await Promise.all([
+    findModes(ctx.db, filter, opts.limit ?? 50, opts.modes),
+    countFailedTrajectories(ctx.db, filter),
+    findRuns(ctx.db),
+    findLabelSchema(ctx.db, ERROR_SCHEMA_KEY),
+  ]);
   const ids = rows.map((r) => r.templateHash);
   const [modeRuns, values, examples, cells, missing, labelled] = await Promise.all([
     findModeRuns(ctx.db, filter, ids),
@@ -67,9 +83,15 @@ export async function listFailureModes(ctx: ServiceContext, filter: FailureModeF
     for (const x of xs) m.set(x.templateHash, [...(m.get(x.templateHash) ?? []), x]);
     return m;
   };
-  const runsOf = group(modeRuns), valuesOf = group(values), examplesOf = group(examples), cellsOf = group(cells), labelsOf = group(labelled);
+  const runsOf = group(modeRuns),
+    valuesOf = group(values),
+    examplesOf = group(examples),
+    cellsOf = group(cells),
+    labelsOf = group(labelled);
   const modes = rows.map((r): FailureMode => {
-    const rs = (runsOf.get(r.templateHash) ?? []).sort((a, b) => b.trajectories - a.trajectories).map((x) => ({ id: x.runId, name: runById.get(x.runId)?.name ?? x.runId, trajectories: x.trajectories }));
+    const rs = (runsOf.get(r.templateHash) ?? [])
+      .sort((a, b) => b.trajectories - a.trajectories)
+      .map((x) => ({ id: x.runId, name: runById.get(x.runId)?.name ?? x.runId, trajectories: x.trajectories }));
     const infos = rs.map((x) => runById.get(x.id)).filter((x): x is RunInfo => !!x);
     const labels = labelsOf.get(r.templateHash) ?? [];
     return {
@@ -89,7 +111,18 @@ export async function listFailureModes(ctx: ServiceContext, filter: FailureModeF
       checkpoints: distinct(infos.map((i) => i.checkpoint)),
       firstSeen: r.firstSeen,
       lastSeen: r.lastSeen,
-      recovery: summarizeRecovery((cellsOf.get(r.templateHash) ?? []).map((c) => ({ category: r.category, n: c.n, c: c.c, forkPoints: c.forkPoints, attempts: c.attempts, labelledForkPoints: 0, firstSuccessSum: c.firstSum, firstSuccessCount: c.firstCount }))),
+      recovery: summarizeRecovery(
+        (cellsOf.get(r.templateHash) ?? []).map((c) => ({
+          category: r.category,
+          n: c.n,
+          c: c.c,
+          forkPoints: c.forkPoints,
+          attempts: c.attempts,
+          labelledForkPoints: 0,
+          firstSuccessSum: c.firstSum,
+          firstSuccessCount: c.firstCount,
+        })),
+      ),
       examples: (examplesOf.get(r.templateHash) ?? []).map(({ trajectoryId, stepIndex }) => ({ trajectoryId, stepIndex })),
     };
   });

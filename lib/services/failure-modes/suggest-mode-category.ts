@@ -27,7 +27,8 @@ export async function suggestModeCategory(ctx: ServiceContext, filter: FailureMo
   // Suggestions are offered to every annotator, so writing them is a researcher's job, as importing them is.
   authorize(ctx, "trajectory:import");
   const schema = await detectorSchema(ctx.db);
-  if (!schema) throw new AppError("CONFLICT", "The error-category schema is not active for step ranges, so there is nothing to suggest into.");
+  if (!schema)
+    throw new AppError("CONFLICT", "The error-category schema is not active for step ranges, so there is nothing to suggest into.");
   const steps = await findModeSteps(ctx.db, filter, mode, MAX_MODE_STEPS + 1);
   if (!steps.length) throw new AppError("NOT_FOUND", "No step of this failure mode within the filter.");
   const capped = steps.length > MAX_MODE_STEPS;
@@ -43,11 +44,29 @@ export async function suggestModeCategory(ctx: ServiceContext, filter: FailureMo
     const key = keyOf(s);
     const current = existing.get(key);
     const comment = "the failure mode's suggested category";
-    if (!current) create.push({ source: FAILURE_MODE_SOURCE, schemaId: schema.id, targetType: "step_range", targetKey: key, trajectoryId: s.trajectoryId, stepStart: s.stepIndex, stepEnd: s.stepIndex, forkPointId: null, value: s.category, comment });
+    if (!current)
+      create.push({
+        source: FAILURE_MODE_SOURCE,
+        schemaId: schema.id,
+        targetType: "step_range",
+        targetKey: key,
+        trajectoryId: s.trajectoryId,
+        stepStart: s.stepIndex,
+        stepEnd: s.stepIndex,
+        forkPointId: null,
+        value: s.category,
+        comment,
+      });
     else if (current.value === s.category) unchanged++;
     else update.push({ id: current.id, value: s.category, comment });
   }
   await writeImportedSuggestions(ctx.db, create, update);
-  if (create.length || update.length) await recordAudit(ctx, { action: "suggestion.failure-mode", targetType: "failure-mode", targetId: mode, details: { created: create.length, updated: update.length, unchanged } });
+  if (create.length || update.length)
+    await recordAudit(ctx, {
+      action: "suggestion.failure-mode",
+      targetType: "failure-mode",
+      targetId: mode,
+      details: { created: create.length, updated: update.length, unchanged },
+    });
   return { steps: chosen.length, created: create.length, updated: update.length, unchanged, capped };
 }

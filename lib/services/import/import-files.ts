@@ -45,7 +45,8 @@ function sizeOf(p: string): { files: number; bytes: number } {
   if (!st) return { files: 0, bytes: 0 };
   if (st.isFile()) return { files: 1, bytes: st.size };
   if (!st.isDirectory()) return { files: 0, bytes: 0 };
-  let files = 0, bytes = 0;
+  let files = 0,
+    bytes = 0;
   for (const e of fs.readdirSync(p)) {
     const s = sizeOf(path.join(p, e));
     files += s.files;
@@ -70,7 +71,8 @@ export async function* readSource(importer: Importer, source: ImportSource, opti
 /** One line for a source that could not be read to its end. */
 export function readFailure(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  if (typeof err?.code === "string" && err.code.startsWith("Z_")) return `corrupt or truncated gzip data (${err.message}); the file could not be read to its end`;
+  if (typeof err?.code === "string" && err.code.startsWith("Z_"))
+    return `corrupt or truncated gzip data (${err.message}); the file could not be read to its end`;
   if (err?.code === "EACCES" || err?.code === "EISDIR" || err?.code === "ENOENT") return `cannot read the file (${err.code})`;
   if (e instanceof RangeError) return `the file could not be read: ${err.message}`;
   return `the file could not be read: ${err?.message ?? String(e)}`;
@@ -83,7 +85,8 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
   const started = Date.now();
   const totals = inputs.map(sizeOf).reduce((a, b) => ({ files: a.files + b.files, bytes: a.bytes + b.bytes }), { files: 0, bytes: 0 });
   const files = new Map<string, FileSummary>();
-  let doneFiles = 0, doneBytes = 0;
+  let doneFiles = 0,
+    doneBytes = 0;
   let lastReport: ImportReport | null = null;
 
   const summary = (file: string, format: string | null) => {
@@ -91,7 +94,9 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     if (!s) files.set(file, (s = { file, format, imported: 0, duplicates: 0, failed: 0 }));
     return s;
   };
-  const progress = () => lastReport && opts.onProgress?.({ files: doneFiles, totalFiles: totals.files, bytes: doneBytes, totalBytes: totals.bytes, report: lastReport });
+  const progress = () =>
+    lastReport &&
+    opts.onProgress?.({ files: doneFiles, totalFiles: totals.files, bytes: doneBytes, totalBytes: totals.bytes, report: lastReport });
 
   async function* records(): AsyncGenerator<ImportRecord> {
     for await (const unit of walkInputs(inputs, { format: forced })) {
@@ -140,6 +145,9 @@ export async function importFiles(ctx: ServiceContext, inputs: string[], opts: I
     },
   });
 
-  const inferred = !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false ? { importJobId: report.jobId, links: report.inferredLinks } : null;
+  const inferred =
+    !opts.dryRun && !report.rolledBack && report.jobId && opts.inferForks !== false
+      ? { importJobId: report.jobId, links: report.inferredLinks }
+      : null;
   return { report, files: [...files.values()], bytes: doneBytes, seconds: (Date.now() - started) / 1000, inferredForks: inferred };
 }

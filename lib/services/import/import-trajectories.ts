@@ -80,10 +80,26 @@ const MAX_IDS = 100_000;
 const MAX_ERRORS = 10_000;
 
 export function emptyReport(jobId: string | null): ImportReport {
-  return { jobId, imported: 0, duplicates: 0, failed: 0, steps: 0, errors: [], warnings: [], unresolvedForks: [], trajectoryIds: [], resumedJobs: [], inferredLinks: [] };
+  return {
+    jobId,
+    imported: 0,
+    duplicates: 0,
+    failed: 0,
+    steps: 0,
+    errors: [],
+    warnings: [],
+    unresolvedForks: [],
+    trajectoryIds: [],
+    resumedJobs: [],
+    inferredLinks: [],
+  };
 }
 
-export async function importTrajectories(ctx: ServiceContext, records: AsyncIterable<ImportRecord> | Iterable<ImportRecord>, opts: ImportOptions): Promise<ImportReport> {
+export async function importTrajectories(
+  ctx: ServiceContext,
+  records: AsyncIterable<ImportRecord> | Iterable<ImportRecord>,
+  opts: ImportOptions,
+): Promise<ImportReport> {
   authorize(ctx, "trajectory:import");
   if (opts.strict && !opts.dryRun) {
     // Validate everything first: an invalid record, or a source that could not be read completely, rejects the
@@ -157,7 +173,11 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         report.failed++;
         pushError({ file: rec.file, line: rec.line, message: `database write failed: ${o.error}` });
       }
-      opts.onRecord?.(rec.file, o.status, { line: rec.line, id: o.status === "failed" ? undefined : o.id, error: o.status === "failed" ? o.error : undefined });
+      opts.onRecord?.(rec.file, o.status, {
+        line: rec.line,
+        id: o.status === "failed" ? undefined : o.id,
+        error: o.status === "failed" ? o.error : undefined,
+      });
     });
     opts.onProgress?.(report);
   };
@@ -194,7 +214,13 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
         continue;
       }
       batch.push(prepared);
-      sources.push({ file: rec.file, line: rec.line, stepCount: prepared.stepCount, outputChars: prepared.outputChars, labels: rec.value.trajectory.labels });
+      sources.push({
+        file: rec.file,
+        line: rec.line,
+        stepCount: prepared.stepCount,
+        outputChars: prepared.outputChars,
+        labels: rec.value.trajectory.labels,
+      });
       batchSteps += prepared.stepCount;
       batchChars += prepared.outputChars;
       if (batch.length >= BATCH_TRAJECTORIES || batchSteps >= BATCH_STEPS || batchChars >= BATCH_OUTPUT_CHARS) await flush();
@@ -227,14 +253,32 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
     pushWarnings(settled.warnings);
     report.resumedJobs = resumed;
     // After the settle phase: fork-point labels need their fork points.
-    if (labelled.length) for (const problem of await attachImportedLabels(ctx.db, labelled)) if (report.warnings.length < MAX_ERRORS) report.warnings.push({ file: "(labels)", message: problem, severity: "warning" });
+    if (labelled.length)
+      for (const problem of await attachImportedLabels(ctx.db, labelled))
+        if (report.warnings.length < MAX_ERRORS) report.warnings.push({ file: "(labels)", message: problem, severity: "warning" });
   }
   if (jobId) {
     const status = report.failed === 0 ? "succeeded" : report.imported + report.duplicates > 0 && !report.rolledBack ? "partial" : "failed";
-    await finishImportJob(ctx.db, jobId, { status, imported: report.imported, skipped: report.duplicates, failed: report.failed, report: { errors: report.errors.slice(0, 1000), warnings: report.warnings.slice(0, 1000), unresolvedForks: report.unresolvedForks.slice(0, 1000), resumedJobs: resumed } });
+    await finishImportJob(ctx.db, jobId, {
+      status,
+      imported: report.imported,
+      skipped: report.duplicates,
+      failed: report.failed,
+      report: {
+        errors: report.errors.slice(0, 1000),
+        warnings: report.warnings.slice(0, 1000),
+        unresolvedForks: report.unresolvedForks.slice(0, 1000),
+        resumedJobs: resumed,
+      },
+    });
     // Demo seeding is not a user's action; every other import is.
     if (opts.origin !== "seed") {
-      await recordAudit(ctx, { action: "import.finish", targetType: "import-job", targetId: jobId, details: { origin: opts.origin, status, imported: report.imported, duplicates: report.duplicates, failed: report.failed } });
+      await recordAudit(ctx, {
+        action: "import.finish",
+        targetType: "import-job",
+        targetId: jobId,
+        details: { origin: opts.origin, status, imported: report.imported, duplicates: report.duplicates, failed: report.failed },
+      });
     }
     // Only now, with every phase done, do the interrupted jobs stop showing as interrupted.
     if (!report.rolledBack && resumed.length) await markJobsResumed(ctx.db, resumed, jobId);
@@ -249,8 +293,15 @@ export async function importTrajectories(ctx: ServiceContext, records: AsyncIter
 function strictFailures(records: readonly ImportRecord[]): ImportIssue[] {
   const out: ImportIssue[] = [];
   for (const r of records) {
-    if (!r.ok) out.push({ ...r.issue, severity: "error", message: r.issue.severity === "warning" ? `source not read completely under --strict: ${r.issue.message}` : r.issue.message });
-    else for (const w of r.value.warnings ?? []) out.push({ ...w, severity: "error", message: `source not read completely under --strict: ${w.message}` });
+    if (!r.ok)
+      out.push({
+        ...r.issue,
+        severity: "error",
+        message: r.issue.severity === "warning" ? `source not read completely under --strict: ${r.issue.message}` : r.issue.message,
+      });
+    else
+      for (const w of r.value.warnings ?? [])
+        out.push({ ...w, severity: "error", message: `source not read completely under --strict: ${w.message}` });
   }
   return out;
 }

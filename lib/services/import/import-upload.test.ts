@@ -9,7 +9,16 @@ const limits = { maxBytes: 10 * 1024 * 1024, maxUnpackedBytes: 40 * 1024 * 1024,
 const streamOf = (buf: Uint8Array) => new Blob([new Uint8Array(buf)]).stream();
 
 const log = { version: 2, status: "success", eval: { task: "shell_tasks", model: "openai/gpt-test", run_id: "run-1" } };
-const sample = { id: 1, epoch: 1, input: "run ls", messages: [{ role: "user", content: "run ls" }, { role: "assistant", content: "a.txt" }], scores: { verify: { value: "C" } } };
+const sample = {
+  id: 1,
+  epoch: 1,
+  input: "run ls",
+  messages: [
+    { role: "user", content: "run ls" },
+    { role: "assistant", content: "a.txt" },
+  ],
+  scores: { verify: { value: "C" } },
+};
 const evalZip = zipSync({ "header.json": strToU8(JSON.stringify(log)), "samples/1_epoch_1.json": strToU8(JSON.stringify(sample)) });
 
 describe("uploading an Inspect .eval log", () => {

@@ -32,7 +32,13 @@ async function spool(body: ReadableStream<Uint8Array>, file: string, maxBytes: n
   const limiter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       total += chunk.length;
-      if (total > maxBytes) cb(new AppError("PAYLOAD_TOO_LARGE", `upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit (RETERM_MAX_UPLOAD_MB)`));
+      if (total > maxBytes)
+        cb(
+          new AppError(
+            "PAYLOAD_TOO_LARGE",
+            `upload is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit (RETERM_MAX_UPLOAD_MB)`,
+          ),
+        );
       else cb(null, chunk);
     },
   });
@@ -44,7 +50,8 @@ async function unzipTo(zipFile: string, dir: string, limits: UploadLimits): Prom
   try {
     await unpackZipFile(zipFile, dir, { maxEntries: limits.maxZipEntries, maxTotalBytes: limits.maxUnpackedBytes });
   } catch (e) {
-    if (e instanceof ZipBudgetError) throw new AppError("PAYLOAD_TOO_LARGE", `${path.basename(zipFile)}: ${e.message}; refusing the archive`);
+    if (e instanceof ZipBudgetError)
+      throw new AppError("PAYLOAD_TOO_LARGE", `${path.basename(zipFile)}: ${e.message}; refusing the archive`);
     if (e instanceof ZipFormatError) throw new AppError("UNPROCESSABLE", `${path.basename(zipFile)}: ${e.message}`);
     const code = (e as NodeJS.ErrnoException).code;
     // Names that collide on disk (a file and a folder of the same name, names too long for the file system).
@@ -64,7 +71,11 @@ export interface ReceivedUpload {
  * that can refuse the upload for its size or shape happens here, before any response is sent, so the caller can answer
  * with a real status (413, 422) instead of an error line inside a 200 stream.
  */
-export async function receiveUpload(ctx: ServiceContext, upload: { name: string; body: ReadableStream<Uint8Array> }, limits: UploadLimits): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  ctx: ServiceContext,
+  upload: { name: string; body: ReadableStream<Uint8Array> },
+  limits: UploadLimits,
+): Promise<ReceivedUpload> {
   authorize(ctx, "trajectory:import");
   const name = uploadNameSchema.parse(upload.name);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-upload-"));
@@ -87,7 +98,11 @@ export async function receiveUpload(ctx: ServiceContext, upload: { name: string;
 }
 
 /** Import an upload received by receiveUpload(), then discard it. */
-export async function importReceived(ctx: ServiceContext, received: ReceivedUpload, opts: Pick<ImportFilesOptions, "runName" | "format" | "strict" | "dryRun" | "onProgress">): Promise<ImportFilesResult> {
+export async function importReceived(
+  ctx: ServiceContext,
+  received: ReceivedUpload,
+  opts: Pick<ImportFilesOptions, "runName" | "format" | "strict" | "dryRun" | "onProgress">,
+): Promise<ImportFilesResult> {
   try {
     return await importFiles(ctx, [received.input], { origin: "upload", ...opts });
   } finally {

@@ -14,7 +14,10 @@ export interface InferredForksReport {
 }
 
 /** `alsoJobIds`: interrupted imports this one completes; their unlinked trajectories are candidates too. */
-export async function inferForks(ctx: ServiceContext, opts: { importJobId: string; alsoJobIds?: readonly string[] }): Promise<InferredForksReport> {
+export async function inferForks(
+  ctx: ServiceContext,
+  opts: { importJobId: string; alsoJobIds?: readonly string[] },
+): Promise<InferredForksReport> {
   authorize(ctx, "trajectory:import");
   const { ids, taskIds } = await findUnlinkedOfImports(ctx.db, [opts.importJobId, ...(opts.alsoJobIds ?? [])]);
   if (!ids.length) return { importJobId: opts.importJobId, links: [] };
@@ -23,7 +26,9 @@ export async function inferForks(ctx: ServiceContext, opts: { importJobId: strin
   if (links.length) {
     const writer = await openBulkWriter(configOf(ctx.db));
     try {
-      await writer.linkForks(links.map((l) => ({ attemptId: l.attemptId, parent: { id: l.parentId }, stepIndex: l.stepIndex, inferred: true })));
+      await writer.linkForks(
+        links.map((l) => ({ attemptId: l.attemptId, parent: { id: l.parentId }, stepIndex: l.stepIndex, inferred: true })),
+      );
     } finally {
       await writer.close();
     }

@@ -36,7 +36,11 @@ function* recordsOf(body: string, ndjson: boolean, maxRecordBytes: number): Gene
   const refusal = (i: number, text: string, start: number, end: number, line?: number): ImportRecord | null => {
     const bytes = utf8Length(text, start, end);
     if (bytes > maxRecordBytes) {
-      return issue(where(i), `record is ${sizeText(bytes)}, more than the ${sizeText(maxRecordBytes)} allowed per trajectory (RETERM_MAX_RECORD_MB); split its recording or import it as a file`, line);
+      return issue(
+        where(i),
+        `record is ${sizeText(bytes)}, more than the ${sizeText(maxRecordBytes)} allowed per trajectory (RETERM_MAX_RECORD_MB); split its recording or import it as a file`,
+        line,
+      );
     }
     const depth = nestingDepth(text, start, end, MAX_RECORD_DEPTH);
     return depth > MAX_RECORD_DEPTH ? issue(where(i), `record nests more than ${MAX_RECORD_DEPTH} levels deep; refusing it`, line) : null;
@@ -103,11 +107,16 @@ function syntaxError(body: string): never {
 /** The bound on one record when the caller sets none (the file importers' line cap). */
 export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
-export async function ingestTrajectories(ctx: ServiceContext, body: string, opts: { ndjson: boolean; maxRecordBytes?: number }): Promise<IngestResult> {
+export async function ingestTrajectories(
+  ctx: ServiceContext,
+  body: string,
+  opts: { ndjson: boolean; maxRecordBytes?: number },
+): Promise<IngestResult> {
   authorize(ctx, "trajectory:import");
   const records = [...recordsOf(body, opts.ndjson, opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES)];
   if (records.length === 0) throw new AppError("INVALID_INPUT", "no trajectories in the request body");
-  if (records.length > MAX_API_RECORDS) throw new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_API_RECORDS} trajectories per request (got ${records.length}); split the batch`);
+  if (records.length > MAX_API_RECORDS)
+    throw new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_API_RECORDS} trajectories per request (got ${records.length}); split the batch`);
   const results: IngestResult["results"] = [];
   const report = await importTrajectories(ctx, records, {
     origin: "api",

@@ -45,7 +45,16 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   if (pending.length) {
     const writer = await openBulkWriter(configOf(ctx.db));
     try {
-      await writer.linkForks(pending.map((f) => ({ attemptId: f.attemptId, parent: { externalId: f.parentExternalId }, stepIndex: f.stepIndex, attemptIndex: f.attemptIndex, errorCategory: f.errorCategory, inferred: false })));
+      await writer.linkForks(
+        pending.map((f) => ({
+          attemptId: f.attemptId,
+          parent: { externalId: f.parentExternalId },
+          stepIndex: f.stepIndex,
+          attemptIndex: f.attemptIndex,
+          errorCategory: f.errorCategory,
+          inferred: false,
+        })),
+      );
     } finally {
       await writer.close();
     }
@@ -69,7 +78,9 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];
   if (layouts.length) {
     // A layout that cannot be computed now is computed (and reported) on first view: the import itself stands.
-    await warmReplayLayouts(ctx, layouts).catch((e: unknown) => warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }));
+    await warmReplayLayouts(ctx, layouts).catch((e: unknown) =>
+      warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }),
+    );
   }
   return { unresolvedForks, inferredLinks, warnings };
 }

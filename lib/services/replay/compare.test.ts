@@ -38,7 +38,9 @@ describe.each(PROVIDERS)("fork tree, comparison and test report on $title", ({ p
     const root = fromRoot.root;
     expect(root.forks).toHaveLength(1);
     expect(root.forks[0]!.stepIndex).toBe(fork);
-    expect(root.forks[0]!.attempts.map((a) => [a.attemptIndex, a.outcome, a.stepCount])).toEqual(attempts.map((a) => [a.fork!.attemptIndex, a.outcome, a.steps.length]));
+    expect(root.forks[0]!.attempts.map((a) => [a.attemptIndex, a.outcome, a.stepCount])).toEqual(
+      attempts.map((a) => [a.fork!.attemptIndex, a.outcome, a.steps.length]),
+    );
     await expect(getForkTree(t.ctx, "missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
@@ -56,23 +58,56 @@ describe.each(PROVIDERS)("fork tree, comparison and test report on $title", ({ p
     expect(diff.filter((o) => o.kind !== "removed").length).toBe(third.steps.slice(fork + 1).filter((s) => s.action).length);
     // One pick is topped up to two; unknown attempts and forks are refused.
     expect((await compareAttempts(t.ctx, parent.id!, compareLinkSchema.parse({ attempts: c!.id }))).attempts).toHaveLength(2);
-    await expect(compareAttempts(t.ctx, parent.id!, compareLinkSchema.parse({ attempts: "nope,other" }))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(compareAttempts(t.ctx, parent.id!, compareLinkSchema.parse({ attempts: "nope,other" }))).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(compareAttempts(t.ctx, parent.id!, compareLinkSchema.parse({ fork: "999" }))).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it.skipIf(skip)("reports tests that changed state after an attempt's fork point, and caps long histories", async () => {
     const steps = [
       { source: "agent" as const, action: "pytest", observation: "tests/t.py::a FAILED\ntests/t.py::flaky PASSED" },
-      ...Array.from({ length: 12 }, (_, i) => ({ source: "agent" as const, action: "pytest", observation: `tests/t.py::flaky ${i % 2 ? "PASSED" : "FAILED"}` })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        source: "agent" as const,
+        action: "pytest",
+        observation: `tests/t.py::flaky ${i % 2 ? "PASSED" : "FAILED"}`,
+      })),
       { source: "agent" as const, action: "pytest", observation: "tests/t.py::a PASSED" },
     ];
-    const report = await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: { format: "reterm.trajectory.v1", id: "tests-1", task: { benchmark: "b", id: "t" }, run: { name: "r" }, outcome: "passed", verifierOutput: "FAILED tests/t.py::b - x\nPASSED tests/t.py::a", steps }, sourceFormat: "native" }, file: "t" }], { origin: "seed" });
+    const report = await importTrajectories(
+      t.ctx,
+      [
+        {
+          ok: true,
+          value: {
+            trajectory: {
+              format: "reterm.trajectory.v1",
+              id: "tests-1",
+              task: { benchmark: "b", id: "t" },
+              run: { name: "r" },
+              outcome: "passed",
+              verifierOutput: "FAILED tests/t.py::b - x\nPASSED tests/t.py::a",
+              steps,
+            },
+            sourceFormat: "native",
+          },
+          file: "t",
+        },
+      ],
+      { origin: "seed" },
+    );
     const r = await getTestReport(t.ctx, report.trajectoryIds[0]!);
     expect(r.testsSeen).toBe(2);
-    expect(r.verifierTests).toEqual([{ name: "tests/t.py::b", status: "failed" }, { name: "tests/t.py::a", status: "passed" }]);
+    expect(r.verifierTests).toEqual([
+      { name: "tests/t.py::b", status: "failed" },
+      { name: "tests/t.py::a", status: "passed" },
+    ]);
     const flaky = r.changed.find((h) => h.name === "tests/t.py::flaky")!;
     expect(flaky.changes).toHaveLength(6);
     expect(flaky.hiddenChanges).toBe(13 - 6);
-    expect(r.changed.find((h) => h.name === "tests/t.py::a")!.changes).toEqual([{ stepIndex: 0, status: "failed" }, { stepIndex: 13, status: "passed" }]);
+    expect(r.changed.find((h) => h.name === "tests/t.py::a")!.changes).toEqual([
+      { stepIndex: 0, status: "failed" },
+      { stepIndex: 13, status: "passed" },
+    ]);
   });
 });

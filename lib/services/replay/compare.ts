@@ -18,7 +18,9 @@ export const compareLinkSchema = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .catch(undefined)
-    .transform((v) => [...new Set((Array.isArray(v) ? v : (v ?? "").split(",")).map((x) => x.trim()).filter(Boolean))].slice(0, MAX_COMPARED)),
+    .transform((v) =>
+      [...new Set((Array.isArray(v) ? v : (v ?? "").split(",")).map((x) => x.trim()).filter(Boolean))].slice(0, MAX_COMPARED),
+    ),
 });
 
 export interface ComparedAttempt {
@@ -47,21 +49,32 @@ export interface AttemptComparison {
 
 const commandsOf = (steps: StepSummary[]) => steps.filter((s) => s.command !== null).map((s) => s.command!);
 
-export async function compareAttempts(ctx: ServiceContext, parentId: string, link: z.infer<typeof compareLinkSchema>): Promise<AttemptComparison> {
+export async function compareAttempts(
+  ctx: ServiceContext,
+  parentId: string,
+  link: z.infer<typeof compareLinkSchema>,
+): Promise<AttemptComparison> {
   authorize(ctx, "trajectory:read");
   const parent = await getTrajectoryDetail(ctx.db, parentId);
   if (!parent) throw new AppError("NOT_FOUND", `No trajectory with id ${parentId}`);
   const fork = link.fork === undefined ? parent.forkPoints[0] : parent.forkPoints.find((f) => f.stepIndex === link.fork);
-  if (!fork) throw new AppError("NOT_FOUND", `Trajectory ${parentId} has no fork point${link.fork === undefined ? "" : ` after step ${link.fork}`}`);
+  if (!fork)
+    throw new AppError("NOT_FOUND", `Trajectory ${parentId} has no fork point${link.fork === undefined ? "" : ` after step ${link.fork}`}`);
   const known = new Set(fork.attempts.map((a) => a.id));
   const unknown = link.attempts.filter((a) => !known.has(a));
   if (unknown.length) throw new AppError("NOT_FOUND", `Not attempts of the fork after step ${fork.stepIndex}: ${unknown.join(", ")}`);
   // Fewer than two picked: fill up with the fork's other attempts, so there is always something to compare.
-  const ids = [...link.attempts, ...fork.attempts.map((a) => a.id).filter((a) => !link.attempts.includes(a))].slice(0, Math.max(2, link.attempts.length));
+  const ids = [...link.attempts, ...fork.attempts.map((a) => a.id).filter((a) => !link.attempts.includes(a))].slice(
+    0,
+    Math.max(2, link.attempts.length),
+  );
   const chosen = ids.map((id) => fork.attempts.find((a) => a.id === id)!);
   const prefix = (await findStepHeads(ctx.db, parent.id, 0, fork.stepIndex + 1)).map(summarizeStep);
   const attempts = await Promise.all(
-    chosen.map(async (a): Promise<ComparedAttempt> => ({ ...a, steps: (await findStepHeads(ctx.db, a.id, fork.stepIndex + 1)).map(summarizeStep) })),
+    chosen.map(async (a): Promise<ComparedAttempt> => ({
+      ...a,
+      steps: (await findStepHeads(ctx.db, a.id, fork.stepIndex + 1)).map(summarizeStep),
+    })),
   );
   const base = attempts[0] ? commandsOf(attempts[0].steps) : [];
   return {

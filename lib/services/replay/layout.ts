@@ -16,7 +16,11 @@ export const REPLAY_LAYOUT_VERSION = 1;
  * The stored layout of a trajectory as a replay source, or null when there is none, it is of another version, or it
  * does not fit the trajectory as it is now (then it is recomputed and overwritten).
  */
-export async function loadReplayLayout(deps: SourceDeps, trajectoryId: string, expect: { stepCount: number; recordingId: string | null }): Promise<ReplaySource | null> {
+export async function loadReplayLayout(
+  deps: SourceDeps,
+  trajectoryId: string,
+  expect: { stepCount: number; recordingId: string | null },
+): Promise<ReplaySource | null> {
   const row = await findReplayLayout(deps.db, trajectoryId);
   if (!row || row.version !== REPLAY_LAYOUT_VERSION) return null;
   let json: unknown;

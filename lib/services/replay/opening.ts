@@ -31,6 +31,9 @@ export async function getReplayOpening(ctx: ServiceContext, id: string, link: Re
   const startMs = deepLinkMs(link, index.steps, index.durationMs) ?? 0;
   const at = link.step ?? stepIndexAt(index.steps, startMs) ?? 0;
   const from = Math.max(0, Math.min(at - Math.floor(OPENING_STEP_WINDOW / 3), stepCount - OPENING_STEP_WINDOW));
-  const [heads, poster] = await Promise.all([findStepHeads(ctx.db, index.trajectoryId, from, from + OPENING_STEP_WINDOW), getOpeningPoster(ctx, index, Math.floor(startMs))]);
+  const [heads, poster] = await Promise.all([
+    findStepHeads(ctx.db, index.trajectoryId, from, from + OPENING_STEP_WINDOW),
+    getOpeningPoster(ctx, index, Math.floor(startMs)),
+  ]);
   return { index, startMs, stepCount, stepWindow: { from, steps: heads.map(summarizeStep) }, poster };
 }

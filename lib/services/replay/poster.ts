@@ -26,9 +26,16 @@ export const POSTER_WAIT_BOUNDED_MS = 1500;
  */
 export const MAX_POSTER_CHUNKS = 4;
 
-export async function getOpeningPoster(ctx: ServiceContext, index: ReplayIndex, startMs: number, waitMs?: number): Promise<ScreenPoster | null> {
+export async function getOpeningPoster(
+  ctx: ServiceContext,
+  index: ReplayIndex,
+  startMs: number,
+  waitMs?: number,
+): Promise<ScreenPoster | null> {
   if (!index.chunks.length) return null;
-  const work = getBoundedSeekRange(ctx, index.trajectoryId, startMs, MAX_POSTER_CHUNKS).then((range) => (range ? posterOfRange(range, index, startMs) : null));
+  const work = getBoundedSeekRange(ctx, index.trajectoryId, startMs, MAX_POSTER_CHUNKS).then((range) =>
+    range ? posterOfRange(range, index, startMs) : null,
+  );
   const bounded = chunkIndexAt(index.chunks, startMs) === 0 || (await replayKeyframesReady(ctx, index.trajectoryId).catch(() => false));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {
@@ -50,7 +57,11 @@ export type ReplayScreenQuery = z.infer<typeof replayScreenQuerySchema>;
  * events. `screen` is null when it is not bounded work yet (keyframes still building, over budget, a keyframe
  * too far back): the browser then waits for its terminal, as without it.
  */
-export async function getReplayScreen(ctx: ServiceContext, id: string, q: ReplayScreenQuery): Promise<{ atMs: number; screen: ScreenPoster | null }> {
+export async function getReplayScreen(
+  ctx: ServiceContext,
+  id: string,
+  q: ReplayScreenQuery,
+): Promise<{ atMs: number; screen: ScreenPoster | null }> {
   authorize(ctx, "trajectory:read");
   const { index } = await getReplayManifest(ctx, id, { withSteps: false });
   const atMs = Math.min(q.atMs, index.durationMs);

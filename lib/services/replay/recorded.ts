@@ -4,9 +4,23 @@
 // built on a worker thread under a budget; a recording over budget is marked in its layout and replayed without.
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import { findFirstKeyframe, findNearestKeyframe, listChunkInfo, readChunks, saveKeyframes, type RecordingMeta } from "../../db/repositories/replay/recordings.ts";
+import {
+  findFirstKeyframe,
+  findNearestKeyframe,
+  listChunkInfo,
+  readChunks,
+  saveKeyframes,
+  type RecordingMeta,
+} from "../../db/repositories/replay/recordings.ts";
 import type { StepHead } from "../../db/repositories/browse/trajectory-detail.ts";
-import { collectGaps, parseChunkEvents, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex } from "../../domain/replay/recording.ts";
+import {
+  collectGaps,
+  parseChunkEvents,
+  type IdleGap,
+  type Keyframe,
+  type ReplayChunk,
+  type ReplayIndex,
+} from "../../domain/replay/recording.ts";
 import { recordingStepTimings, stepOfMarker } from "../../domain/replay/step-timing.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
@@ -44,7 +58,13 @@ export class RecordedSource implements ReplaySource {
   }
 
   layout(): ReplayLayoutData {
-    return { kind: "recording", recordingId: this.recordingId, dbSeq: this.dbSeq, index: this.index, ...(this.overBudget ? { keyframesOverBudget: this.overBudget } : {}) };
+    return {
+      kind: "recording",
+      recordingId: this.recordingId,
+      dbSeq: this.dbSeq,
+      index: this.index,
+      ...(this.overBudget ? { keyframesOverBudget: this.overBudget } : {}),
+    };
   }
 
   private where(pos: number): string {
@@ -53,7 +73,12 @@ export class RecordedSource implements ReplaySource {
 
   async readChunks(from: number, to: number): Promise<ReplayChunk[]> {
     const rows = await readChunks(this.db, this.recordingId, this.dbSeq[from]!, this.dbSeq[to]!);
-    return rows.map((r, i) => ({ seq: from + i, startMs: r.startMs, endMs: r.endMs, events: clampChunkEvents(parseChunkEvents(r.events, this.where(from + i))) }));
+    return rows.map((r, i) => ({
+      seq: from + i,
+      startMs: r.startMs,
+      endMs: r.endMs,
+      events: clampChunkEvents(parseChunkEvents(r.events, this.where(from + i))),
+    }));
   }
 
   private async *allChunks(guard: () => void) {
@@ -69,7 +94,12 @@ export class RecordedSource implements ReplaySource {
       name: `recording ${this.recordingId}`,
       first: () => findFirstKeyframe(this.db, this.recordingId),
       chunks: (guard) => this.allChunks(guard),
-      save: (keyframes) => saveKeyframes(this.db, this.recordingId, keyframes.map((k) => ({ seq: this.dbSeq[k.seq]!, keyframe: k.keyframe }))),
+      save: (keyframes) =>
+        saveKeyframes(
+          this.db,
+          this.recordingId,
+          keyframes.map((k) => ({ seq: this.dbSeq[k.seq]!, keyframe: k.keyframe })),
+        ),
     });
     if (this.overBudget) await this.deps.saveLayout(this);
   }
@@ -94,7 +124,12 @@ export class RecordedSource implements ReplaySource {
 }
 
 /** Index a recording: one pass over its chunks for "step N" markers and idle pauses. */
-export async function openRecordedSource(deps: SourceDeps, trajectoryId: string, meta: RecordingMeta, heads: readonly StepHead[]): Promise<ReplaySource> {
+export async function openRecordedSource(
+  deps: SourceDeps,
+  trajectoryId: string,
+  meta: RecordingMeta,
+  heads: readonly StepHead[],
+): Promise<ReplaySource> {
   const { db } = deps;
   const infos = await listChunkInfo(db, meta.id);
   const markers = new Map<number, number>();
@@ -127,5 +162,10 @@ export async function openRecordedSource(deps: SourceDeps, trajectoryId: string,
     stepTimingSource: timing.source,
     gaps,
   };
-  return new RecordedSource(deps, index, meta.id, infos.map((c) => c.seq));
+  return new RecordedSource(
+    deps,
+    index,
+    meta.id,
+    infos.map((c) => c.seq),
+  );
 }

@@ -1,8 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../tests/helpers/test-db.ts";
 import { importTrajectories, type ImportRecord } from "../import/import-trajectories.ts";
-import { clearReplaySessions, getReplayManifest, getReplayRange, replayKeyframesReady, replayRangeQuerySchema, setKeyframeBuilder, stopReplayWork } from "./session.ts";
-import { getOpeningPoster, getReplayScreen, MAX_POSTER_CHUNKS, POSTER_WAIT_BOUNDED_MS, POSTER_WAIT_MS, replayScreenQuerySchema } from "./poster.ts";
+import {
+  clearReplaySessions,
+  getReplayManifest,
+  getReplayRange,
+  replayKeyframesReady,
+  replayRangeQuerySchema,
+  setKeyframeBuilder,
+  stopReplayWork,
+} from "./session.ts";
+import {
+  getOpeningPoster,
+  getReplayScreen,
+  MAX_POSTER_CHUNKS,
+  POSTER_WAIT_BOUNDED_MS,
+  POSTER_WAIT_MS,
+  replayScreenQuerySchema,
+} from "./poster.ts";
 import { Player } from "./headless/differential.ts";
 import { screenPoster } from "./headless/poster.ts";
 import type { KeyframeBuilder } from "./headless/keyframe-builder.ts";
@@ -15,16 +30,28 @@ import { SessionClock } from "../../domain/replay/synthesize.ts";
 import { mulberry32 } from "../../domain/random.ts";
 import type { StepInput, TrajectoryInput } from "../../domain/trajectory.ts";
 
-
 /** A steps-only trajectory with ~1.5 MB of coloured output, so the session has several keyframes. */
 function bulky(): TrajectoryInput {
   const rng = mulberry32(3);
   const steps: StepInput[] = [{ source: "user", offsetMs: 0, message: "Build the thing" }];
   for (let i = 1; i <= 60; i++) {
     const lines = Array.from({ length: 300 }, (_, k) => `\u001b[3${k % 7}mline ${i}.${k}\u001b[0m ${"x".repeat(Math.floor(rng() * 60))}`);
-    steps.push({ source: "agent", offsetMs: i * 4000, action: `make step-${i}`, observation: lines.join("\n"), exitCode: i % 9 === 0 ? 2 : 0 });
+    steps.push({
+      source: "agent",
+      offsetMs: i * 4000,
+      action: `make step-${i}`,
+      observation: lines.join("\n"),
+      exitCode: i % 9 === 0 ? 2 : 0,
+    });
   }
-  return { format: "reterm.trajectory.v1", id: "bulky-1", task: { benchmark: "t", id: "bulky" }, run: { name: "r" }, outcome: "failed", steps };
+  return {
+    format: "reterm.trajectory.v1",
+    id: "bulky-1",
+    task: { benchmark: "t", id: "bulky" },
+    run: { name: "r" },
+    outcome: "failed",
+    steps,
+  };
 }
 
 /** A trajectory with a real recording: "step N" markers, ~430 KB of output (several keyframes) (several chunks), a resize. */
@@ -39,7 +66,15 @@ function withRecording(): TrajectoryInput {
     if (i === 4) events.push([t + 0.9, "r", "100x30"]);
     events.push([t + 1, "o", "$ "]);
   }
-  return { format: "reterm.trajectory.v1", id: "recorded-1", task: { benchmark: "t", id: "rec" }, run: { name: "r" }, outcome: "passed", steps, recording: { format: "asciicast-v2", width: 120, height: 32, events } };
+  return {
+    format: "reterm.trajectory.v1",
+    id: "recorded-1",
+    task: { benchmark: "t", id: "rec" },
+    run: { name: "r" },
+    outcome: "passed",
+    steps,
+    recording: { format: "asciicast-v2", width: 120, height: 32, events },
+  };
 }
 
 function records(ts: TrajectoryInput[]): ImportRecord[] {
@@ -47,7 +82,11 @@ function records(ts: TrajectoryInput[]): ImportRecord[] {
 }
 
 /** Screen of a fresh terminal after `write` — what the browser would show. */
-async function screenAfter(cols: number, rows: number, write: (term: ReturnType<typeof createHeadlessEmulator>, san: TerminalSanitizer) => Promise<void>) {
+async function screenAfter(
+  cols: number,
+  rows: number,
+  write: (term: ReturnType<typeof createHeadlessEmulator>, san: TerminalSanitizer) => Promise<void>,
+) {
   const term = createHeadlessEmulator(cols, rows);
   const san = new TerminalSanitizer();
   await write(term, san);
@@ -64,7 +103,7 @@ async function allChunks(t: TestDatabase, id: string, durationMs: number): Promi
     const fresh = r.chunks.filter((c) => c.seq >= out.length);
     out.push(...fresh);
     const last = out.at(-1);
-    if (!fresh.length || !last || last.seq >= 0 && r.chunks.at(-1)!.endMs >= durationMs) break;
+    if (!fresh.length || !last || (last.seq >= 0 && r.chunks.at(-1)!.endMs >= durationMs)) break;
     from = last.endMs + 1;
   }
   return out;
@@ -95,7 +134,17 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
     expect(m.steps[1]).toMatchObject({ index: 1, command: "make step-1", exitCode: 0 });
     expect(m.index.chunks.length).toBeGreaterThan(10);
     const clock = new SessionClock();
-    const expected: ReplayEvent[] = bulky().steps.flatMap((s, index) => clock.place({ index, source: s.source, action: s.action ?? null, observation: s.observation ?? null, message: s.message ?? null, offsetMs: s.offsetMs ?? null }).events);
+    const expected: ReplayEvent[] = bulky().steps.flatMap(
+      (s, index) =>
+        clock.place({
+          index,
+          source: s.source,
+          action: s.action ?? null,
+          observation: s.observation ?? null,
+          message: s.message ?? null,
+          offsetMs: s.offsetMs ?? null,
+        }).events,
+    );
     const chunks = await allChunks(t, bulkyId, m.index.durationMs);
     expect(chunks.map((c) => c.seq)).toEqual(m.index.chunks.map((c) => c.seq));
     expect(chunks.flatMap((c) => c.events)).toEqual(expected);
@@ -113,10 +162,12 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
       const viaKeyframe = await screenAfter(cols, rows, async (term, san) => {
         await term.write(range.keyframe!.data);
         san.restore(range.keyframe!.sanitizer);
-        for (const c of range.chunks) await feedEvents(term, { sanitizer: san, cols, rows }, c.events.slice(0, countEventsUpTo(c.events, target)));
+        for (const c of range.chunks)
+          await feedEvents(term, { sanitizer: san, cols, rows }, c.events.slice(0, countEventsUpTo(c.events, target)));
       });
       const fromStart = await screenAfter(cols, rows, async (term, san) => {
-        for (const c of chunks) await feedEvents(term, { sanitizer: san, cols, rows }, c.events.slice(0, countEventsUpTo(c.events, target)));
+        for (const c of chunks)
+          await feedEvents(term, { sanitizer: san, cols, rows }, c.events.slice(0, countEventsUpTo(c.events, target)));
       });
       expect(viaKeyframe).toBe(fromStart);
       expect(viaKeyframe).toContain("line");
@@ -133,7 +184,10 @@ describe.each(PROVIDERS)("replay sessions on $title", ({ provider, skip }) => {
     const far = m.index.chunks.at(-1)!.startMs;
     const range = await getReplayRange(t.ctx, recordedId, { fromMs: far, keyframe: "1" });
     expect(range.chunks.at(-1)!.startMs).toBe(far);
-    const stored = await t.db.recordingChunk.findMany({ where: { recording: { trajectoryId: recordedId }, keyframe: { not: null } }, select: { seq: true } });
+    const stored = await t.db.recordingChunk.findMany({
+      where: { recording: { trajectoryId: recordedId }, keyframe: { not: null } },
+      select: { seq: true },
+    });
     expect(stored.map((c) => c.seq)).toContain(0);
     // No keyframe after the resize at step 4 (28.9 s; xterm's reflow depends on history a keyframe lacks): a seek
     // past it starts at the last keyframe before it, at 120 columns, and replays the resize.
@@ -193,7 +247,12 @@ describe.each(PROVIDERS)("stored replay layouts on $title", ({ provider, skip })
     const good = (await layoutRow(id))!.data;
     const wrongSteps = JSON.parse(good);
     wrongSteps.index.steps = wrongSteps.index.steps.slice(1);
-    for (const bad of [{ data: "{not json" }, { version: 0 }, { data: JSON.stringify({ kind: "recording", index: {} }) }, { data: JSON.stringify(wrongSteps) }]) {
+    for (const bad of [
+      { data: "{not json" },
+      { version: 0 },
+      { data: JSON.stringify({ kind: "recording", index: {} }) },
+      { data: JSON.stringify(wrongSteps) },
+    ]) {
       await t.db.replayLayout.update({ where: { trajectoryId: id }, data: { version: 1, data: good, ...bad } });
       clearReplaySessions();
       expect((await getReplayManifest(t.ctx, id)).index).toEqual(truth);
@@ -219,7 +278,8 @@ describe.each(PROVIDERS)("stored keyframes of synthesized sessions on $title", (
   let t: TestDatabase;
   let id: string;
   let builds = 0;
-  const rows = () => t.db.synthesizedKeyframe.findMany({ where: { trajectoryId: id }, orderBy: { seq: "asc" }, select: { seq: true, layoutKey: true } });
+  const rows = () =>
+    t.db.synthesizedKeyframe.findMany({ where: { trajectoryId: id }, orderBy: { seq: "asc" }, select: { seq: true, layoutKey: true } });
   const counting: KeyframeBuilder = (...args) => {
     builds++;
     return buildKeyframesOffThread(...args);
@@ -268,7 +328,10 @@ describe.each(PROVIDERS)("stored keyframes of synthesized sessions on $title", (
     expect((await rows()).every((r) => r.layoutKey !== "old-layout")).toBe(true);
     // Keyframes of an older KEYFRAME_VERSION: rebuilt too.
     const zero = await t.db.synthesizedKeyframe.findFirstOrThrow({ where: { trajectoryId: id, seq: 0 } });
-    await t.db.synthesizedKeyframe.update({ where: { trajectoryId_seq: { trajectoryId: id, seq: 0 } }, data: { keyframe: JSON.stringify({ ...JSON.parse(zero.keyframe), version: 1 }) } });
+    await t.db.synthesizedKeyframe.update({
+      where: { trajectoryId_seq: { trajectoryId: id, seq: 0 } },
+      data: { keyframe: JSON.stringify({ ...JSON.parse(zero.keyframe), version: 1 }) },
+    });
     clearReplaySessions();
     expect(await getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).toEqual(truth);
     expect(builds).toBe(before + 2);
@@ -276,7 +339,10 @@ describe.each(PROVIDERS)("stored keyframes of synthesized sessions on $title", (
     const seq = truth.keyframe!.seq;
     await t.db.synthesizedKeyframe.update({ where: { trajectoryId_seq: { trajectoryId: id, seq } }, data: { keyframe: "{broken" } });
     clearReplaySessions();
-    await expect(getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining(`${id} chunk ${seq}`) });
+    await expect(getReplayRange(t.ctx, id, { fromMs: target, keyframe: "1" })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: expect.stringContaining(`${id} chunk ${seq}`),
+    });
   });
 
   it.skipIf(skip)("deletes them with the trajectory", async () => {
@@ -332,7 +398,15 @@ describe.each(PROVIDERS)("background replay work on $title", ({ provider, skip }
       throw new Error("emulator exploded");
     });
     await getReplayManifest(t.ctx, id);
-    await vi.waitFor(() => expect(errors.mock.calls.some((c) => String(c[0]).includes("[replay] keyframes for synthesized") && String(c[1]).includes("emulator exploded"))).toBe(true), { timeout: 5000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          errors.mock.calls.some(
+            (c) => String(c[0]).includes("[replay] keyframes for synthesized") && String(c[1]).includes("emulator exploded"),
+          ),
+        ).toBe(true),
+      { timeout: 5000 },
+    );
   });
 });
 
@@ -358,7 +432,10 @@ describe.each(PROVIDERS)("opening posters on $title", ({ provider, skip }) => {
     });
     const { index } = await getReplayManifest(t.ctx, id, { withSteps: false });
     const deep = Math.floor(index.durationMs * 0.9);
-    expect(index.chunks.findLastIndex((c) => c.startMs <= deep), "the deep point is past the first chunk").toBeGreaterThan(0);
+    expect(
+      index.chunks.findLastIndex((c) => c.startMs <= deep),
+      "the deep point is past the first chunk",
+    ).toBeGreaterThan(0);
     expect(await replayKeyframesReady(t.ctx, id)).toBe(false);
     const t0 = performance.now();
     expect(await getOpeningPoster(t.ctx, index, deep), "no poster while the keyframes are building").toBeNull();
@@ -368,7 +445,12 @@ describe.each(PROVIDERS)("opening posters on $title", ({ provider, skip }) => {
     expect(await replayKeyframesReady(t.ctx, id)).toBe(true);
     const poster = await getOpeningPoster(t.ctx, index, deep);
     expect(poster?.rows).toBeGreaterThan(0);
-    expect(poster!.lines.flat().map((run) => run[0]).join("")).toContain("log");
+    expect(
+      poster!.lines
+        .flat()
+        .map((run) => run[0])
+        .join(""),
+    ).toContain("log");
   });
 });
 
@@ -387,9 +469,21 @@ describe.each(PROVIDERS)("the exact screen at a time (GET …/replay/screen) on 
 
   /** A recording that resizes at once and then prints ~700 KB: no keyframe after the resize, so late seeks replay ~10 chunks. */
   function resizedEarly(): TrajectoryInput {
-    const events: [number, "o" | "r", string][] = [[0, "o", "$ "], [0.1, "r", "100x30"]];
-    for (let k = 0; k < 700; k++) events.push([0.2 + k / 100, "o", `\u001b[3${k % 7}m${String(k).padStart(4, "0")}\u001b[0m ${"y".repeat(990)}\r\n`]);
-    return { format: "reterm.trajectory.v1", id: "resized-1", task: { benchmark: "t", id: "resized" }, run: { name: "r" }, outcome: "passed", steps: [{ source: "user", offsetMs: 0, message: "go" }], recording: { format: "asciicast-v2", width: 120, height: 32, events } };
+    const events: [number, "o" | "r", string][] = [
+      [0, "o", "$ "],
+      [0.1, "r", "100x30"],
+    ];
+    for (let k = 0; k < 700; k++)
+      events.push([0.2 + k / 100, "o", `\u001b[3${k % 7}m${String(k).padStart(4, "0")}\u001b[0m ${"y".repeat(990)}\r\n`]);
+    return {
+      format: "reterm.trajectory.v1",
+      id: "resized-1",
+      task: { benchmark: "t", id: "resized" },
+      run: { name: "r" },
+      outcome: "passed",
+      steps: [{ source: "user", offsetMs: 0, message: "go" }],
+      recording: { format: "asciicast-v2", width: 120, height: 32, events },
+    };
   }
 
   it.skipIf(skip)("equals a replay from the start at random times; left to the browser when the keyframe is too far back", async () => {
@@ -401,7 +495,13 @@ describe.each(PROVIDERS)("the exact screen at a time (GET …/replay/screen) on 
       await getReplayRange(t.ctx, id, { fromMs: index.durationMs, keyframe: "1" });
       const events = (await allChunks(t, id, index.durationMs)).flatMap((c) => c.events);
       const rng = mulberry32(id.length + 7);
-      const times = [0, 1, index.durationMs, ...Array.from({ length: 16 }, () => Math.floor(rng() * index.durationMs)), ...events.filter((_, i) => i % 97 === 0).map((e) => e[0])];
+      const times = [
+        0,
+        1,
+        index.durationMs,
+        ...Array.from({ length: 16 }, () => Math.floor(rng() * index.durationMs)),
+        ...events.filter((_, i) => i % 97 === 0).map((e) => e[0]),
+      ];
       for (const atMs of times) {
         const { atMs: at, screen } = await getReplayScreen(t.ctx, id, { atMs });
         expect(at).toBe(atMs);

@@ -83,7 +83,10 @@ async function openSession(ctx: ServiceContext, id: string): Promise<{ source: R
     const opened = await openOrLoadSource(ctx.db, head);
     heads = opened.heads;
     // Saved after the answer is on its way: a failed save only means the next open computes it again.
-    if (!opened.stored) void trackReplayWork(storeReplayLayout(ctx.db, opened.source)).catch((e: unknown) => console.error(`[replay] saving the layout of ${head.id} failed:`, e));
+    if (!opened.stored)
+      void trackReplayWork(storeReplayLayout(ctx.db, opened.source)).catch((e: unknown) =>
+        console.error(`[replay] saving the layout of ${head.id} failed:`, e),
+      );
     return opened.source;
   })();
   cache.set(key, opening);
@@ -100,7 +103,15 @@ export function summarizeStep(h: StepHead): StepSummary {
   const action = h.action?.trim() || null;
   const first = action?.split("\n")[0] ?? null;
   const command = first && first.length > COMMAND_CHARS ? `${first.slice(0, COMMAND_CHARS)}…` : first;
-  return { index: h.index, source: h.source, command, more: !!action && action !== command, exitCode: h.exitCode, isError: h.isError, isCopiedContext: h.isCopiedContext };
+  return {
+    index: h.index,
+    source: h.source,
+    command,
+    more: !!action && action !== command,
+    exitCode: h.exitCode,
+    isError: h.isError,
+    isCopiedContext: h.isCopiedContext,
+  };
 }
 
 /**

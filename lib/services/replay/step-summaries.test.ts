@@ -11,9 +11,22 @@ function long(): TrajectoryInput {
   const steps: StepInput[] = Array.from({ length: STEPS }, (_, i) =>
     i % 13 === 0
       ? { source: "user", offsetMs: i * 1000, message: `note ${i}` }
-      : { source: "agent", offsetMs: i * 1000, action: i % 10 === 0 ? `echo ${i}\necho more` : `run --step ${i}`, observation: `out ${i}`, exitCode: i % 7 === 0 ? 3 : 0 },
+      : {
+          source: "agent",
+          offsetMs: i * 1000,
+          action: i % 10 === 0 ? `echo ${i}\necho more` : `run --step ${i}`,
+          observation: `out ${i}`,
+          exitCode: i % 7 === 0 ? 3 : 0,
+        },
   );
-  return { format: "reterm.trajectory.v1", id: "long-list", task: { benchmark: "t", id: "long" }, run: { name: "r" }, outcome: "failed", steps };
+  return {
+    format: "reterm.trajectory.v1",
+    id: "long-list",
+    task: { benchmark: "t", id: "long" },
+    run: { name: "r" },
+    outcome: "failed",
+    steps,
+  };
 }
 
 describe.each(PROVIDERS)("replay step list in ranges ($title)", ({ provider, skip }) => {
@@ -22,7 +35,9 @@ describe.each(PROVIDERS)("replay step list in ranges ($title)", ({ provider, ski
   beforeAll(async () => {
     if (skip) return;
     t = await createTestDatabase(provider);
-    const report = await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: long(), sourceFormat: "native" }, file: "test" }], { origin: "seed" });
+    const report = await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: long(), sourceFormat: "native" }, file: "test" }], {
+      origin: "seed",
+    });
     expect(report.imported).toBe(1);
     id = (await t.db.trajectory.findFirstOrThrow({ where: { externalId: "long-list" }, select: { id: true } })).id;
   }, 120_000);
@@ -60,7 +75,13 @@ describe.each(PROVIDERS)("replay step list in ranges ($title)", ({ provider, ski
 describe("step list query", () => {
   it("accepts a range and refuses empty, reversed, negative and oversized ones with the field named", () => {
     expect(stepSummaryQuerySchema.parse({ from: "10", to: "20" })).toEqual({ from: 10, to: 20 });
-    for (const bad of [{ from: "5", to: "5" }, { from: "9", to: "3" }, { from: "-1", to: "3" }, { from: "0", to: String(MAX_STEP_SUMMARIES + 1) }, { from: "x", to: "3" }]) {
+    for (const bad of [
+      { from: "5", to: "5" },
+      { from: "9", to: "3" },
+      { from: "-1", to: "3" },
+      { from: "0", to: String(MAX_STEP_SUMMARIES + 1) },
+      { from: "x", to: "3" },
+    ]) {
       const r = stepSummaryQuerySchema.safeParse(bad);
       expect(r.success, JSON.stringify(bad)).toBe(false);
       expect(r.error!.issues[0]!.path.length).toBe(1);

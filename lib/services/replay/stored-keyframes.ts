@@ -31,7 +31,11 @@ async function storedAreCurrent(store: KeyframeStore): Promise<boolean> {
  * Build and store the keyframes unless current ones are stored. Returns why they were given up (over budget: the
  * session is then replayed from the start), or null.
  */
-export async function buildStoredKeyframes(deps: SourceDeps, size: { cols: number; rows: number }, store: KeyframeStore): Promise<string | null> {
+export async function buildStoredKeyframes(
+  deps: SourceDeps,
+  size: { cols: number; rows: number },
+  store: KeyframeStore,
+): Promise<string | null> {
   if (await storedAreCurrent(store)) return null;
   const guard = stopGuard();
   const built = await deps.buildKeyframes(store.chunks(guard), size);
@@ -53,6 +57,7 @@ export function parseStoredKeyframe(json: string, where: string): Keyframe {
     value = null;
   }
   const parsed = keyframeSchema.safeParse(value);
-  if (!parsed.success) throw new AppError("UNPROCESSABLE", `${where}: stored keyframe is invalid (${parsed.error.issues[0]?.message ?? "not JSON"})`);
+  if (!parsed.success)
+    throw new AppError("UNPROCESSABLE", `${where}: stored keyframe is invalid (${parsed.error.issues[0]?.message ?? "not JSON"})`);
   return parsed.data;
 }

@@ -8,9 +8,20 @@
 // another server process, is a single-row read as for a recording.
 import { createHash } from "node:crypto";
 import type { Db } from "../../db/client.ts";
-import { findFirstSynthesizedKeyframe, findNearestSynthesizedKeyframe, saveSynthesizedKeyframes } from "../../db/repositories/replay/synthesized-keyframes.ts";
+import {
+  findFirstSynthesizedKeyframe,
+  findNearestSynthesizedKeyframe,
+  saveSynthesizedKeyframes,
+} from "../../db/repositories/replay/synthesized-keyframes.ts";
 import { findStepsForReplay } from "../../db/repositories/browse/trajectory-detail.ts";
-import { collectGaps, type IdleGap, type Keyframe, type ReplayChunk, type ReplayIndex, type StepTiming } from "../../domain/replay/recording.ts";
+import {
+  collectGaps,
+  type IdleGap,
+  type Keyframe,
+  type ReplayChunk,
+  type ReplayIndex,
+  type StepTiming,
+} from "../../domain/replay/recording.ts";
 import { SessionClock, SYNTH_COLS, SYNTH_FORMAT, SYNTH_ROWS, synthesizeStep, type SynthStep } from "../../domain/replay/synthesize.ts";
 import { IDLE_GAP_MIN_MS } from "../../domain/replay/time-map.ts";
 import type { ReplayLayoutData } from "./layout-data.ts";
@@ -47,7 +58,10 @@ export class SynthesizedSource implements ReplaySource {
     /** Why keyframes were given up on (emulation over budget), if they were. */
     private overBudget: string | null = null,
   ) {
-    this.layoutKey = createHash("sha256").update(JSON.stringify([LAYOUT_KEY_VERSION, index.cols, index.rows, starts])).digest("base64url").slice(0, 32);
+    this.layoutKey = createHash("sha256")
+      .update(JSON.stringify([LAYOUT_KEY_VERSION, index.cols, index.rows, starts]))
+      .digest("base64url")
+      .slice(0, 32);
   }
 
   /** One per step, in step order. */
@@ -56,7 +70,12 @@ export class SynthesizedSource implements ReplaySource {
   }
 
   layout(): ReplayLayoutData {
-    return { kind: "synthesized", index: this.index, starts: this.starts, ...(this.overBudget ? { keyframesOverBudget: this.overBudget } : {}) };
+    return {
+      kind: "synthesized",
+      index: this.index,
+      starts: this.starts,
+      ...(this.overBudget ? { keyframesOverBudget: this.overBudget } : {}),
+    };
   }
 
   /** Recently served chunks: seeks around the same place (and a player's prefetches) reuse them. */
@@ -83,7 +102,9 @@ export class SynthesizedSource implements ReplaySource {
     const first = this.starts[from]!;
     const after = this.starts[to + 1];
     const lastStep = after ? after.step : this.timings.length - 1;
-    const out: ReplayChunk[] = this.starts.slice(from, to + 1).map((c, i) => ({ seq: from + i, startMs: c.startMs, endMs: c.endMs, events: [] }));
+    const out: ReplayChunk[] = this.starts
+      .slice(from, to + 1)
+      .map((c, i) => ({ seq: from + i, startMs: c.startMs, endMs: c.endMs, events: [] }));
     let pos = from;
     for await (const step of stepsOf(this.deps.db, this.trajectoryId, this.timings[first.step]!.index, this.timings[lastStep]!.index + 1)) {
       const stepPos = step.index - this.timings[0]!.index;

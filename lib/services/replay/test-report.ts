@@ -24,7 +24,11 @@ function cache(): Map<string, TestReport> {
 function trim(h: TestHistory): TestHistory & { hiddenChanges: number } {
   if (h.changes.length <= SHOWN_CHANGES) return { ...h, hiddenChanges: 0 };
   const half = SHOWN_CHANGES / 2;
-  return { name: h.name, changes: [...h.changes.slice(0, half), ...h.changes.slice(-half)], hiddenChanges: h.changes.length - SHOWN_CHANGES };
+  return {
+    name: h.name,
+    changes: [...h.changes.slice(0, half), ...h.changes.slice(-half)],
+    hiddenChanges: h.changes.length - SHOWN_CHANGES,
+  };
 }
 
 export interface TestReport {

@@ -13,11 +13,18 @@ export const DEMO_CHECKPOINTS: readonly number[] = [100, 200, 400];
  * Load generated demo trajectories. Idempotent: generated ids are stable for a seed, so running it twice
  * imports nothing new. With `onlyIfEmpty`, does nothing when the database already holds trajectories.
  */
-export async function seedDemo(ctx: ServiceContext, opts: { count: number; seed?: number; checkpoints?: readonly number[]; onlyIfEmpty?: boolean; onProgress?: (r: ImportReport) => void }): Promise<ImportReport | null> {
+export async function seedDemo(
+  ctx: ServiceContext,
+  opts: { count: number; seed?: number; checkpoints?: readonly number[]; onlyIfEmpty?: boolean; onProgress?: (r: ImportReport) => void },
+): Promise<ImportReport | null> {
   authorize(ctx, "trajectory:import");
   if (opts.onlyIfEmpty && (await countTrajectories(ctx.db)) > 0) return null;
   function* records(): Generator<ImportRecord> {
-    for (const t of generateTrajectories({ count: opts.count, seed: opts.seed, checkpoints: opts.checkpoints ? [...opts.checkpoints] : undefined })) {
+    for (const t of generateTrajectories({
+      count: opts.count,
+      seed: opts.seed,
+      checkpoints: opts.checkpoints ? [...opts.checkpoints] : undefined,
+    })) {
       yield { ok: true, value: { trajectory: t, sourceFormat: "generator" }, file: "generator" };
     }
   }

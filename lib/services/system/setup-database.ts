@@ -9,7 +9,9 @@ import { DEFAULT_LABEL_SCHEMAS } from "../../domain/taxonomy.ts";
  * Apply pending migrations (the committed SQL, one transaction each; refused with a message naming the migration
  * when the recorded history forbids it) and create the default label schemas.
  */
-export async function setupDatabase(config: DatabaseConfig): Promise<{ applied: string[]; unknown: string[]; labelSchemasCreated: number }> {
+export async function setupDatabase(
+  config: DatabaseConfig,
+): Promise<{ applied: string[]; unknown: string[]; labelSchemasCreated: number }> {
   const { applied, unknown } = await migrateDeploy(config);
   const client = createDb(config);
   try {

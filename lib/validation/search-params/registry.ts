@@ -4,8 +4,18 @@ import type { OUTCOMES } from "../../domain/trajectory.ts";
 
 /** Column registry, in display order. Every column sorts; ids double as sort keys (lib/db maps them to SQL). */
 export const TRAJECTORY_COLUMN_IDS = [
-  "task", "run", "outcome", "reward", "stepCount", "durationMs", "firstError",
-  "forkPointCount", "attemptCount", "recoveryRate", "annotations", "importedAt",
+  "task",
+  "run",
+  "outcome",
+  "reward",
+  "stepCount",
+  "durationMs",
+  "firstError",
+  "forkPointCount",
+  "attemptCount",
+  "recoveryRate",
+  "annotations",
+  "importedAt",
 ] as const;
 export type TrajectoryColumnId = (typeof TRAJECTORY_COLUMN_IDS)[number];
 
@@ -26,7 +36,10 @@ export const TRAJECTORY_COLUMNS = {
   recoveryRate: { label: "Recovered", hideable: true, width: 82, filter: null, value: "number" },
   annotations: { label: "Labels", hideable: true, width: 168, filter: "annotated", value: "number" },
   importedAt: { label: "Imported", hideable: true, width: 140, filter: null, value: "date" },
-} as const satisfies Record<TrajectoryColumnId, { label: string; hideable: boolean; width: number; filter: TrajectoryFilterKey | null; value: "text" | "number" | "date" }>;
+} as const satisfies Record<
+  TrajectoryColumnId,
+  { label: string; hideable: boolean; width: number; filter: TrajectoryFilterKey | null; value: "text" | "number" | "date" }
+>;
 
 /** Facets and ranges the browser filters on. `multi` take several values, `choice` one of a few, `range` min..max. */
 export const TRAJECTORY_FILTERS = {

@@ -5,8 +5,17 @@ import { z } from "zod";
 import { OUTCOMES } from "../../domain/trajectory.ts";
 import { cursorFits, cursorSchema } from "./cursor.ts";
 import {
-  ANNOTATED, DEFAULT_PER_PAGE, DEFAULT_SORT, MAX_PER_PAGE, MAX_SORT_KEYS, TRAJECTORY_COLUMN_IDS, TRAJECTORY_SORTS, YES_NO,
-  type NumberRange, type TrajectoryListQuery, type TrajectorySortId,
+  ANNOTATED,
+  DEFAULT_PER_PAGE,
+  DEFAULT_SORT,
+  MAX_PER_PAGE,
+  MAX_SORT_KEYS,
+  TRAJECTORY_COLUMN_IDS,
+  TRAJECTORY_SORTS,
+  YES_NO,
+  type NumberRange,
+  type TrajectoryListQuery,
+  type TrajectorySortId,
 } from "./registry.ts";
 
 const list = (msg: string) => z.string().trim().min(1, msg).max(200, "is longer than 200 characters");
@@ -29,50 +38,71 @@ function parseRange(raw: string, ctx: z.RefinementCtx, integer: boolean): Number
   if (min !== undefined && max !== undefined && min > max) return bad(`bad range: min ${min} is greater than max ${max}`);
   return { min, max };
 }
-const range = (integer: boolean) => z.string().max(60).transform((raw, ctx) => parseRange(raw, ctx, integer));
+const range = (integer: boolean) =>
+  z
+    .string()
+    .max(60)
+    .transform((raw, ctx) => parseRange(raw, ctx, integer));
 
-const columnList = z.string().max(400).transform((raw, ctx) => {
-  const ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  const unknown = ids.filter((id) => !(TRAJECTORY_COLUMN_IDS as readonly string[]).includes(id));
-  if (unknown.length) {
-    ctx.addIssue({ code: "custom", message: `unknown column "${unknown[0]}" (columns: ${TRAJECTORY_COLUMN_IDS.join(", ")})` });
-    return z.NEVER;
-  }
-  return TRAJECTORY_COLUMN_IDS.filter((id) => ids.includes(id));
-});
+const columnList = z
+  .string()
+  .max(400)
+  .transform((raw, ctx) => {
+    const ids = raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const unknown = ids.filter((id) => !(TRAJECTORY_COLUMN_IDS as readonly string[]).includes(id));
+    if (unknown.length) {
+      ctx.addIssue({ code: "custom", message: `unknown column "${unknown[0]}" (columns: ${TRAJECTORY_COLUMN_IDS.join(", ")})` });
+      return z.NEVER;
+    }
+    return TRAJECTORY_COLUMN_IDS.filter((id) => ids.includes(id));
+  });
 
-const directionList = z.string().max(200).transform((raw, ctx) => {
-  const dirs = raw.split(",").map((s) => s.trim());
-  if (dirs.some((d) => d !== "asc" && d !== "desc")) {
-    ctx.addIssue({ code: "custom", message: `must be asc or desc (comma-separated for several sort columns), got "${raw.slice(0, 40)}"` });
-    return z.NEVER;
-  }
-  return dirs.map((d) => d === "desc");
-});
+const directionList = z
+  .string()
+  .max(200)
+  .transform((raw, ctx) => {
+    const dirs = raw.split(",").map((s) => s.trim());
+    if (dirs.some((d) => d !== "asc" && d !== "desc")) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be asc or desc (comma-separated for several sort columns), got "${raw.slice(0, 40)}"`,
+      });
+      return z.NEVER;
+    }
+    return dirs.map((d) => d === "desc");
+  });
 
 /**
  * `sort`: comma-separated columns, each optionally with its direction — `stepCount.desc,reward.asc` (the documented
  * form), or bare ids with the directions in `dir` (`sort=stepCount,reward&dir=desc,asc`, the form page URLs use).
  */
-const sortList = z.string().max(200).transform((raw, ctx): { id: TrajectorySortId; desc?: boolean }[] => {
-  const parts = raw.split(",").map((s) => s.trim());
-  const fail = (message: string) => {
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  };
-  const out: { id: TrajectorySortId; desc?: boolean }[] = [];
-  for (const part of parts) {
-    const m = /^([A-Za-z]+)(?:\.(asc|desc))?$/.exec(part);
-    const id = m?.[1];
-    if (!m || !id || !(TRAJECTORY_SORTS as readonly string[]).includes(id)) {
-      return fail(`unknown column "${(id ?? part).slice(0, 40)}" (sortable: ${TRAJECTORY_SORTS.join(", ")}; optionally with .asc or .desc, e.g. stepCount.desc,reward.asc)`);
+const sortList = z
+  .string()
+  .max(200)
+  .transform((raw, ctx): { id: TrajectorySortId; desc?: boolean }[] => {
+    const parts = raw.split(",").map((s) => s.trim());
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    };
+    const out: { id: TrajectorySortId; desc?: boolean }[] = [];
+    for (const part of parts) {
+      const m = /^([A-Za-z]+)(?:\.(asc|desc))?$/.exec(part);
+      const id = m?.[1];
+      if (!m || !id || !(TRAJECTORY_SORTS as readonly string[]).includes(id)) {
+        return fail(
+          `unknown column "${(id ?? part).slice(0, 40)}" (sortable: ${TRAJECTORY_SORTS.join(", ")}; optionally with .asc or .desc, e.g. stepCount.desc,reward.asc)`,
+        );
+      }
+      out.push({ id: id as TrajectorySortId, desc: m[2] === undefined ? undefined : m[2] === "desc" });
     }
-    out.push({ id: id as TrajectorySortId, desc: m[2] === undefined ? undefined : m[2] === "desc" });
-  }
-  if (out.length > MAX_SORT_KEYS) return fail(`sorts on at most ${MAX_SORT_KEYS} columns`);
-  if (new Set(out.map((s) => s.id)).size !== out.length) return fail("names a column twice");
-  return out;
-});
+    if (out.length > MAX_SORT_KEYS) return fail(`sorts on at most ${MAX_SORT_KEYS} columns`);
+    if (new Set(out.map((s) => s.id)).size !== out.length) return fail("names a column twice");
+    return out;
+  });
 
 /** Field definitions shared by both schemas. */
 const fields = {
@@ -95,7 +125,10 @@ const fields = {
   duration: range(false).optional(),
 
   firstErrorStep: range(true).optional(),
-  recovered: z.string().regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never").optional(),
+  recovered: z
+    .string()
+    .regex(/^(never|[1-9]\d{0,5})$/, "must be a whole number of attempts (1, 2, …) or never")
+    .optional(),
   groupReward: range(false).optional(),
   groupSpread: z.enum(YES_NO, { message: "must be yes or no" }).optional(),
   labelSchema: multi(list("must not be empty")),
@@ -103,12 +136,25 @@ const fields = {
   labelledAt: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/, "must be FROM..TO, two UTC days YYYY-MM-DD (TO excluded)")
-    .refine((v) => { const [a, b] = v.split(".."); return a! < b!; }, "must start before it ends (FROM..TO, TO excluded)")
+    .refine((v) => {
+      const [a, b] = v.split("..");
+      return a! < b!;
+    }, "must start before it ends (FROM..TO, TO excluded)")
     .optional(),
   sort: sortList.optional(),
   dir: directionList.optional(),
-  page: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(1),
-  perPage: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`).default(DEFAULT_PER_PAGE),
+  page: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1_000_000, "must be at most 1000000")
+    .default(1),
+  perPage: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`)
+    .default(DEFAULT_PER_PAGE),
   cursor: cursorSchema.optional(),
   cols: columnList.optional(),
 };
@@ -119,9 +165,14 @@ type RawQuery = z.output<typeof rawQuerySchema>;
 function finish(raw: RawQuery, ctx: z.RefinementCtx | null): TrajectoryListQuery {
   const parts = raw.sort ?? DEFAULT_SORT;
   const dirs = raw.dir ?? [];
-  if (dirs.length > parts.length) ctx?.addIssue({ code: "custom", path: ["dir"], message: `gives ${dirs.length} directions for ${parts.length} sort column(s)` });
+  if (dirs.length > parts.length)
+    ctx?.addIssue({ code: "custom", path: ["dir"], message: `gives ${dirs.length} directions for ${parts.length} sort column(s)` });
   if (dirs.length && raw.sort?.some((s) => s.desc !== undefined)) {
-    ctx?.addIssue({ code: "custom", path: ["dir"], message: "cannot be combined with directions in sort (use sort=stepCount.desc,reward.asc or sort=stepCount,reward&dir=desc,asc)" });
+    ctx?.addIssue({
+      code: "custom",
+      path: ["dir"],
+      message: "cannot be combined with directions in sort (use sort=stepCount.desc,reward.asc or sort=stepCount,reward&dir=desc,asc)",
+    });
   }
   // A column without a direction sorts descending (largest, newest first), like a first click on its header.
   const sort = parts.map((s, i) => ({ id: s.id, desc: raw.sort ? (s.desc ?? dirs[i] ?? true) : (dirs[i] ?? s.desc ?? true) }));
@@ -174,8 +225,16 @@ export const trajectoryListUrlSchema = rawParamsSchema.transform(parseTolerant);
 /** GET /api/v1/search parameters. */
 export const searchQuerySchema = z.strictObject({
   q: z.string().trim().min(1, "is required (what to search for)").max(200, "is longer than 200 characters"),
-  limit: z.coerce.number({ message: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(50, "must be at most 50").default(20),
-  cursor: z.string().regex(/^\d{1,15}$/, "is not a valid search cursor (take it from nextCursor)").optional(),
+  limit: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(50, "must be at most 50")
+    .default(20),
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, "is not a valid search cursor (take it from nextCursor)")
+    .optional(),
 });
 export type SearchQueryParams = z.infer<typeof searchQuerySchema>;
 

@@ -18,7 +18,8 @@ export function firstValues(params: Record<string, string | string[] | undefined
 }
 
 /** URL form of a range: "min..max", "min..", "..max" or a single number. */
-export const formatRange = (r: NumberRange | undefined) => (r ? (r.min !== undefined && r.min === r.max ? `${r.min}` : `${r.min ?? ""}..${r.max ?? ""}`) : undefined);
+export const formatRange = (r: NumberRange | undefined) =>
+  r ? (r.min !== undefined && r.min === r.max ? `${r.min}` : `${r.min ?? ""}..${r.max ?? ""}`) : undefined;
 
 /**
  * Canonical URL form of a query (fixed key order, defaults left out), so equal views have equal links.
@@ -28,7 +29,20 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   const p = new URLSearchParams();
   const set = (k: string, v: string | undefined) => v !== undefined && v !== "" && p.append(k, v);
   set("q", q.q);
-  for (const k of ["runId", "taskId", "model", "category", "outcome", "error", "datasetId", "forkError", "label", "labelSchema", "mode"] as const) for (const v of q[k]) p.append(k, v);
+  for (const k of [
+    "runId",
+    "taskId",
+    "model",
+    "category",
+    "outcome",
+    "error",
+    "datasetId",
+    "forkError",
+    "label",
+    "labelSchema",
+    "mode",
+  ] as const)
+    for (const v of q[k]) p.append(k, v);
   set("forks", q.forks);
   set("attempt", q.attempt);
   set("annotated", q.annotated);
@@ -41,7 +55,8 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
   set("groupReward", formatRange(q.groupReward));
   set("groupSpread", q.groupSpread);
   set("labelledAt", q.labelledAt);
-  const isDefaultSort = q.sort.length === DEFAULT_SORT.length && q.sort.every((s, i) => s.id === DEFAULT_SORT[i]!.id && s.desc === DEFAULT_SORT[i]!.desc);
+  const isDefaultSort =
+    q.sort.length === DEFAULT_SORT.length && q.sort.every((s, i) => s.id === DEFAULT_SORT[i]!.id && s.desc === DEFAULT_SORT[i]!.desc);
   if (!isDefaultSort) {
     set("sort", q.sort.map((s) => s.id).join(","));
     set("dir", q.sort.map((s) => (s.desc ? "desc" : "asc")).join(","));
@@ -55,8 +70,26 @@ export function trajectoryQueryToParams(q: TrajectoryListQuery): URLSearchParams
 
 /** True when any filter (not paging, sorting or columns) is set. */
 export function hasFilters(q: TrajectoryListQuery): boolean {
-  return Boolean(q.q || q.forks || q.attempt || q.annotated || q.warnings || q.reward || q.steps || q.duration || q.firstErrorStep || q.recovered || q.groupReward || q.groupSpread || q.labelledAt) ||
-    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema, q.mode].some((l) => l.length > 0);
+  return (
+    Boolean(
+      q.q ||
+      q.forks ||
+      q.attempt ||
+      q.annotated ||
+      q.warnings ||
+      q.reward ||
+      q.steps ||
+      q.duration ||
+      q.firstErrorStep ||
+      q.recovered ||
+      q.groupReward ||
+      q.groupSpread ||
+      q.labelledAt,
+    ) ||
+    [q.runId, q.taskId, q.model, q.category, q.outcome, q.error, q.datasetId, q.forkError, q.label, q.labelSchema, q.mode].some(
+      (l) => l.length > 0,
+    )
+  );
 }
 
 /** A new query with `patch` applied; anything but a paging/column change starts again at page 1. */

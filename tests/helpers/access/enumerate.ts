@@ -17,16 +17,32 @@ function walk(dir: string, out: string[] = []): string[] {
 
 /** app/(dashboard)/runs/[id]/page.tsx → /runs/[id] */
 function urlPath(file: string): string {
-  const rel = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+  const rel = path
+    .relative(path.join(ROOT, "app"), path.dirname(file))
+    .split(path.sep)
+    .filter((s) => s && !/^\(.*\)$/.test(s));
   return "/" + rel.join("/");
 }
 
-export interface FoundPage { path: string; file: string }
-export interface FoundRoute { path: string; method: string; file: string }
-export interface FoundAction { path: string; file: string; name: string }
+export interface FoundPage {
+  path: string;
+  file: string;
+}
+export interface FoundRoute {
+  path: string;
+  method: string;
+  file: string;
+}
+export interface FoundAction {
+  path: string;
+  file: string;
+  name: string;
+}
 
 export function findPages(): FoundPage[] {
-  return walk(path.join(ROOT, "app")).filter((f) => /\/page\.(tsx|ts|jsx|js)$/.test(f)).map((file) => ({ path: urlPath(file), file }));
+  return walk(path.join(ROOT, "app"))
+    .filter((f) => /\/page\.(tsx|ts|jsx|js)$/.test(f))
+    .map((file) => ({ path: urlPath(file), file }));
 }
 
 export function findRoutes(): FoundRoute[] {
@@ -34,13 +50,17 @@ export function findRoutes(): FoundRoute[] {
     .filter((f) => /\/route\.(ts|js)$/.test(f))
     .flatMap((file) => {
       const src = fs.readFileSync(file, "utf8");
-      const methods = [...src.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)].map((m) => m[1]!);
+      const methods = [...src.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)].map(
+        (m) => m[1]!,
+      );
       return methods.map((method) => ({ path: urlPath(file), method, file }));
     });
 }
 
 export function findActions(): FoundAction[] {
-  const files = ["app", "lib", "components"].flatMap((d) => walk(path.join(ROOT, d))).filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f));
+  const files = ["app", "lib", "components"]
+    .flatMap((d) => walk(path.join(ROOT, d)))
+    .filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f));
   return files.flatMap((file) => {
     const src = fs.readFileSync(file, "utf8");
     if (!/^(\s*\/\/[^\n]*\n)*\s*["']use server["']/.test(src)) return [];

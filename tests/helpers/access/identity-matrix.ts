@@ -33,7 +33,11 @@ export function expectedFor(need: Need, who: Identity, mode: "team" | "local"): 
 }
 
 /** Runs pages and route handlers (server actions are covered by the role matrix) and lists every mismatch. */
-export async function runIdentityMatrix(mode: "team" | "local", headers: Map<Identity, Headers>, setPageHeaders: (h: Headers) => void): Promise<{ mismatches: string[]; checked: number }> {
+export async function runIdentityMatrix(
+  mode: "team" | "local",
+  headers: Map<Identity, Headers>,
+  setPageHeaders: (h: Headers) => void,
+): Promise<{ mismatches: string[]; checked: number }> {
   const mismatches: string[] = [];
   let checked = 0;
   for (const [who, h] of headers) {
@@ -48,7 +52,10 @@ export async function runIdentityMatrix(mode: "team" | "local", headers: Map<Ide
       }
       const want = expectedFor(entry.need, who, mode);
       checked++;
-      if (got !== want) mismatches.push(`${mode} ${who.padEnd(13)} ${entry.kind} ${"method" in entry ? entry.method + " " : ""}${entry.path}: got ${got}, want ${want}`);
+      if (got !== want)
+        mismatches.push(
+          `${mode} ${who.padEnd(13)} ${entry.kind} ${"method" in entry ? entry.method + " " : ""}${entry.path}: got ${got}, want ${want}`,
+        );
     }
   }
   return { mismatches, checked };

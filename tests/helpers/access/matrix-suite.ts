@@ -24,8 +24,14 @@ export function defineMatrixSuite(provider: Provider): void {
         ...findActions().map((a) => `action ${a.path}`),
       ].sort();
       const inTable = ACCESS_TABLE.map((e) => (e.kind === "route" ? `route ${e.method} ${e.path}` : `${e.kind} ${e.path}`)).sort();
-      expect(onDisk.filter((x) => !inTable.includes(x)), "add a line to tests/helpers/access/access-table.ts").toEqual([]);
-      expect(inTable.filter((x) => !onDisk.includes(x)), "table lines without a file").toEqual([]);
+      expect(
+        onDisk.filter((x) => !inTable.includes(x)),
+        "add a line to tests/helpers/access/access-table.ts",
+      ).toEqual([]);
+      expect(
+        inTable.filter((x) => !onDisk.includes(x)),
+        "table lines without a file",
+      ).toEqual([]);
     });
 
     it("every server action is made by defineAction and declares what the table requires", async () => {
@@ -67,29 +73,40 @@ export function defineMatrixSuite(provider: Provider): void {
       await t?.drop();
     });
 
-    it.skipIf(target.skip)("each principal gets exactly what the table allows", async () => {
-      const mismatches: string[] = [];
-      let checked = 0;
-      for (const who of PRINCIPALS) {
-        for (const entry of orderForRun(ACCESS_TABLE)) {
-          const h = new Headers(cookies.has(who) ? { cookie: cookies.get(who)! } : {});
-          mockedHeaders.current = h;
-          const got = await runEntry(entry, h);
-          const want = expected(entry.need, who);
-          checked++;
-          if (got !== want) mismatches.push(`${who.padEnd(10)} ${entry.kind} ${"method" in entry ? entry.method + " " : ""}${entry.path}: got ${got}, want ${want}`);
+    it.skipIf(target.skip)(
+      "each principal gets exactly what the table allows",
+      async () => {
+        const mismatches: string[] = [];
+        let checked = 0;
+        for (const who of PRINCIPALS) {
+          for (const entry of orderForRun(ACCESS_TABLE)) {
+            const h = new Headers(cookies.has(who) ? { cookie: cookies.get(who)! } : {});
+            mockedHeaders.current = h;
+            const got = await runEntry(entry, h);
+            const want = expected(entry.need, who);
+            checked++;
+            if (got !== want)
+              mismatches.push(
+                `${who.padEnd(10)} ${entry.kind} ${"method" in entry ? entry.method + " " : ""}${entry.path}: got ${got}, want ${want}`,
+              );
+          }
         }
-      }
-      expect(mismatches).toEqual([]);
-      expect(checked).toBe(ACCESS_TABLE.length * PRINCIPALS.length);
-    }, MATRIX_TIMEOUT);
+        expect(mismatches).toEqual([]);
+        expect(checked).toBe(ACCESS_TABLE.length * PRINCIPALS.length);
+      },
+      MATRIX_TIMEOUT,
+    );
 
-    it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
-      const identities = await makeIdentities(t.ctx);
-      const { mismatches, checked } = await runIdentityMatrix("team", identities, (h) => (mockedHeaders.current = h));
-      expect(mismatches).toEqual([]);
-      expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
-    }, MATRIX_TIMEOUT);
+    it.skipIf(target.skip)(
+      "each kind of credentials on every page and route: sign-in or 401, never an error",
+      async () => {
+        const identities = await makeIdentities(t.ctx);
+        const { mismatches, checked } = await runIdentityMatrix("team", identities, (h) => (mockedHeaders.current = h));
+        expect(mismatches).toEqual([]);
+        expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
+      },
+      MATRIX_TIMEOUT,
+    );
   });
 }
 
@@ -111,14 +128,18 @@ export function defineLocalIdentitySuite(provider: Provider): void {
       await t?.drop();
     });
 
-    it.skipIf(target.skip)("each kind of credentials on every page and route: sign-in or 401, never an error", async () => {
-      const { currentAuthMode } = await import("../../../lib/services/accounts/authenticate.ts");
-      expect(currentAuthMode()).toBe("local");
-      const identities = await makeIdentities(t.ctx);
-      const { mismatches, checked } = await runIdentityMatrix("local", identities, (h) => (mockedHeaders.current = h));
-      expect(mismatches).toEqual([]);
-      expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
-    }, MATRIX_TIMEOUT);
+    it.skipIf(target.skip)(
+      "each kind of credentials on every page and route: sign-in or 401, never an error",
+      async () => {
+        const { currentAuthMode } = await import("../../../lib/services/accounts/authenticate.ts");
+        expect(currentAuthMode()).toBe("local");
+        const identities = await makeIdentities(t.ctx);
+        const { mismatches, checked } = await runIdentityMatrix("local", identities, (h) => (mockedHeaders.current = h));
+        expect(mismatches).toEqual([]);
+        expect(checked).toBe(IDENTITY_ENTRIES * IDENTITIES.length);
+      },
+      MATRIX_TIMEOUT,
+    );
   });
 }
 

@@ -36,10 +36,16 @@ const PARAMS = { id: "no-such-id", name: "no-such-dataset" };
 export async function runEntry(entry: AccessEntry, headers: Headers): Promise<Outcome> {
   if (entry.kind === "route") {
     const rel = path.join("app", entry.path, "route.ts");
-    const mod = (await import(path.join(ROOT, rel))) as Record<string, (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>>;
+    const mod = (await import(path.join(ROOT, rel))) as Record<
+      string,
+      (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
+    >;
     const handler = mod[entry.method];
     if (!handler) throw new Error(`${rel} exports no ${entry.method}`);
-    const req = new NextRequest(`http://127.0.0.1${entry.path.replace("[id]", PARAMS.id).replace("[name]", PARAMS.name)}`, { method: entry.method, headers });
+    const req = new NextRequest(`http://127.0.0.1${entry.path.replace("[id]", PARAMS.id).replace("[name]", PARAMS.name)}`, {
+      method: entry.method,
+      headers,
+    });
     const res = await handler(req, { params: Promise.resolve(PARAMS) });
     return res.status === 401 ? "sign-in" : res.status === 403 ? "forbidden" : "ok";
   }

@@ -6,22 +6,31 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 function typeOk(v: unknown, t: string): boolean {
   switch (t) {
-    case "string": return typeof v === "string";
-    case "integer": return typeof v === "number" && Number.isInteger(v);
-    case "number": return typeof v === "number";
-    case "boolean": return typeof v === "boolean";
-    case "array": return Array.isArray(v);
-    case "object": return isObject(v);
-    case "null": return v === null;
-    default: return true;
+    case "string":
+      return typeof v === "string";
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v);
+    case "number":
+      return typeof v === "number";
+    case "boolean":
+      return typeof v === "boolean";
+    case "array":
+      return Array.isArray(v);
+    case "object":
+      return isObject(v);
+    case "null":
+      return v === null;
+    default:
+      return true;
   }
 }
 
 /** A function declaration `{name, description?, parameters}` is well-formed: parameters is a JSON Schema object. */
 export function checkDeclaration(f: unknown, where: string, out: Problems): string | null {
-  if (!isObject(f) || typeof f.name !== "string" || !f.name) return void out.push(`${where}: a tool needs a name`), null;
+  if (!isObject(f) || typeof f.name !== "string" || !f.name) return (void out.push(`${where}: a tool needs a name`), null);
   if (f.description !== undefined && typeof f.description !== "string") out.push(`${where}: description must be a string`);
-  if (!isObject(f.parameters) || f.parameters.type !== "object") out.push(`${where}: parameters must be a JSON Schema object ({"type": "object", …})`);
+  if (!isObject(f.parameters) || f.parameters.type !== "object")
+    out.push(`${where}: parameters must be a JSON Schema object ({"type": "object", …})`);
   return f.name;
 }
 
@@ -31,7 +40,8 @@ export function checkArguments(args: unknown, decl: Record<string, unknown> | un
   if (!decl) return void out.push(`${where}: calls a tool not declared in tools`);
   const params = isObject(decl.parameters) ? decl.parameters : {};
   const props = isObject(params.properties) ? params.properties : {};
-  for (const r of Array.isArray(params.required) ? params.required : []) if (!(String(r) in args)) out.push(`${where}: required argument ${String(r)} missing`);
+  for (const r of Array.isArray(params.required) ? params.required : [])
+    if (!(String(r) in args)) out.push(`${where}: required argument ${String(r)} missing`);
   for (const [k, v] of Object.entries(args)) {
     const p = props[k];
     if (!isObject(p) || p.type === undefined) continue;

@@ -19,7 +19,11 @@ export function checkShareGptLine(line: string, mask?: MaskFacts): Problems {
     if (typeof row.tools !== "string") out.push("tools must be a JSON string");
     else {
       let list: unknown;
-      try { list = JSON.parse(row.tools); } catch { out.push("tools is not valid JSON"); }
+      try {
+        list = JSON.parse(row.tools);
+      } catch {
+        out.push("tools is not valid JSON");
+      }
       if (list !== undefined && !Array.isArray(list)) out.push("tools must hold a list");
       for (const [i, t] of (Array.isArray(list) ? list : []).entries()) {
         const fn = isObject(t) && isObject(t.function) ? t.function : t;
@@ -34,21 +38,35 @@ export function checkShareGptLine(line: string, mask?: MaskFacts): Problems {
   let trained = 0;
   for (const [i, m] of conv.entries()) {
     const at = `conversations[${i}]`;
-    if (!isObject(m) || typeof m.from !== "string" || typeof m.value !== "string") { out.push(`${at}: needs string from and value`); continue; }
+    if (!isObject(m) || typeof m.from !== "string" || typeof m.value !== "string") {
+      out.push(`${at}: needs string from and value`);
+      continue;
+    }
     const odd = i % 2 === 0; // 1st, 3rd, … position
-    if (odd && m.from !== "human" && m.from !== "observation") out.push(`${at}: ${m.from} at an odd position (human or observation expected)`);
-    if (!odd && m.from !== "gpt" && m.from !== "function_call") out.push(`${at}: ${m.from} at an even position (gpt or function_call expected)`);
+    if (odd && m.from !== "human" && m.from !== "observation")
+      out.push(`${at}: ${m.from} at an odd position (human or observation expected)`);
+    if (!odd && m.from !== "gpt" && m.from !== "function_call")
+      out.push(`${at}: ${m.from} at an even position (gpt or function_call expected)`);
     if (m.from === "gpt" || m.from === "function_call") trained++;
     if (m.from === "function_call") {
       let calls: unknown;
-      try { calls = JSON.parse(m.value.replace(THOUGHT, "")); } catch { out.push(`${at}: function_call value is not JSON (after the thought)`); continue; }
+      try {
+        calls = JSON.parse(m.value.replace(THOUGHT, ""));
+      } catch {
+        out.push(`${at}: function_call value is not JSON (after the thought)`);
+        continue;
+      }
       for (const [k, c] of (Array.isArray(calls) ? calls : [calls]).entries()) {
-        if (!isObject(c) || typeof c.name !== "string") { out.push(`${at}[${k}]: a call needs a name`); continue; }
+        if (!isObject(c) || typeof c.name !== "string") {
+          out.push(`${at}[${k}]: a call needs a name`);
+          continue;
+        }
         checkArguments(c.arguments, decls.get(c.name), `${at}[${k}]`, out);
       }
     }
   }
-  if (mask && trained > mask.recoveryAgentSteps) out.push(`${trained} trained turns, but the recovery has ${mask.recoveryAgentSteps} agent steps: the failed context is trained`);
+  if (mask && trained > mask.recoveryAgentSteps)
+    out.push(`${trained} trained turns, but the recovery has ${mask.recoveryAgentSteps} agent steps: the failed context is trained`);
   return out;
 }
 

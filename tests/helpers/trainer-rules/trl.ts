@@ -26,17 +26,27 @@ export function checkTrlLine(line: string, mask?: MaskFacts): Problems {
   const calls = new Map<string, string>();
   for (const [i, m] of all.entries()) {
     const at = i < prompt.length ? `prompt[${i}]` : `completion[${i - prompt.length}]`;
-    if (!isObject(m) || !["system", "user", "assistant", "tool"].includes(m.role as string)) { out.push(`${at}: needs a role system/user/assistant/tool`); continue; }
+    if (!isObject(m) || !["system", "user", "assistant", "tool"].includes(m.role as string)) {
+      out.push(`${at}: needs a role system/user/assistant/tool`);
+      continue;
+    }
     if (m.content !== undefined && typeof m.content !== "string") out.push(`${at}: content must be a string`);
     if (m.role === "tool") {
       if (typeof m.name !== "string") out.push(`${at}: a tool result names its function`);
-      else if (typeof m.tool_call_id === "string" && calls.get(m.tool_call_id) !== m.name) out.push(`${at}: answers a call of another function`);
+      else if (typeof m.tool_call_id === "string" && calls.get(m.tool_call_id) !== m.name)
+        out.push(`${at}: answers a call of another function`);
     }
     if (m.role === "assistant" && m.tool_calls !== undefined) {
       for (const [k, c] of (Array.isArray(m.tool_calls) ? m.tool_calls : []).entries()) {
         const w = `${at}.tool_calls[${k}]`;
-        if (!isObject(c) || c.type !== "function" || !isObject(c.function) || typeof c.function.name !== "string") { out.push(`${w}: needs type "function" and function.name`); continue; }
-        if (typeof c.function.arguments === "string") { out.push(`${w}: arguments must be an object, not a JSON string`); continue; }
+        if (!isObject(c) || c.type !== "function" || !isObject(c.function) || typeof c.function.name !== "string") {
+          out.push(`${w}: needs type "function" and function.name`);
+          continue;
+        }
+        if (typeof c.function.arguments === "string") {
+          out.push(`${w}: arguments must be an object, not a JSON string`);
+          continue;
+        }
         if (typeof c.id === "string") calls.set(c.id, c.function.name);
         checkArguments(c.function.arguments, decls.get(c.function.name), w, out);
       }
@@ -47,6 +57,9 @@ export function checkTrlLine(line: string, mask?: MaskFacts): Problems {
   if (conversational && role(completion[0]) !== "assistant") out.push("the completion must start with the assistant");
   const trained = completion.filter((m) => role(m) === "assistant").length;
   if (!trained) out.push("nothing to train: no assistant message in the completion");
-  if (mask && trained > mask.recoveryAgentSteps) out.push(`${trained} assistant messages in the completion, but the recovery has ${mask.recoveryAgentSteps} agent steps: the failed context would be trained`);
+  if (mask && trained > mask.recoveryAgentSteps)
+    out.push(
+      `${trained} assistant messages in the completion, but the recovery has ${mask.recoveryAgentSteps} agent steps: the failed context would be trained`,
+    );
   return out;
 }

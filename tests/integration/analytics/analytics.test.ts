@@ -36,20 +36,58 @@ describe.each(PROVIDERS)("analytics on $title", ({ provider, skip }) => {
     const r = await getRecoveryAnalytics(t.ctx, f());
     expect(r.categories.map((c) => c.category)).toEqual(["timeout", "command-error", "missing-dependency", null]);
     const by = new Map(r.categories.map((c) => [c.category, c]));
-    expect(by.get("command-error")).toMatchObject({ forkPoints: 1, labelledForkPoints: 0, evaluatedForkPoints: 1, attempts: 4, successfulAttempts: 2, recoveredForkPoints: 1, recoveryRate: 1, meanAttemptsToFirstSuccess: 1 });
+    expect(by.get("command-error")).toMatchObject({
+      forkPoints: 1,
+      labelledForkPoints: 0,
+      evaluatedForkPoints: 1,
+      attempts: 4,
+      successfulAttempts: 2,
+      recoveredForkPoints: 1,
+      recoveryRate: 1,
+      meanAttemptsToFirstSuccess: 1,
+    });
     expect(by.get("command-error")!.recoveryAtK["1"]).toBeCloseTo(0.5, 12);
     expect(by.get("command-error")!.recoveryAtK["2"]).toBeCloseTo(5 / 6, 12);
     expect(by.get("command-error")!.recoveryAtK["4"]).toBe(1);
     expect(by.get("command-error")!.recoveryAtK["8"]).toBeNull();
-    expect(by.get("missing-dependency")).toMatchObject({ forkPoints: 1, labelledForkPoints: 1, attempts: 3, successfulAttempts: 1, recoveredForkPoints: 1, meanAttemptsToFirstSuccess: 3 });
+    expect(by.get("missing-dependency")).toMatchObject({
+      forkPoints: 1,
+      labelledForkPoints: 1,
+      attempts: 3,
+      successfulAttempts: 1,
+      recoveredForkPoints: 1,
+      meanAttemptsToFirstSuccess: 3,
+    });
     expect(by.get("missing-dependency")!.recoveryAtK["1"]).toBeCloseTo(1 / 3, 12);
     expect(by.get("missing-dependency")!.recoveryAtK["2"]).toBeCloseTo(2 / 3, 12);
     expect(by.get("missing-dependency")!.recoveryAtK["4"]).toBeNull();
     // One fork point never attempted, one whose attempts all have unknown outcomes: counted, but no rate.
-    expect(by.get("timeout")).toMatchObject({ forkPoints: 2, evaluatedForkPoints: 0, attempts: 2, successfulAttempts: 0, recoveredForkPoints: 0, recoveryRate: null, recoveryRateCi: null, meanAttemptsToFirstSuccess: null });
+    expect(by.get("timeout")).toMatchObject({
+      forkPoints: 2,
+      evaluatedForkPoints: 0,
+      attempts: 2,
+      successfulAttempts: 0,
+      recoveredForkPoints: 0,
+      recoveryRate: null,
+      recoveryRateCi: null,
+      meanAttemptsToFirstSuccess: null,
+    });
     expect(by.get("timeout")!.recoveryAtK).toEqual({ "1": null, "2": null, "4": null, "8": null });
-    expect(by.get(null)).toMatchObject({ forkPoints: 1, attempts: 1, recoveryRate: 0, recoveryAtK: { "1": 0, "2": null, "4": null, "8": null } });
-    expect(r.overall).toMatchObject({ forkPoints: 5, labelledForkPoints: 1, evaluatedForkPoints: 3, attempts: 10, successfulAttempts: 3, recoveredForkPoints: 2, meanAttemptsToFirstSuccess: 2 });
+    expect(by.get(null)).toMatchObject({
+      forkPoints: 1,
+      attempts: 1,
+      recoveryRate: 0,
+      recoveryAtK: { "1": 0, "2": null, "4": null, "8": null },
+    });
+    expect(r.overall).toMatchObject({
+      forkPoints: 5,
+      labelledForkPoints: 1,
+      evaluatedForkPoints: 3,
+      attempts: 10,
+      successfulAttempts: 3,
+      recoveredForkPoints: 2,
+      meanAttemptsToFirstSuccess: 2,
+    });
     expect(r.overall.recoveryRate).toBeCloseTo(2 / 3, 12);
     expect(r.overall.recoveryAtK["1"]).toBeCloseTo(5 / 18, 12);
     expect(r.overall.recoveryAtK["2"]).toBeCloseTo(0.75, 12);
@@ -87,7 +125,11 @@ describe.each(PROVIDERS)("analytics on $title", ({ provider, skip }) => {
     expect(counts).toEqual({ "command-error": 4, "missing-dependency": 3, timeout: 2, none: 1 });
     const inA = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ runId: fx.runs.A, forkError: "timeout" }));
     // A facet ignores its own filter: the other categories stay listed with their counts.
-    expect(Object.fromEntries(inA!.forkError.map((o) => [o.value, o.count]))).toEqual({ "command-error": 4, "missing-dependency": 3, timeout: 2 });
+    expect(Object.fromEntries(inA!.forkError.map((o) => [o.value, o.count]))).toEqual({
+      "command-error": 4,
+      "missing-dependency": 3,
+      timeout: 2,
+    });
   });
 
   it.skipIf(skip)("gives pass@k by checkpoint per model and method from original rollouts only", async () => {
@@ -128,7 +170,13 @@ describe.each(PROVIDERS)("analytics on $title", ({ provider, skip }) => {
     expect(by.get("T2")).toMatchObject({ flags: ["persistent-failure"], persistentIn: ["m1 · base"] });
     expect(by.get("T3")).toMatchObject({ flags: ["always-passed", "reward-anomaly"], rewardAnomalies: 1 });
     expect(by.get("T4")).toMatchObject({ flags: ["never-passed"], rollouts: 2, passed: 0 });
-    expect(h.counts).toEqual({ "never-passed": 1, "always-passed": 1, "persistent-failure": 1, "labelled-invalid": 1, "reward-anomaly": 1 });
+    expect(h.counts).toEqual({
+      "never-passed": 1,
+      "always-passed": 1,
+      "persistent-failure": 1,
+      "labelled-invalid": 1,
+      "reward-anomaly": 1,
+    });
   });
 
   it.skipIf(skip)("lets every role with trajectory:read see analytics (viewer included)", async () => {

@@ -26,27 +26,64 @@ describe.each(PROVIDERS)("annotation analytics on $title", ({ provider, skip }) 
     const user = (name: string) => t.db.user.create({ data: { name, role: "annotator" } }).then((u) => u.id);
     const [u1, u2, u3] = [await user("ann-1"), await user("ann-2"), await user("ann-3")];
     const schema = await t.db.labelSchema.create({
-      data: { key: "verdict", name: "Verdict", kind: "categorical", targets: JSON.stringify(["trajectory"]), options: JSON.stringify([{ value: "good", label: "Good" }, { value: "bad", label: "Bad" }]) },
+      data: {
+        key: "verdict",
+        name: "Verdict",
+        kind: "categorical",
+        targets: JSON.stringify(["trajectory"]),
+        options: JSON.stringify([
+          { value: "good", label: "Good" },
+          { value: "bad", label: "Bad" },
+        ]),
+      },
     });
     const label = (who: string, ti: number, value: string, day: string) =>
-      t.db.annotation.create({ data: { schemaId: schema.id, annotatorId: who, targetType: "trajectory", targetKey: `traj:${T[ti]}`, trajectoryId: T[ti]!, value, createdAt: at(day) } });
+      t.db.annotation.create({
+        data: {
+          schemaId: schema.id,
+          annotatorId: who,
+          targetType: "trajectory",
+          targetKey: `traj:${T[ti]}`,
+          trajectoryId: T[ti]!,
+          value,
+          createdAt: at(day),
+        },
+      });
     // Week of 2026-11-02: T0..T3 by ann-1 and ann-2 (Tue 3rd and Wed 4th), T6 by ann-1 alone.
-    for (const [ti, v1, v2, day] of [[0, "good", "good", "2026-11-03"], [1, "bad", "bad", "2026-11-03"], [2, "good", "bad", "2026-11-04"], [3, "bad", "bad", "2026-11-04"]] as const) {
+    for (const [ti, v1, v2, day] of [
+      [0, "good", "good", "2026-11-03"],
+      [1, "bad", "bad", "2026-11-03"],
+      [2, "good", "bad", "2026-11-04"],
+      [3, "bad", "bad", "2026-11-04"],
+    ] as const) {
       await label(u1, ti, v1, day);
       await label(u2, ti, v2, day);
     }
     await label(u1, 6, "bad", "2026-11-03");
     // Week of 2026-11-09: T4, T5 by both (10th); ann-3 labels T0 on the 11th, which moves T0 into this week.
-    for (const [ti, v] of [[4, "good"], [5, "bad"]] as const) {
+    for (const [ti, v] of [
+      [4, "good"],
+      [5, "bad"],
+    ] as const) {
       await label(u1, ti, v, "2026-11-10");
       await label(u2, ti, v, "2026-11-10");
     }
     await label(u3, 0, "good", "2026-11-11");
     // A queue of two labels per item: T0 completes on the 3rd, T1 on the 10th, T2 never (one place done).
-    const q = await t.db.annotationQueue.create({ data: { name: "verdicts", filter: "{}", schemaKeys: JSON.stringify(["verdict"]), labelsPerItem: 2, itemCount: 3, createdById: t.ctx.actor.id } });
+    const q = await t.db.annotationQueue.create({
+      data: {
+        name: "verdicts",
+        filter: "{}",
+        schemaKeys: JSON.stringify(["verdict"]),
+        labelsPerItem: 2,
+        itemCount: 3,
+        createdById: t.ctx.actor.id,
+      },
+    });
     const item = (ti: number, position: number) => t.db.queueItem.create({ data: { queueId: q.id, trajectoryId: T[ti]!, position } });
     const [i0, i1, i2] = [await item(0, 0), await item(1, 1), await item(2, 2)];
-    const slot = (itemId: string, s: number, who: string, day: string, status = "done") => t.db.queueSlot.create({ data: { queueId: q.id, itemId, slot: s, annotatorId: who, status, updatedAt: at(day) } });
+    const slot = (itemId: string, s: number, who: string, day: string, status = "done") =>
+      t.db.queueSlot.create({ data: { queueId: q.id, itemId, slot: s, annotatorId: who, status, updatedAt: at(day) } });
     await slot(i0.id, 0, u1, "2026-11-03");
     await slot(i0.id, 1, u2, "2026-11-03");
     await slot(i1.id, 0, u1, "2026-11-03");
@@ -71,12 +108,20 @@ describe.each(PROVIDERS)("annotation analytics on $title", ({ provider, skip }) 
       { period: "2026-11-09", schema: "verdict", labels: 5, trajectories: 3 },
     ]);
     const d = await getAnnotationAnalytics(t.ctx, EMPTY_ANALYTICS_FILTER, "day");
-    expect(verdict(d.labels).map((l) => [l.period, l.labels])).toEqual([["2026-11-03", 5], ["2026-11-04", 4], ["2026-11-10", 4], ["2026-11-11", 1]]);
+    expect(verdict(d.labels).map((l) => [l.period, l.labels])).toEqual([
+      ["2026-11-03", 5],
+      ["2026-11-04", 4],
+      ["2026-11-10", 4],
+      ["2026-11-11", 1],
+    ]);
   });
 
   it.skipIf(skip)("counts queue items when their last required place is done", async () => {
     const w = await getAnnotationAnalytics(t.ctx, EMPTY_ANALYTICS_FILTER, "week");
-    expect(w.completed.map((c) => [c.period, c.queue, c.items])).toEqual([["2026-11-02", "verdicts", 1], ["2026-11-09", "verdicts", 1]]);
+    expect(w.completed.map((c) => [c.period, c.queue, c.items])).toEqual([
+      ["2026-11-02", "verdicts", 1],
+      ["2026-11-09", "verdicts", 1],
+    ]);
   });
 
   it.skipIf(skip)("computes agreement per week over targets two or more annotators labelled", async () => {
@@ -91,7 +136,14 @@ describe.each(PROVIDERS)("annotation analytics on $title", ({ provider, skip }) 
     expect(a.windows[0]!.cohenKappa).toBeCloseTo(0, 12);
     expect(a.windows[0]!.krippendorffAlpha).toBeCloseTo(0, 12);
     // Week 2: T0 (3 × good, latest label on the 11th), T4, T5 — full agreement; Fleiss needs equal rating counts.
-    expect(a.windows[1]).toMatchObject({ period: "2026-11-09", items: 3, annotators: 3, cohenKappa: null, fleissKappa: null, krippendorffAlpha: 1 });
+    expect(a.windows[1]).toMatchObject({
+      period: "2026-11-09",
+      items: 3,
+      annotators: 3,
+      cohenKappa: null,
+      fleissKappa: null,
+      krippendorffAlpha: 1,
+    });
   });
 
   it.skipIf(skip)("applies the analytics filter and leaves agreement out for a viewer", async () => {

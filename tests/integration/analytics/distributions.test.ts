@@ -40,8 +40,22 @@ describe.each(PROVIDERS)("analytics distributions on $title", ({ provider, skip 
   it.skipIf(skip)("buckets trajectory length and first-error step in the database", async () => {
     const d = await getDistributions(t.ctx, f());
     // 0..25 steps in width-5 buckets.
-    expect(d.length.map((b) => [b.lo, b.hi])).toEqual([[0, 4], [5, 9], [10, 14], [15, 19], [20, 24], [25, 29]]);
-    expect(d.length.map((b) => [b.rollouts, b.attempts])).toEqual([[14, 6], [0, 0], [0, 0], [0, 0], [0, 0], [0, 4]]);
+    expect(d.length.map((b) => [b.lo, b.hi])).toEqual([
+      [0, 4],
+      [5, 9],
+      [10, 14],
+      [15, 19],
+      [20, 24],
+      [25, 29],
+    ]);
+    expect(d.length.map((b) => [b.rollouts, b.attempts])).toEqual([
+      [14, 6],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 4],
+    ]);
     expect(d.firstError.map((b) => b.lo)).toEqual([2, 3, 4, 5, 6, 7]);
     expect(d.firstError[0]).toMatchObject({ rollouts: 2, attempts: 0 });
     expect(d.firstError[5]).toMatchObject({ rollouts: 0, attempts: 1 });
@@ -52,7 +66,11 @@ describe.each(PROVIDERS)("analytics distributions on $title", ({ provider, skip 
   it.skipIf(skip)("counts attempts needed to recover per fork point, never-recovered included", async () => {
     const d = await getDistributions(t.ctx, f());
     // FP1 passes at its first attempt, FP2 at its third, FP5 never; FP3 has no known outcome, FP4 no attempt.
-    expect(d.attemptsToRecover).toEqual([{ attempts: 1, forkPoints: 1 }, { attempts: 3, forkPoints: 1 }, { attempts: null, forkPoints: 1 }]);
+    expect(d.attemptsToRecover).toEqual([
+      { attempts: 1, forkPoints: 1 },
+      { attempts: 3, forkPoints: 1 },
+      { attempts: null, forkPoints: 1 },
+    ]);
   });
 
   it.skipIf(skip)("gives the mean reward of each sibling group and flags groups without spread", async () => {
@@ -115,7 +133,9 @@ describe.each(PROVIDERS)("analytics distributions on $title", ({ provider, skip 
     const hashesAt = async (href: string) => {
       const q = trajectoryListQuerySchema.parse({ ...paramsFromSearch(new URL(href, "http://x").searchParams), perPage: 100 });
       const ids = (await listTrajectories(t.ctx, q)).rows.map((r) => r.id);
-      return (await t.db.trajectory.findMany({ where: { id: { in: ids } }, select: { contentHash: true } })).map((r) => r.contentHash).sort();
+      return (await t.db.trajectory.findMany({ where: { id: { in: ids } }, select: { contentHash: true } }))
+        .map((r) => r.contentHash)
+        .sort();
     };
     expect(await rowsAt(firstErrorHref(d, 2, 2, { attempts: false }))).toBe(2);
     expect(await hashesAt(recoveredHref(d, 3))).toEqual(["fixture-20"]);

@@ -10,8 +10,16 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createTestDatabase, PROVIDERS, type Provider, type TestDatabase } from "../../helpers/test-db.ts";
 import { getRunDetail, getTaskDetail, listRuns, listTasks } from "../../../lib/services/browse/browse-catalog.ts";
 import {
-  expectedRecovery, expectedRollouts, loadMixedSet, sqlForkUnits, sqlRolloutCells, TREE_RUN, TREE_TASK, wilson,
-  type SqlForkUnit, type SqlRolloutCell,
+  expectedRecovery,
+  expectedRollouts,
+  loadMixedSet,
+  sqlForkUnits,
+  sqlRolloutCells,
+  TREE_RUN,
+  TREE_TASK,
+  wilson,
+  type SqlForkUnit,
+  type SqlRolloutCell,
 } from "./mixed-set.ts";
 
 const run = promisify(execFile);
@@ -32,7 +40,8 @@ function expectMatches(actual: unknown, expected: unknown, where: string): void 
   if (typeof expected === "number") return void expect(actual, where).toBeCloseTo(expected, 10);
   if (typeof expected === "object") {
     expect(actual, where).toBeTypeOf("object");
-    for (const [k, v] of Object.entries(expected as Record<string, unknown>)) expectMatches((actual as Record<string, unknown>)[k], v, `${where}.${k}`);
+    for (const [k, v] of Object.entries(expected as Record<string, unknown>))
+      expectMatches((actual as Record<string, unknown>)[k], v, `${where}.${k}`);
     return;
   }
   expect(actual, where).toEqual(expected);
@@ -51,7 +60,16 @@ const PAGES = {
 function rowCells(html: string, href: string): string[] {
   const row = html.split("<tr").find((r) => r.includes(`href="${href}"`));
   expect(row, `a row linking to ${href}`).toBeDefined();
-  return row!.split("<td").slice(1).map((c) => c.replace(/<[^>]*>/g, "").replace(/^[^>]*>/, "").replace(/&amp;/g, "&").trim());
+  return row!
+    .split("<td")
+    .slice(1)
+    .map((c) =>
+      c
+        .replace(/<[^>]*>/g, "")
+        .replace(/^[^>]*>/, "")
+        .replace(/&amp;/g, "&")
+        .trim(),
+    );
 }
 
 /** What a rate cell reads, written out here from the SQL numbers: "25%[5%, 70%] · 1 unknown", "—", … */
@@ -107,15 +125,34 @@ export function defineMixedSetSuite(provider: Provider): void {
       expect(runs.length).toBe(await t.db.run.count());
       for (const r of runs) {
         const e = expectedRollouts(group(cells, "runId", r.id));
-        expectMatches(r.figures, { rollouts: e.rollouts, passed: e.passed, failed: e.failed, unknown: e.unknown, passAtK: e.passAtK, passAtKProblems: e.passAtKProblems }, `run ${r.name}`);
-        expectMatches(r.figures.passRate, { rate: e.rate, ci: e.ci, n: e.passed + e.failed, unknown: e.unknown }, `run ${r.name} pass rate`);
+        expectMatches(
+          r.figures,
+          {
+            rollouts: e.rollouts,
+            passed: e.passed,
+            failed: e.failed,
+            unknown: e.unknown,
+            passAtK: e.passAtK,
+            passAtKProblems: e.passAtKProblems,
+          },
+          `run ${r.name}`,
+        );
+        expectMatches(
+          r.figures.passRate,
+          { rate: e.rate, ci: e.ci, n: e.passed + e.failed, unknown: e.unknown },
+          `run ${r.name} pass rate`,
+        );
         expectMatches(r.recovery, expectedRecovery(group(perRun, "runId", r.id)), `run ${r.name} recovery`);
       }
       const tasks = await listTasks(t.ctx);
       expect(tasks.length).toBe(await t.db.task.count());
       for (const task of tasks) {
         const e = expectedRollouts(group(cells, "taskId", task.id));
-        expectMatches(task.figures, { rollouts: e.rollouts, passed: e.passed, unknown: e.unknown, passAtK: e.passAtK }, `task ${task.name}`);
+        expectMatches(
+          task.figures,
+          { rollouts: e.rollouts, passed: e.passed, unknown: e.unknown, passAtK: e.passAtK },
+          `task ${task.name}`,
+        );
         expectMatches(task.figures.passRate, { rate: e.rate, ci: e.ci }, `task ${task.name} pass rate`);
         expectMatches(task.recovery, expectedRecovery(group(perRun, "taskId", task.id)), `task ${task.name} recovery`);
       }
@@ -123,7 +160,16 @@ export function defineMixedSetSuite(provider: Provider): void {
       const tree = runs.find((r) => r.name === TREE_RUN)!;
       expect(tree.figures).toMatchObject({ rollouts: 5, passed: 1, failed: 3, unknown: 1 });
       expect(tree.figures.passRate.rate).toBeCloseTo(0.25, 12);
-      expect(tree.recovery).toMatchObject({ forkPoints: 2, evaluatedForkPoints: 1, unevaluatedForkPoints: 1, attempts: 6, unknownAttempts: 3, recoveredForkPoints: 1, recoveryRate: 1, meanAttemptsToFirstSuccess: 2 });
+      expect(tree.recovery).toMatchObject({
+        forkPoints: 2,
+        evaluatedForkPoints: 1,
+        unevaluatedForkPoints: 1,
+        attempts: 6,
+        unknownAttempts: 3,
+        recoveredForkPoints: 1,
+        recoveryRate: 1,
+        meanAttemptsToFirstSuccess: 2,
+      });
       expect(tree.recovery.recoveryAtKForkPoints).toEqual({ "1": 1, "2": 1, "4": 0, "8": 0 });
       expect(tree.recovery.recoveryAtK["4"]).toBeNull();
     });
@@ -141,7 +187,9 @@ export function defineMixedSetSuite(provider: Provider): void {
         expect([rollouts, passed], `run ${r.name} counts`).toEqual([e.rollouts.toLocaleString("en-US"), e.passed.toLocaleString("en-US")]);
         expect(passRate, `run ${r.name} pass rate`).toBe(rateText(e.rate, e.ci, e.unknown, "unknown"));
         expect(attempts, `run ${r.name} recovery attempts`).toBe(rec.attempts ? rec.attempts.toLocaleString("en-US") : "—");
-        expect(recoveryRate, `run ${r.name} recovery rate`).toBe(rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"));
+        expect(recoveryRate, `run ${r.name} recovery rate`).toBe(
+          rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"),
+        );
         if (e.unknown) shownUnknown++;
       }
       expect(shownUnknown, "some run shows its unknown count").toBeGreaterThan(0);
@@ -153,9 +201,14 @@ export function defineMixedSetSuite(provider: Provider): void {
         const e = expectedRollouts(group(cells, "taskId", task.id));
         const rec = expectedRecovery(group(perRun, "taskId", task.id));
         const [, rollouts, passed, passRate, , recoveryRate] = rowCells(tasksHtml, `/tasks/${task.id}`);
-        expect([rollouts, passed], `task ${task.name} counts`).toEqual([e.rollouts.toLocaleString("en-US"), e.passed.toLocaleString("en-US")]);
+        expect([rollouts, passed], `task ${task.name} counts`).toEqual([
+          e.rollouts.toLocaleString("en-US"),
+          e.passed.toLocaleString("en-US"),
+        ]);
         expect(passRate, `task ${task.name} pass rate`).toBe(rateText(e.rate, e.ci, e.unknown, "unknown"));
-        expect(recoveryRate, `task ${task.name} recovery rate`).toBe(rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"));
+        expect(recoveryRate, `task ${task.name} recovery rate`).toBe(
+          rateText(rec.recoveryRate, wilson(rec.recoveredForkPoints, rec.evaluatedForkPoints), rec.unknownAttempts, "attempts unknown"),
+        );
       }
     });
 
@@ -183,18 +236,35 @@ export function defineMixedSetSuite(provider: Provider): void {
       for (const r of await t.db.run.findMany()) {
         const api = byId.get(r.id)!;
         const e = expectedRollouts(group(cells, "runId", r.id));
-        expectMatches(api, {
-          name: r.name, model: r.model, checkpoint: r.checkpoint,
-          counts: { rollouts: e.rollouts, passed: e.passed, failed: e.failed, unknown: e.unknown },
-          passRate: { rate: e.rate, ci: e.ci, n: e.passed + e.failed },
-          passAtK: e.passAtK, passAtKTasks: e.passAtKProblems, recovery: expectedRecovery(group(perRun, "runId", r.id)),
-        }, `GET /runs ${r.name}`);
+        expectMatches(
+          api,
+          {
+            name: r.name,
+            model: r.model,
+            checkpoint: r.checkpoint,
+            counts: { rollouts: e.rollouts, passed: e.passed, failed: e.failed, unknown: e.unknown },
+            passRate: { rate: e.rate, ci: e.ci, n: e.passed + e.failed },
+            passAtK: e.passAtK,
+            passAtKTasks: e.passAtKProblems,
+            recovery: expectedRecovery(group(perRun, "runId", r.id)),
+          },
+          `GET /runs ${r.name}`,
+        );
       }
       const { tasks } = (await get("tasks")) as { tasks: Record<string, unknown>[] };
       expect(tasks.length).toBe(await t.db.task.count());
       for (const task of tasks) {
         const e = expectedRollouts(group(cells, "taskId", String(task["id"])));
-        expectMatches(task, { counts: { rollouts: e.rollouts, passed: e.passed, failed: e.failed, unknown: e.unknown }, passRate: { rate: e.rate, ci: e.ci }, passAtK: e.passAtK, passAtKRuns: e.passAtKProblems }, `GET /tasks ${task["name"]}`);
+        expectMatches(
+          task,
+          {
+            counts: { rollouts: e.rollouts, passed: e.passed, failed: e.failed, unknown: e.unknown },
+            passRate: { rate: e.rate, ci: e.ci },
+            passAtK: e.passAtK,
+            passAtKRuns: e.passAtKProblems,
+          },
+          `GET /tasks ${task["name"]}`,
+        );
       }
     });
 
@@ -211,7 +281,18 @@ export function defineMixedSetSuite(provider: Provider): void {
       expect(points.map((p) => p["runId"]).sort()).toEqual([...withKnown].sort());
       for (const p of points) {
         const e = expectedRollouts(group(cells, "runId", String(p["runId"])));
-        expectMatches(p, { rollouts: e.passed + e.failed, passed: e.passed, unknown: e.unknown, passAtK: e.passAtK, passAtKTasks: e.passAtKProblems, lowN: e.passed + e.failed < 5 }, `progress ${p["runName"]}`);
+        expectMatches(
+          p,
+          {
+            rollouts: e.passed + e.failed,
+            passed: e.passed,
+            unknown: e.unknown,
+            passAtK: e.passAtK,
+            passAtKTasks: e.passAtKProblems,
+            lowN: e.passed + e.failed < 5,
+          },
+          `progress ${p["runName"]}`,
+        );
         expectMatches((p as { passRate: unknown }).passRate, { rate: e.rate, ci: e.ci }, `progress ${p["runName"]} pass rate`);
       }
 
@@ -219,19 +300,38 @@ export function defineMixedSetSuite(provider: Provider): void {
       const cmp = (await get("analytics/compare", `?compare=${a}&compare=${b}&k=2`)) as { runs: Record<string, unknown>[] };
       for (const [i, id] of [a, b].entries()) {
         const e = expectedRollouts(group(cells, "runId", id));
-        expectMatches(cmp.runs[i], { rollouts: e.passed + e.failed, passed: e.passed, unknown: e.unknown, passRate: e.rate, passRateCi: e.ci, passAtK: e.passAtK["2"] }, `compare ${id}`);
+        expectMatches(
+          cmp.runs[i],
+          {
+            rollouts: e.passed + e.failed,
+            passed: e.passed,
+            unknown: e.unknown,
+            passRate: e.rate,
+            passRateCi: e.ci,
+            passAtK: e.passAtK["2"],
+          },
+          `compare ${id}`,
+        );
       }
       // Known-only denominators also in the Wilson bounds the compare view prints.
       expect(wilson(1, 4)).toEqual((cmp.runs[0] as { passRateCi: unknown }).passRateCi);
     });
 
-    it.skipIf(target.skip)("the CLI's --json prints the API's objects", async () => {
-      const cli = (...args: string[]) => run(path.join(root, "node_modules/.bin/tsx"), ["cli/reterm.ts", "analytics", ...args, "--json"], { cwd: root, env: { ...process.env, DATABASE_URL: t.config.url } });
-      const [runsOut, tasksOut, recoveryOut] = await Promise.all([cli("runs"), cli("tasks"), cli("recovery")]);
-      expect(JSON.parse(runsOut.stdout)).toEqual(await get("runs"));
-      expect(JSON.parse(tasksOut.stdout)).toEqual(await get("tasks"));
-      const recovery = JSON.parse(recoveryOut.stdout) as { overall: unknown };
-      expectMatches(recovery.overall, expectedRecovery(overall), "CLI recovery overall");
-    }, 600_000);
+    it.skipIf(target.skip)(
+      "the CLI's --json prints the API's objects",
+      async () => {
+        const cli = (...args: string[]) =>
+          run(path.join(root, "node_modules/.bin/tsx"), ["cli/reterm.ts", "analytics", ...args, "--json"], {
+            cwd: root,
+            env: { ...process.env, DATABASE_URL: t.config.url },
+          });
+        const [runsOut, tasksOut, recoveryOut] = await Promise.all([cli("runs"), cli("tasks"), cli("recovery")]);
+        expect(JSON.parse(runsOut.stdout)).toEqual(await get("runs"));
+        expect(JSON.parse(tasksOut.stdout)).toEqual(await get("tasks"));
+        const recovery = JSON.parse(recoveryOut.stdout) as { overall: unknown };
+        expectMatches(recovery.overall, expectedRecovery(overall), "CLI recovery overall");
+      },
+      600_000,
+    );
   });
 }

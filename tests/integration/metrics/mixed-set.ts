@@ -25,19 +25,36 @@ function tree(): TrajectoryDraft[] {
   ];
   const root = (id: string, outcome: "passed" | "failed" | "unknown"): TrajectoryDraft => ({ id, task, run, outcome, steps: steps(id) });
   const attempt = (parentId: string, i: number, outcome: "passed" | "failed" | "unknown"): TrajectoryDraft => ({
-    id: `${parentId}-a${i}`, task, run, outcome, steps: steps(`${parentId}-a${i}`), fork: { parentId, stepIndex: 1, attemptIndex: i, errorCategory: "command-error" },
+    id: `${parentId}-a${i}`,
+    task,
+    run,
+    outcome,
+    steps: steps(`${parentId}-a${i}`),
+    fork: { parentId, stepIndex: 1, attemptIndex: i, errorCategory: "command-error" },
   });
   return [
-    root("mx-r1", "failed"), attempt("mx-r1", 0, "failed"), attempt("mx-r1", 1, "passed"), attempt("mx-r1", 2, "unknown"), attempt("mx-r1", 3, "passed"),
-    root("mx-r2", "failed"), attempt("mx-r2", 0, "unknown"), attempt("mx-r2", 1, "unknown"),
-    root("mx-r3", "passed"), root("mx-r4", "unknown"), root("mx-r5", "failed"),
+    root("mx-r1", "failed"),
+    attempt("mx-r1", 0, "failed"),
+    attempt("mx-r1", 1, "passed"),
+    attempt("mx-r1", 2, "unknown"),
+    attempt("mx-r1", 3, "passed"),
+    root("mx-r2", "failed"),
+    attempt("mx-r2", 0, "unknown"),
+    attempt("mx-r2", 1, "unknown"),
+    root("mx-r3", "passed"),
+    root("mx-r4", "unknown"),
+    root("mx-r5", "failed"),
   ];
 }
 
 /** Loads the mixed set; returns whether the shared SFT fixtures were part of it. */
 export async function loadMixedSet(ctx: ServiceContext): Promise<boolean> {
   await seedDemo(ctx, { count: 160, seed: 17, checkpoints: [100, 200, 400] });
-  const records = tree().map((draft) => ({ ok: true as const, value: { trajectory: trajectorySchema.parse(draft), sourceFormat: "native" }, file: "mixed-tree" }));
+  const records = tree().map((draft) => ({
+    ok: true as const,
+    value: { trajectory: trajectorySchema.parse(draft), sourceFormat: "native" },
+    file: "mixed-tree",
+  }));
   const r = await importTrajectories(ctx, records, { origin: "cli" });
   if (r.imported !== records.length) throw new Error(`fork tree: ${r.imported} of ${records.length} imported`);
   if (!hasSharedFixtures) {
@@ -52,7 +69,13 @@ export async function loadMixedSet(ctx: ServiceContext): Promise<boolean> {
 
 const n = (v: unknown) => Number(v ?? 0);
 
-export interface SqlRolloutCell { runId: string; taskId: string; passed: number; failed: number; unknown: number }
+export interface SqlRolloutCell {
+  runId: string;
+  taskId: string;
+  passed: number;
+  failed: number;
+  unknown: number;
+}
 export async function sqlRolloutCells(db: Db): Promise<SqlRolloutCell[]> {
   const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(`
     SELECT "runId", "taskId",
@@ -64,7 +87,15 @@ export async function sqlRolloutCells(db: Db): Promise<SqlRolloutCell[]> {
 }
 
 /** One fork point as counted for one run: its attempts in that run (none for a parent-run entry without any). */
-export interface SqlForkUnit { forkPointId: string; runId: string; taskId: string; attempts: number; known: number; passed: number; first: number | null }
+export interface SqlForkUnit {
+  forkPointId: string;
+  runId: string;
+  taskId: string;
+  attempts: number;
+  known: number;
+  passed: number;
+  first: number | null;
+}
 
 export async function sqlForkUnits(db: Db, perRun: boolean): Promise<SqlForkUnit[]> {
   const groupRun = perRun ? `, "runId", "taskId"` : "";
@@ -77,11 +108,26 @@ export async function sqlForkUnits(db: Db, perRun: boolean): Promise<SqlForkUnit
   const parents = await db.$queryRawUnsafe<Record<string, unknown>[]>(`
     SELECT fp."id", p."runId", p."taskId" FROM "ForkPoint" fp JOIN "Trajectory" p ON p."id" = fp."trajectoryId"`);
   const units: SqlForkUnit[] = attempts.map((r) => ({
-    forkPointId: String(r.forkPointId), runId: String(r.runId ?? ""), taskId: String(r.taskId ?? ""), attempts: n(r.a), known: n(r.k), passed: n(r.p), first: r.first === null ? null : n(r.first) + 1,
+    forkPointId: String(r.forkPointId),
+    runId: String(r.runId ?? ""),
+    taskId: String(r.taskId ?? ""),
+    attempts: n(r.a),
+    known: n(r.k),
+    passed: n(r.p),
+    first: r.first === null ? null : n(r.first) + 1,
   }));
   for (const p of parents) {
     const has = units.some((u) => u.forkPointId === p.id && (!perRun || u.runId === p.runId));
-    if (!has) units.push({ forkPointId: String(p.id), runId: String(p.runId), taskId: String(p.taskId), attempts: 0, known: 0, passed: 0, first: null });
+    if (!has)
+      units.push({
+        forkPointId: String(p.id),
+        runId: String(p.runId),
+        taskId: String(p.taskId),
+        attempts: 0,
+        known: 0,
+        passed: 0,
+        first: null,
+      });
   }
   return units;
 }
@@ -96,7 +142,10 @@ function choose(a: number, b: number): number {
 }
 const passAt = (total: number, ok: number, k: number) => 1 - choose(total - ok, k) / choose(total, k);
 
-export function expectedPassAtK(cells: { n: number; c: number }[]): { value: Record<string, number | null>; problems: Record<string, number> } {
+export function expectedPassAtK(cells: { n: number; c: number }[]): {
+  value: Record<string, number | null>;
+  problems: Record<string, number>;
+} {
   const value: Record<string, number | null> = {};
   const problems: Record<string, number> = {};
   for (const k of KS) {
@@ -117,16 +166,46 @@ export function wilson(x: number, total: number): { lo: number; hi: number } | n
   return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
 }
 
-export interface ExpectedRollouts { rollouts: number; passed: number; failed: number; unknown: number; rate: number | null; ci: { lo: number; hi: number } | null; passAtK: Record<string, number | null>; passAtKProblems: Record<string, number> }
+export interface ExpectedRollouts {
+  rollouts: number;
+  passed: number;
+  failed: number;
+  unknown: number;
+  rate: number | null;
+  ci: { lo: number; hi: number } | null;
+  passAtK: Record<string, number | null>;
+  passAtKProblems: Record<string, number>;
+}
 export function expectedRollouts(cells: SqlRolloutCell[]): ExpectedRollouts {
   const passed = cells.reduce((s, x) => s + x.passed, 0);
   const failed = cells.reduce((s, x) => s + x.failed, 0);
   const unknown = cells.reduce((s, x) => s + x.unknown, 0);
   const at = expectedPassAtK(cells.map((x) => ({ n: x.passed + x.failed, c: x.passed })));
-  return { rollouts: passed + failed + unknown, passed, failed, unknown, rate: passed + failed ? passed / (passed + failed) : null, ci: wilson(passed, passed + failed), passAtK: at.value, passAtKProblems: at.problems };
+  return {
+    rollouts: passed + failed + unknown,
+    passed,
+    failed,
+    unknown,
+    rate: passed + failed ? passed / (passed + failed) : null,
+    ci: wilson(passed, passed + failed),
+    passAtK: at.value,
+    passAtKProblems: at.problems,
+  };
 }
 
-export interface ExpectedRecovery { forkPoints: number; evaluatedForkPoints: number; unevaluatedForkPoints: number; attempts: number; unknownAttempts: number; successfulAttempts: number; recoveredForkPoints: number; recoveryRate: number | null; recoveryAtK: Record<string, number | null>; recoveryAtKForkPoints: Record<string, number>; meanAttemptsToFirstSuccess: number | null }
+export interface ExpectedRecovery {
+  forkPoints: number;
+  evaluatedForkPoints: number;
+  unevaluatedForkPoints: number;
+  attempts: number;
+  unknownAttempts: number;
+  successfulAttempts: number;
+  recoveredForkPoints: number;
+  recoveryRate: number | null;
+  recoveryAtK: Record<string, number | null>;
+  recoveryAtKForkPoints: Record<string, number>;
+  meanAttemptsToFirstSuccess: number | null;
+}
 export function expectedRecovery(units: SqlForkUnit[]): ExpectedRecovery {
   const evaluated = units.filter((u) => u.known > 0);
   const recovered = units.filter((u) => u.passed > 0);

@@ -21,7 +21,8 @@ export default async function TokensPage() {
         title="API tokens"
         description={
           <>
-            For scripts and training pipelines: send <Code>Authorization: Bearer rt_…</Code>. A token acts as its owner, with the owner&apos;s role.
+            For scripts and training pipelines: send <Code>Authorization: Bearer rt_…</Code>. A token acts as its owner, with the
+            owner&apos;s role.
             {admin ? " As an admin you see everyone's tokens." : null}
           </>
         }

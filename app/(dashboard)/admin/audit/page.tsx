@@ -17,7 +17,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const parsed = auditQuerySchema.safeParse({ action: sp.action, actor: sp.actor });
   const query = parsed.success ? parsed.data : auditQuerySchema.parse({});
   const events = await listAuditEvents(ctx, { ...query, limit: 200 });
-  const exportQuery = new URLSearchParams({ ...(query.action ? { action: query.action } : {}), ...(query.actor ? { actor: query.actor } : {}), limit: "10000" });
+  const exportQuery = new URLSearchParams({
+    ...(query.action ? { action: query.action } : {}),
+    ...(query.actor ? { actor: query.actor } : {}),
+    limit: "10000",
+  });
   return (
     <>
       <PageHeader
@@ -34,7 +38,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <form className="mb-4 flex flex-wrap items-end gap-2 text-sm" method="get">
         <label className="flex flex-col gap-1">
           Action starts with
-          <input name="action" defaultValue={query.action ?? ""} placeholder="e.g. auth." className="h-8 rounded-md border border-input bg-background px-2" />
+          <input
+            name="action"
+            defaultValue={query.action ?? ""}
+            placeholder="e.g. auth."
+            className="h-8 rounded-md border border-input bg-background px-2"
+          />
         </label>
         <label className="flex flex-col gap-1">
           User

@@ -17,7 +17,13 @@ export const dynamic = "force-dynamic";
 function SignIn({ u }: { u: UserListing }) {
   if (u.state === "deleted") return <Badge variant="outline">deleted</Badge>;
   const state = u.state === "disabled" ? <Badge variant="destructive">disabled</Badge> : null;
-  if (u.hasPassword) return <span className="flex flex-wrap gap-1">{state}<Badge variant="success">password set</Badge></span>;
+  if (u.hasPassword)
+    return (
+      <span className="flex flex-wrap gap-1">
+        {state}
+        <Badge variant="success">password set</Badge>
+      </span>
+    );
   return (
     <span className="flex flex-col gap-1">
       <span className="flex flex-wrap gap-1">
@@ -37,7 +43,10 @@ export default async function UsersPage() {
   const users = await listUsers(await getPageContext(PAGE_PERMISSIONS["/admin/users"]));
   return (
     <>
-      <PageHeader title="Users" description="Accounts and roles: admin (everything), researcher (import, curate, export, queues), annotator (assigned queues), viewer (read-only)." />
+      <PageHeader
+        title="Users"
+        description="Accounts and roles: admin (everything), researcher (import, curate, export, queues), annotator (assigned queues), viewer (read-only)."
+      />
       <div className="flex flex-col gap-5">
         <Card>
           <CardHeader>
@@ -61,14 +70,21 @@ export default async function UsersPage() {
               </TableHeader>
               <TableBody>
                 {users.map((u) => (
-                  <TableRow key={u.id} data-testid="user-row" data-state={u.state} className={u.state === "active" ? undefined : "text-muted-foreground"}>
+                  <TableRow
+                    key={u.id}
+                    data-testid="user-row"
+                    data-state={u.state}
+                    className={u.state === "active" ? undefined : "text-muted-foreground"}
+                  >
                     <TableCell className="font-medium">{u.name}</TableCell>
                     <TableCell>
                       <SignIn u={u} />
                     </TableCell>
                     <TableCell>{u.activeTokens}</TableCell>
                     <TableCell>{u.state === "deleted" ? null : <UserRowActions name={u.name} role={u.role} />}</TableCell>
-                    <TableCell>{u.state === "deleted" ? null : <UserStateActions name={u.name} disabled={u.state === "disabled"} />}</TableCell>
+                    <TableCell>
+                      {u.state === "deleted" ? null : <UserStateActions name={u.name} disabled={u.state === "disabled"} />}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -27,19 +27,44 @@ export default async function FailureModesPage({ searchParams }: { searchParams:
     <>
       <PageHeader
         title="Failure modes"
-        description={<>What breaks across the filtered trajectories: each failing step&apos;s decisive output line, with paths, numbers and names abstracted, ranked by trajectories affected. Categories are suggestions. <Link href="/analytics" className="text-primary hover:underline">Back to analytics</Link></>}
+        description={
+          <>
+            What breaks across the filtered trajectories: each failing step&apos;s decisive output line, with paths, numbers and names
+            abstracted, ranked by trajectories affected. Categories are suggestions.{" "}
+            <Link href="/analytics" className="text-primary hover:underline">
+              Back to analytics
+            </Link>
+          </>
+        }
       />
       <FailureModeFilters options={options} query={query} />
       <div className="flex flex-col gap-5">
-        {comparison && query.compare ? <FailureModeComparisonView comparison={comparison} baselineLabel={label(query.compare.baseline)} comparedLabel={label(query.compare.compared)} filter={query.filter} /> : null}
+        {comparison && query.compare ? (
+          <FailureModeComparisonView
+            comparison={comparison}
+            baselineLabel={label(query.compare.baseline)}
+            comparedLabel={label(query.compare.compared)}
+            filter={query.filter}
+          />
+        ) : null}
         {list.modes.length === 0 ? (
           <EmptyState title={list.needsReindex ? "Failure signatures not computed yet" : "No failure modes here"} icon={<ListX />}>
-            {list.needsReindex ? <>This database was imported before failure signatures existed: run <code>npm run reterm -- reindex-failure-modes</code>.</> : "No step in the filtered trajectories shows an error the detector recognises."}
+            {list.needsReindex ? (
+              <>
+                This database was imported before failure signatures existed: run <code>npm run reterm -- reindex-failure-modes</code>.
+              </>
+            ) : (
+              "No step in the filtered trajectories shows an error the detector recognises."
+            )}
           </EmptyState>
         ) : (
           <section className="flex flex-col gap-2" aria-labelledby="fm-heading">
             <h2 id="fm-heading" className="text-lg font-semibold">
-              {list.totalModes} modes <span className="text-sm font-normal text-muted-foreground">over {list.failedTrajectories} failed trajectories{list.totalModes > list.modes.length ? ` · top ${list.modes.length} shown` : ""}</span>
+              {list.totalModes} modes{" "}
+              <span className="text-sm font-normal text-muted-foreground">
+                over {list.failedTrajectories} failed trajectories
+                {list.totalModes > list.modes.length ? ` · top ${list.modes.length} shown` : ""}
+              </span>
             </h2>
             <FailureModesTable modes={list.modes} filter={query.filter} />
           </section>

@@ -22,17 +22,35 @@ export default async function LabelSchemasPage() {
         description="What annotators label and how. Editing a schema never rewrites existing labels: removed options stay readable as retired."
         actions={
           <>
-            <Button asChild variant="outline" size="sm"><a href="/api/v1/label-schemas?download=1" download><Download /> Export JSON</a></Button>
-            <Button asChild size="sm"><Link href="/annotation/schemas/new"><Plus /> New schema</Link></Button>
+            <Button asChild variant="outline" size="sm">
+              <a href="/api/v1/label-schemas?download=1" download>
+                <Download /> Export JSON
+              </a>
+            </Button>
+            <Button asChild size="sm">
+              <Link href="/annotation/schemas/new">
+                <Plus /> New schema
+              </Link>
+            </Button>
           </>
         }
       />
       <Card>
-        <CardContent className="pt-4"><SchemaTable schemas={schemas} /></CardContent>
+        <CardContent className="pt-4">
+          <SchemaTable schemas={schemas} />
+        </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>Import</CardTitle><p className="text-xs text-muted-foreground">A JSON file as exported here: new keys are created, existing ones updated (their options merged, never dropped). A file with any problem writes nothing.</p></CardHeader>
-        <CardContent><ImportSchemasForm /></CardContent>
+        <CardHeader>
+          <CardTitle>Import</CardTitle>
+          <p className="text-xs text-muted-foreground">
+            A JSON file as exported here: new keys are created, existing ones updated (their options merged, never dropped). A file with any
+            problem writes nothing.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <ImportSchemasForm />
+        </CardContent>
       </Card>
     </div>
   );

@@ -25,11 +25,17 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function DatasetPage({ params, searchParams }: Props) {
   const name = decodeURIComponent((await params).name);
   const ctx = await getPageContext();
-  const detail = await getDatasetDetail(ctx, name).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? notFound() : Promise.reject(e)));
+  const detail = await getDatasetDetail(ctx, name).catch((e: unknown) =>
+    isAppError(e) && e.code === "NOT_FOUND" ? notFound() : Promise.reject(e),
+  );
   const { dataset, versions } = detail;
   const query = { ...trajectoryListUrlSchema.parse(await searchParams), datasetId: [dataset.id] };
   const canExport = can(ctx.actor, "dataset:export");
-  const [list, exports, leaks] = await Promise.all([listTrajectories(ctx, query), canExport ? listDatasetExports(ctx, name) : [], canExport ? listVersionLeaks(ctx, versions) : {}]);
+  const [list, exports, leaks] = await Promise.all([
+    listTrajectories(ctx, query),
+    canExport ? listDatasetExports(ctx, name) : [],
+    canExport ? listVersionLeaks(ctx, versions) : {},
+  ]);
   // The version an export without a number takes (the service's rule): the latest if frozen or if none is, else the latest frozen.
   const latestFrozen = versions.filter((v) => v.frozenAt).reduce<number | null>((m, v) => Math.max(m ?? 0, v.version), null);
   const defaultVersion = dataset.latest ? (dataset.latest.frozenAt || latestFrozen === null ? dataset.latest.version : latestFrozen) : null;
@@ -44,29 +50,46 @@ export default async function DatasetPage({ params, searchParams }: Props) {
       <PageHeader
         title={dataset.name}
         description={`${dataset.itemKind === "segment" ? "Recovery segments (failed parent up to the fork → passed attempt)" : "Whole trajectories"} · ${dataset.description ?? "no description"}`}
-        actions={can(ctx.actor, "dataset:write") ? (
-          <div className="flex items-start gap-2">
-            <FreezePanel name={dataset.name} revision={dataset.revision} hasChanges={!!draft} />
-            <DeleteDatasetButton name={dataset.name} revision={dataset.revision} />
-          </div>
-        ) : null}
+        actions={
+          can(ctx.actor, "dataset:write") ? (
+            <div className="flex items-start gap-2">
+              <FreezePanel name={dataset.name} revision={dataset.revision} hasChanges={!!draft} />
+              <DeleteDatasetButton name={dataset.name} revision={dataset.revision} />
+            </div>
+          ) : null
+        }
       />
       <div className="mb-5 flex flex-col gap-5">
         <Card>
-          <CardHeader><CardTitle>Versions</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>Versions</CardTitle>
+          </CardHeader>
           <VersionsList versions={versions} diffs={diffs} />
         </Card>
         {canExport ? (
           <Card>
-            <CardHeader><CardTitle>Export</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>Export</CardTitle>
+            </CardHeader>
             <CardContent>
-              <ExportPanel name={dataset.name} versions={versions.map((v) => ({ version: v.version, frozen: !!v.frozenAt }))} initial={exports} leaks={leaks} defaultVersion={defaultVersion} />
+              <ExportPanel
+                name={dataset.name}
+                versions={versions.map((v) => ({ version: v.version, frozen: !!v.frozenAt }))}
+                initial={exports}
+                leaks={leaks}
+                defaultVersion={defaultVersion}
+              />
             </CardContent>
           </Card>
         ) : null}
       </div>
       <h2 className="mb-2 text-sm font-semibold">Items {draft ? "(current draft)" : `(v${dataset.latest?.version ?? 1})`}</h2>
-      <DatasetItemsTable list={list} name={dataset.name} revision={dataset.revision} editable={can(ctx.actor, "dataset:write") && !!dataset.latest} />
+      <DatasetItemsTable
+        list={list}
+        name={dataset.name}
+        revision={dataset.revision}
+        editable={can(ctx.actor, "dataset:write") && !!dataset.latest}
+      />
     </>
   );
 }

@@ -13,15 +13,32 @@ export const metadata: Metadata = { title: "Tasks" };
 const columns: SummaryColumn<GroupSummary>[] = [
   { label: "Task", render: (r) => <NameCell href={`/tasks/${r.id}`} name={r.name} detail={r.detail} /> },
   ...outcomeColumns<GroupSummary>(),
-  { label: "Trajectories", align: "right", render: (r) => <Link className="text-primary hover:underline" href={`/trajectories?taskId=${r.id}`}>Browse</Link> },
+  {
+    label: "Trajectories",
+    align: "right",
+    render: (r) => (
+      <Link className="text-primary hover:underline" href={`/trajectories?taskId=${r.id}`}>
+        Browse
+      </Link>
+    ),
+  },
 ];
 
 export default async function TasksPage() {
   const rows = await listTasks(await getPageContext(PAGE_PERMISSIONS["/tasks"]));
   return (
     <>
-      <PageHeader title="Tasks" description="Benchmark tasks and how often their original rollouts pass (recovery attempts are counted separately). Open a task for pass@k by run." />
-      {rows.length ? <GroupSummaryTable rows={rows} columns={columns} label="Tasks" testId="task-row" /> : <EmptyState title="No tasks yet" icon={<ListChecks />}>Tasks appear when trajectories are imported.</EmptyState>}
+      <PageHeader
+        title="Tasks"
+        description="Benchmark tasks and how often their original rollouts pass (recovery attempts are counted separately). Open a task for pass@k by run."
+      />
+      {rows.length ? (
+        <GroupSummaryTable rows={rows} columns={columns} label="Tasks" testId="task-row" />
+      ) : (
+        <EmptyState title="No tasks yet" icon={<ListChecks />}>
+          Tasks appear when trajectories are imported.
+        </EmptyState>
+      )}
     </>
   );
 }

@@ -22,12 +22,22 @@ const columns: SummaryColumn<RunRow>[] = [
   { label: "Run", render: (r) => <NameCell href={`/runs/${r.id}`} name={r.name} detail={r.detail} /> },
   rollouts!,
   passed!,
-  ...PASS_AT.map((k): SummaryColumn<RunRow> => ({ label: `pass@${k}`, align: "right", render: (r) => <ShareBar value={r.figures.passAtK[`${k}`]} /> })),
+  ...PASS_AT.map((k): SummaryColumn<RunRow> => ({
+    label: `pass@${k}`,
+    align: "right",
+    render: (r) => <ShareBar value={r.figures.passAtK[`${k}`]} />,
+  })),
   attempts!,
   recovered!,
 ];
 
-export default async function TaskPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TaskPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const ctx = await getPageContext();
   const detail = await getTaskDetail(ctx, id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
@@ -40,19 +50,29 @@ export default async function TaskPage({ params, searchParams }: { params: Promi
       <Link href="/tasks" className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
         <ChevronLeft className="size-4" aria-hidden /> Tasks
       </Link>
-      <PageHeader title={task.name} description={[task.benchmark, task.externalId, task.category, task.difficulty].filter(Boolean).join(" · ")} />
+      <PageHeader
+        title={task.name}
+        description={[task.benchmark, task.externalId, task.category, task.difficulty].filter(Boolean).join(" · ")}
+      />
       {task.instruction ? (
         <Card>
           <CardContent className="text-sm whitespace-pre-wrap">{task.instruction}</CardContent>
         </Card>
       ) : null}
       <section className="flex flex-col gap-2" aria-labelledby="by-run">
-        <h2 id="by-run" className="text-sm font-semibold">Pass@k by run</h2>
-        <p className="text-xs text-muted-foreground">Unbiased pass@k over each run&apos;s original rollouts of this task with a known outcome (unknown outcomes are counted under the pass rate, never as failures); recovery attempts are listed separately. — means fewer than k rollouts of known outcome.</p>
+        <h2 id="by-run" className="text-sm font-semibold">
+          Pass@k by run
+        </h2>
+        <p className="text-xs text-muted-foreground">
+          Unbiased pass@k over each run&apos;s original rollouts of this task with a known outcome (unknown outcomes are counted under the
+          pass rate, never as failures); recovery attempts are listed separately. — means fewer than k rollouts of known outcome.
+        </p>
         <GroupSummaryTable rows={detail.runs} columns={columns} label="Pass@k by run" testId="pass-at-k-row" />
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="all-trajectories">
-        <h2 id="all-trajectories" className="text-sm font-semibold">Every trajectory of this task</h2>
+        <h2 id="all-trajectories" className="text-sm font-semibold">
+          Every trajectory of this task
+        </h2>
         <TrajectoriesTable list={list} facets={facets} locked={{ taskId: [id] }} canCreateDataset={can(ctx.actor, "dataset:write")} />
       </section>
     </div>

@@ -23,17 +23,23 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         title="Trajectories"
         description={
           <>
-            Every imported rollout. Filter, search commands and outputs, and open one to replay it. Keys: <kbd>/</kbd> search, <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>x</kbd> select.
+            Every imported rollout. Filter, search commands and outputs, and open one to replay it. Keys: <kbd>/</kbd> search, <kbd>j</kbd>/
+            <kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>x</kbd> select.
           </>
         }
       />
       {list.total === 0 && !hasFilters(query) ? (
         <EmptyState title="No trajectories yet" icon={<PlayCircle />}>
-          Import some with <Code>npm run reterm -- import path/to/runs</Code> or load demo data with <Code>npm run reterm -- seed-demo</Code>.
+          Import some with <Code>npm run reterm -- import path/to/runs</Code> or load demo data with{" "}
+          <Code>npm run reterm -- seed-demo</Code>.
         </EmptyState>
       ) : (
         <>
-          {can(ctx.actor, "dataset:write") ? <div className="mb-3 flex justify-end"><CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} matchingCapped={list.totalCapped} /></div> : null}
+          {can(ctx.actor, "dataset:write") ? (
+            <div className="mb-3 flex justify-end">
+              <CreateDatasetForm filter={datasetFilterOf(query)} matching={list.total} matchingCapped={list.totalCapped} />
+            </div>
+          ) : null}
           <TrajectoriesTable list={list} facets={facets} canCreateDataset={can(ctx.actor, "dataset:write")} />
         </>
       )}

@@ -29,9 +29,18 @@ async function AfterOpening({ opening, children }: { opening: Promise<unknown>; 
   return children;
 }
 
-const pageSchema = z.object({ from: z.coerce.number().int().nonnegative().optional().catch(undefined), slot: z.string().max(100).optional().catch(undefined) });
+const pageSchema = z.object({
+  from: z.coerce.number().int().nonnegative().optional().catch(undefined),
+  slot: z.string().max(100).optional().catch(undefined),
+});
 
-export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TrajectoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id: requested } = await params;
   const query = await searchParams;
   const link = replayLinkSchema.parse(query);
@@ -55,7 +64,11 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
     // terminal, its timeline and its controls are in the first screen; labels, tests and the transcript follow.
     <div className="flex flex-col gap-3">
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
-        <Link href="/trajectories" prefetch={false} className="inline-flex items-center gap-1 self-center text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          href="/trajectories"
+          prefetch={false}
+          className="inline-flex items-center gap-1 self-center text-sm text-muted-foreground hover:text-foreground"
+        >
           <ChevronLeft className="size-4" aria-hidden /> Trajectories
         </Link>
         <h1 className="min-w-0 text-xl font-semibold tracking-tight break-words">{t.task.name}</h1>
@@ -73,7 +86,13 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
         {/* After the replay's opening: a long trajectory's labelling panel (hundreds of suggestions) is most of the
             HTML, and streamed first it delayed the replay's first frame. */}
         <AfterOpening opening={opening}>
-          <LabellingSection ctx={ctx} trajectoryId={id} stepCount={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} slotId={pageSchema.parse(query).slot} />
+          <LabellingSection
+            ctx={ctx}
+            trajectoryId={id}
+            stepCount={t.stepCount}
+            forkSteps={t.forkPoints.map((f) => f.stepIndex)}
+            slotId={pageSchema.parse(query).slot}
+          />
         </AfterOpening>
       </Suspense>
       <div className="grid gap-4 lg:grid-cols-2">
@@ -86,7 +105,13 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
           </Suspense>
         ) : null}
       </div>
-      <Transcript key={`${id}:${from}`} trajectoryId={id} from={from} total={t.stepCount} forkSteps={t.forkPoints.map((f) => f.stepIndex)} />
+      <Transcript
+        key={`${id}:${from}`}
+        trajectoryId={id}
+        from={from}
+        total={t.stepCount}
+        forkSteps={t.forkPoints.map((f) => f.stepIndex)}
+      />
     </div>
   );
 }

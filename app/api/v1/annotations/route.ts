@@ -9,14 +9,21 @@ import { readJsonBody } from "@/lib/http/body";
 
 export const GET = route(async (req, ctx) => NextResponse.json(await listLabels(ctx, queryObject(req))), { permission: "trajectory:read" });
 
-export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await readJsonBody(req)), { status: 201 }), { permission: "annotation:write" });
+export const POST = route(async (req, ctx) => NextResponse.json(await createLabel(ctx, await readJsonBody(req)), { status: 201 }), {
+  permission: "annotation:write",
+});
 
-export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await readJsonBody(req))), { permission: "annotation:write" });
+export const PATCH = route(async (req, ctx) => NextResponse.json(await updateLabel(ctx, await readJsonBody(req))), {
+  permission: "annotation:write",
+});
 
 const deleteQuerySchema = z.object({ id: z.string().min(1).max(100), version: z.coerce.number().int().positive() });
 
-export const DELETE = route(async (req, ctx) => {
-  const { id, version } = deleteQuerySchema.parse(queryObject(req));
-  await deleteLabel(ctx, id, version);
-  return new NextResponse(null, { status: 204 });
-}, { permission: "annotation:write" });
+export const DELETE = route(
+  async (req, ctx) => {
+    const { id, version } = deleteQuerySchema.parse(queryObject(req));
+    await deleteLabel(ctx, id, version);
+    return new NextResponse(null, { status: 204 });
+  },
+  { permission: "annotation:write" },
+);

@@ -5,12 +5,15 @@ import { auditEventsToJsonl, auditQuerySchema, listAuditEvents } from "@/lib/ser
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, ctx) => {
-  const rows = await listAuditEvents(ctx, auditQuerySchema.parse(queryObject(req)));
-  return new NextResponse(auditEventsToJsonl(rows), {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="reterm-audit-${new Date().toISOString().slice(0, 10)}.jsonl"`,
-    },
-  });
-}, { permission: "audit:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const rows = await listAuditEvents(ctx, auditQuerySchema.parse(queryObject(req)));
+    return new NextResponse(auditEventsToJsonl(rows), {
+      headers: {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="reterm-audit-${new Date().toISOString().slice(0, 10)}.jsonl"`,
+      },
+    });
+  },
+  { permission: "audit:read" },
+);

@@ -6,13 +6,18 @@ import { exportSchemas } from "@/lib/services/annotation/manage-schemas";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, ctx) => {
-  const body = await exportSchemas(ctx);
-  const download = queryObject(req).download === "1";
-  return new NextResponse(body, {
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      ...(download ? { "content-disposition": `attachment; filename="reterm-label-schemas-${new Date().toISOString().slice(0, 10)}.json"` } : {}),
-    },
-  });
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const body = await exportSchemas(ctx);
+    const download = queryObject(req).download === "1";
+    return new NextResponse(body, {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        ...(download
+          ? { "content-disposition": `attachment; filename="reterm-label-schemas-${new Date().toISOString().slice(0, 10)}.json"` }
+          : {}),
+      },
+    });
+  },
+  { permission: "trajectory:read" },
+);

@@ -4,4 +4,7 @@ import { route } from "@/lib/http/route";
 import { paramsFromSearch, searchQuerySchema } from "@/lib/validation/search-params";
 import { searchSteps } from "@/lib/services/browse/search-trajectories";
 
-export const GET = route(async (req, ctx) => NextResponse.json(await searchSteps(ctx, searchQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams)))), { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => NextResponse.json(await searchSteps(ctx, searchQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams)))),
+  { permission: "trajectory:read" },
+);

@@ -7,8 +7,11 @@ import { listTaskFigures } from "@/lib/services/browse/list-catalog-figures";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, ctx) => {
-  const unknown = Object.keys(queryObject(req))[0];
-  if (unknown !== undefined) throw new AppError("INVALID_INPUT", `${unknown}: unknown parameter`);
-  return NextResponse.json(await listTaskFigures(ctx));
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const unknown = Object.keys(queryObject(req))[0];
+    if (unknown !== undefined) throw new AppError("INVALID_INPUT", `${unknown}: unknown parameter`);
+    return NextResponse.json(await listTaskFigures(ctx));
+  },
+  { permission: "trajectory:read" },
+);

@@ -37,7 +37,6 @@ export async function findAccountByName(db: Db, name: string): Promise<AccountAc
   return u ? toAccountActor(u) : null;
 }
 
-
 export interface UserSummary {
   id: string;
   name: string;
@@ -67,7 +66,12 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
   const rows = await db.user.findMany({
     orderBy: { name: "asc" },
     select: {
-      id: true, name: true, role: true, createdAt: true, disabledAt: true, deletedAt: true,
+      id: true,
+      name: true,
+      role: true,
+      createdAt: true,
+      disabledAt: true,
+      deletedAt: true,
       accounts: { where: { providerId: "credential" }, select: { id: true } },
       apiTokens: { where: { revokedAt: null }, select: { id: true } },
     },
@@ -109,13 +113,22 @@ export type AccountChange = { role: Role } | { disabledAt: Date | null } | { del
  * disabling each other at the same moment must not both succeed (under READ COMMITTED each would still count the
  * other as active). SQLite transactions are serialised by its write lock already.
  */
-export async function changeAccount(db: Db, id: string, change: AccountChange): Promise<{ outcome: "ok" | "last-admin" | "gone"; before: UserRow | null }> {
+export async function changeAccount(
+  db: Db,
+  id: string,
+  change: AccountChange,
+): Promise<{ outcome: "ok" | "last-admin" | "gone"; before: UserRow | null }> {
   return db.$transaction(async (tx) => {
     if (configOf(db).provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(7311001)");
     const before = await tx.user.findUnique({ where: { id }, select: rowSelect });
     if (!before || before.deletedAt) return { outcome: "gone" as const, before };
     const wasActiveAdmin = before.role === "admin" && !before.disabledAt;
-    const staysActiveAdmin = "role" in change ? change.role === "admin" && !before.disabledAt : "disabledAt" in change ? before.role === "admin" && change.disabledAt === null : false;
+    const staysActiveAdmin =
+      "role" in change
+        ? change.role === "admin" && !before.disabledAt
+        : "disabledAt" in change
+          ? before.role === "admin" && change.disabledAt === null
+          : false;
     if (wasActiveAdmin && !staysActiveAdmin && (await tx.user.count({ where: { ...activeAdmin, id: { not: id } } })) === 0) {
       return { outcome: "last-admin" as const, before };
     }

@@ -16,7 +16,8 @@ export type Period = "day" | "week";
 
 /** The period (first day, "YYYY-MM-DD") of timestamp column `col`. SQLite stores ISO-8601 UTC text. */
 function periodSql(db: Db, col: Prisma.Sql, period: Period): Prisma.Sql {
-  if (dialectOf(db) === "postgresql") return period === "day" ? sql`to_char(${col}, 'YYYY-MM-DD')` : sql`to_char(date_trunc('week', ${col}), 'YYYY-MM-DD')`;
+  if (dialectOf(db) === "postgresql")
+    return period === "day" ? sql`to_char(${col}, 'YYYY-MM-DD')` : sql`to_char(date_trunc('week', ${col}), 'YYYY-MM-DD')`;
   // 'weekday 0' moves forward to Sunday (or stays on one); six days back is that week's Monday.
   return period === "day" ? sql`substr(${col}, 1, 10)` : sql`date(substr(${col}, 1, 10), 'weekday 0', '-6 days')`;
 }
@@ -28,7 +29,11 @@ const inScope = (f: AnalyticsFilter) => {
 };
 
 /** Labels per (period, schema): how many were made and on how many distinct trajectories. */
-export async function countLabelsByPeriod(db: Db, f: AnalyticsFilter, period: Period): Promise<{ period: string; schemaKey: string; labels: number; trajectories: number }[]> {
+export async function countLabelsByPeriod(
+  db: Db,
+  f: AnalyticsFilter,
+  period: Period,
+): Promise<{ period: string; schemaKey: string; labels: number; trajectories: number }[]> {
   const rows = await db.$queryRaw<unknown[]>`
     SELECT x."p" AS "p", ls."key" AS "k", CAST(SUM(x."n") AS INTEGER) AS "n", CAST(SUM(x."tr") AS INTEGER) AS "tr"
     FROM (SELECT a."schemaId" AS "s", ${periodSql(db, sql`a."createdAt"`, period)} AS "p", COUNT(*) AS "n", COUNT(DISTINCT a."trajectoryId") AS "tr"
@@ -46,7 +51,11 @@ export async function countLabelsByPeriod(db: Db, f: AnalyticsFilter, period: Pe
  * Queue items completed per (period, queue): an item is complete once it has `labelsPerItem` done places, and it
  * completed when the last of them was finished (the slot's updatedAt).
  */
-export async function countCompletedItemsByPeriod(db: Db, f: AnalyticsFilter, period: Period): Promise<{ period: string; queueId: string; queueName: string; items: number }[]> {
+export async function countCompletedItemsByPeriod(
+  db: Db,
+  f: AnalyticsFilter,
+  period: Period,
+): Promise<{ period: string; queueId: string; queueName: string; items: number }[]> {
   const rows = await db.$queryRaw<unknown[]>`
     SELECT ${periodSql(db, sql`d."at"`, period)} AS "p", q."id" AS "q", q."name" AS "name", CAST(COUNT(*) AS INTEGER) AS "n"
     FROM (SELECT s."itemId" AS "item", s."queueId" AS "queue", MAX(s."updatedAt") AS "at", COUNT(*) AS "done"

@@ -46,14 +46,22 @@ const cellSchema = z.array(z.object({ l: num, e: num, r: num, a: num }));
  * (length bucket, error bucket) with both counts — a few hundred at most — which are summed here. `withoutError` counts
  * trajectories with no first-error step.
  */
-export async function findTrajectoryHistograms(db: Db, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
+export async function findTrajectoryHistograms(
+  db: Db,
+  f: AnalyticsFilter,
+): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
   return withPlainPlan(db, (q) => trajectoryHistograms(q, f));
 }
 
-async function trajectoryHistograms(db: Queryable, f: AnalyticsFilter): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
+async function trajectoryHistograms(
+  db: Queryable,
+  f: AnalyticsFilter,
+): Promise<{ length: BucketCount[]; firstError: BucketCount[]; withoutError: number }> {
   const scope = scopeSql(f, "t");
   const [r] = trajRangeSchema.parse(
-    await db.$queryRaw<unknown[]>`SELECT MIN(t."stepCount") AS "lo", MAX(t."stepCount") AS "hi", MIN(t."firstErrorStep") AS "elo", MAX(t."firstErrorStep") AS "ehi",
+    await db.$queryRaw<
+      unknown[]
+    >`SELECT MIN(t."stepCount") AS "lo", MAX(t."stepCount") AS "hi", MIN(t."firstErrorStep") AS "elo", MAX(t."firstErrorStep") AS "ehi",
       CAST(SUM(CASE WHEN t."firstErrorStep" IS NULL THEN 1 ELSE 0 END) AS INTEGER) AS "none" FROM "Trajectory" t WHERE ${scope}`,
   );
   if (r!.lo === null || r!.hi === null) return { length: [], firstError: [], withoutError: 0 };
@@ -62,14 +70,16 @@ async function trajectoryHistograms(db: Queryable, f: AnalyticsFilter): Promise<
   // Trajectories are first grouped by their (stepCount, firstErrorStep) values — in the order of
   // Trajectory_lengths_idx, so without sorting 10^5 rows — and only those groups are put into buckets.
   const fe = sql`v."fe"`;
-  const rows = cellSchema.parse(await db.$queryRaw<unknown[]>`
+  const rows = cellSchema.parse(
+    await db.$queryRaw<unknown[]>`
     SELECT x."l" AS "l", x."e" AS "e", CAST(SUM(x."r") AS INTEGER) AS "r", CAST(SUM(x."a") AS INTEGER) AS "a"
     FROM (SELECT ${bucketCase(sql`v."sc"`, lengthBuckets, true)} AS "l",
             CASE WHEN ${fe} IS NULL THEN -1 ELSE ${bucketCase(fe, errorBuckets, true)} END AS "e", v."r" AS "r", v."a" AS "a"
           FROM (SELECT t."stepCount" AS "sc", t."firstErrorStep" AS "fe",
                   SUM(CASE WHEN t."parentId" IS NULL THEN 1 ELSE 0 END) AS "r", SUM(CASE WHEN t."parentId" IS NULL THEN 0 ELSE 1 END) AS "a"
                 FROM "Trajectory" t WHERE ${scope} GROUP BY t."stepCount", t."firstErrorStep") v) x
-    GROUP BY x."l", x."e"`);
+    GROUP BY x."l", x."e"`,
+  );
   const sum = (buckets: Bucket[], key: "l" | "e") =>
     buckets.map((bk, i) => {
       const inBucket = rows.filter((x) => x[key] === i);
@@ -99,13 +109,18 @@ const siblingSummarySchema = z.array(z.object({ kind: num, k: numOrNull, fps: nu
  * groups and the reward range (one statement, the aggregate materialized and read twice), then once more for the
  * reward buckets, whose edges depend on that range.
  */
-export async function findSiblingDistributions(db: Db, f: AnalyticsFilter): Promise<{ attemptsToRecover: { attempts: number | null; forkPoints: number }[]; siblingReward: BucketCount[] }> {
-  const summary = siblingSummarySchema.parse(await db.$queryRaw<unknown[]>`
+export async function findSiblingDistributions(
+  db: Db,
+  f: AnalyticsFilter,
+): Promise<{ attemptsToRecover: { attempts: number | null; forkPoints: number }[]; siblingReward: BucketCount[] }> {
+  const summary = siblingSummarySchema.parse(
+    await db.$queryRaw<unknown[]>`
     WITH g AS MATERIALIZED (${siblingGroups(f)})
     SELECT 0 AS "kind", CASE WHEN g."c" > 0 THEN g."first" + 1 END AS "k", CAST(COUNT(*) AS INTEGER) AS "fps", NULL AS "lo", NULL AS "hi"
     FROM g WHERE g."n" > 0 GROUP BY CASE WHEN g."c" > 0 THEN g."first" + 1 END
     UNION ALL
-    SELECT 1 AS "kind", NULL AS "k", NULL AS "fps", MIN(g."mean") AS "lo", MAX(g."mean") AS "hi" FROM g WHERE g."rewarded" > 0`);
+    SELECT 1 AS "kind", NULL AS "k", NULL AS "fps", MIN(g."mean") AS "lo", MAX(g."mean") AS "hi" FROM g WHERE g."rewarded" > 0`,
+  );
   const attemptsToRecover = summary
     .filter((r) => r.kind === 0)
     .map((r) => ({ attempts: r.k, forkPoints: r.fps ?? 0 }))

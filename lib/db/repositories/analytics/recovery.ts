@@ -33,7 +33,16 @@ export interface RecoveryCell {
 }
 
 const cellSchema = z.array(
-  z.object({ cat: z.string().nullable(), n: num, c: num, fps: num, attempts: num, labelled: num, firstSum: num.nullable(), firstCount: num }),
+  z.object({
+    cat: z.string().nullable(),
+    n: num,
+    c: num,
+    fps: num,
+    attempts: num,
+    labelled: num,
+    firstSum: num.nullable(),
+    firstCount: num,
+  }),
 );
 
 /**
@@ -45,7 +54,9 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
   // its category once — a label lookup per fork point, not per attempt. `per` is materialized: inlined, its label
   // lookup would run once for each place the outer query names "label" (SQLite's plan showed it twice).
   const parentScope = scopeConditions(f, "p");
-  const rows = await withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`
+  const rows = await withPlainPlan(
+    db,
+    (q) => q.$queryRaw<unknown[]>`
     WITH agg AS (
       SELECT t."forkPointId" AS "id", COUNT(*) AS "attempts",
         SUM(CASE WHEN t."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END) AS "n",
@@ -62,7 +73,8 @@ export async function findRecoveryCells(db: Db, f: AnalyticsFilter): Promise<Rec
     SELECT COALESCE("label", "errorCategory") AS "cat", CAST("n" AS INTEGER) AS "n", CAST("c" AS INTEGER) AS "c", CAST(COUNT(*) AS INTEGER) AS "fps",
       CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM(CASE WHEN "label" IS NULL THEN 0 ELSE 1 END) AS INTEGER) AS "labelled",
       CAST(SUM("first" + 1) AS INTEGER) AS "firstSum", CAST(COUNT("first") AS INTEGER) AS "firstCount"
-    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`);
+    FROM per GROUP BY COALESCE("label", "errorCategory"), "n", "c"`,
+  );
   return cellSchema.parse(rows).map((r) => ({
     category: r.cat,
     n: r.n,

@@ -48,7 +48,10 @@ export async function findRunTaskSamples(db: Db, f: AnalyticsFilter): Promise<Ru
 }
 
 export async function findRuns(db: Db): Promise<RunInfo[]> {
-  return db.run.findMany({ select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true }, orderBy: { name: "asc" } });
+  return db.run.findMany({
+    select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true },
+    orderBy: { name: "asc" },
+  });
 }
 
 export async function findTasks(db: Db): Promise<TaskInfo[]> {

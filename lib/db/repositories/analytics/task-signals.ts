@@ -31,15 +31,34 @@ export async function findTaskSignals(db: Db, f: AnalyticsFilter): Promise<TaskS
   const [anomalies, labels] = await Promise.all([
     // One branch per kind of anomaly, each a range seek on Trajectory(outcome, reward, taskId, runId); written as one
     // OR, SQLite walked a whole index in taskId order for the GROUP BY instead.
-    withPlainPlan(db, (q) => q.$queryRaw<unknown[]>`SELECT x."k" AS "k", CAST(SUM(x."c") AS INTEGER) AS "c" FROM (
-      ${Prisma.join(REWARD_ANOMALIES.map((anomaly) => sql`SELECT t."taskId" AS "k", COUNT(*) AS "c" FROM "Trajectory" t${whereSql([anomaly, ...scope])} GROUP BY t."taskId"`), " UNION ALL ")}) x
-      GROUP BY x."k"`),
+    withPlainPlan(
+      db,
+      (q) => q.$queryRaw<unknown[]>`SELECT x."k" AS "k", CAST(SUM(x."c") AS INTEGER) AS "c" FROM (
+      ${Prisma.join(
+        REWARD_ANOMALIES.map(
+          (anomaly) =>
+            sql`SELECT t."taskId" AS "k", COUNT(*) AS "c" FROM "Trajectory" t${whereSql([anomaly, ...scope])} GROUP BY t."taskId"`,
+        ),
+        " UNION ALL ",
+      )}) x
+      GROUP BY x."k"`,
+    ),
     db.$queryRaw<unknown[]>`SELECT t."taskId" AS "k", CAST(COUNT(DISTINCT a."trajectoryId") AS INTEGER) AS "c"
       FROM "Annotation" a JOIN "LabelSchema" s ON s."id" = a."schemaId" JOIN "Trajectory" t ON t."id" = a."trajectoryId"
       ${whereSql([sql`s."key" = ${ERROR_CATEGORY_SCHEMA_KEY}`, sql`a."value" = ${TASK_INVALID}`, ...scope])} GROUP BY t."taskId"`,
   ]);
-  const parse = (rows: unknown[]) => new Map(z.array(z.object({ k: z.string(), c: num })).parse(rows).map((r) => [r.k, r.c]));
+  const parse = (rows: unknown[]) =>
+    new Map(
+      z
+        .array(z.object({ k: z.string(), c: num }))
+        .parse(rows)
+        .map((r) => [r.k, r.c]),
+    );
   const a = parse(anomalies);
   const l = parse(labels);
-  return [...new Set([...a.keys(), ...l.keys()])].map((taskId) => ({ taskId, rewardAnomalies: a.get(taskId) ?? 0, invalidLabels: l.get(taskId) ?? 0 }));
+  return [...new Set([...a.keys(), ...l.keys()])].map((taskId) => ({
+    taskId,
+    rewardAnomalies: a.get(taskId) ?? 0,
+    invalidLabels: l.get(taskId) ?? 0,
+  }));
 }

@@ -38,16 +38,35 @@ export interface LabelEventView {
 }
 
 const labelSelect = {
-  id: true, schemaId: true, annotatorId: true, targetType: true, targetKey: true, trajectoryId: true, stepStart: true, stepEnd: true,
-  forkPointId: true, value: true, comment: true, version: true, createdAt: true, updatedAt: true,
-  schema: { select: { key: true } }, annotator: { select: { name: true } },
+  id: true,
+  schemaId: true,
+  annotatorId: true,
+  targetType: true,
+  targetKey: true,
+  trajectoryId: true,
+  stepStart: true,
+  stepEnd: true,
+  forkPointId: true,
+  value: true,
+  comment: true,
+  version: true,
+  createdAt: true,
+  updatedAt: true,
+  schema: { select: { key: true } },
+  annotator: { select: { name: true } },
 } as const;
 
 type LabelRow = Prisma.AnnotationGetPayload<{ select: typeof labelSelect }>;
 
 function toView(r: LabelRow): LabelView {
   const { schema, annotator, createdAt, updatedAt, ...rest } = r;
-  return { ...rest, schemaKey: schema.key, annotatorName: annotator.name, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+  return {
+    ...rest,
+    schemaKey: schema.key,
+    annotatorName: annotator.name,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  };
 }
 
 export interface TrajectoryTargetFacts {
@@ -70,7 +89,11 @@ export async function findForkPointId(db: Db, trajectoryId: string, stepIndex: n
 
 /** The recovery attempts of a fork point (a ranking label orders exactly these). */
 export async function listForkAttemptIds(db: Db, forkPointId: string): Promise<string[]> {
-  const rows = await db.trajectory.findMany({ where: { forkPointId }, orderBy: [{ attemptIndex: "asc" }, { id: "asc" }], select: { id: true } });
+  const rows = await db.trajectory.findMany({
+    where: { forkPointId },
+    orderBy: [{ attemptIndex: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
   return rows.map((r) => r.id);
 }
 
@@ -80,7 +103,10 @@ export async function findLabel(db: Db, id: string): Promise<LabelView | null> {
 }
 
 export async function findLabelByTarget(db: Db, schemaId: string, annotatorId: string, targetKey: string): Promise<LabelView | null> {
-  const r = await db.annotation.findUnique({ where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey } }, select: labelSelect });
+  const r = await db.annotation.findUnique({
+    where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey } },
+    select: labelSelect,
+  });
   return r ? toView(r) : null;
 }
 
@@ -102,7 +128,10 @@ export async function listLabels(db: Db, f: LabelFilter): Promise<LabelView[]> {
       ...(f.trajectoryIds ? { trajectoryId: { in: f.trajectoryIds } } : {}),
       ...(f.schemaId ? { schemaId: f.schemaId } : {}),
       // Both may be given (blind mode restricts whatever was asked for): AND them, never let one replace the other.
-      AND: [...(f.annotatorId ? [{ annotatorId: f.annotatorId }] : []), ...(f.annotatorIds ? [{ annotatorId: { in: f.annotatorIds } }] : [])],
+      AND: [
+        ...(f.annotatorId ? [{ annotatorId: f.annotatorId }] : []),
+        ...(f.annotatorIds ? [{ annotatorId: { in: f.annotatorIds } }] : []),
+      ],
     },
     orderBy: [{ trajectoryId: "asc" }, { stepStart: "asc" }, { createdAt: "asc" }, { id: "asc" }],
     take: f.limit,
@@ -138,7 +167,17 @@ export async function insertLabel(db: Db, l: NewLabel, actorId: string, opts: { 
   return db.$transaction(async (tx) => {
     const r = await tx.annotation.create({ data: l, select: labelSelect });
     await tx.annotationEvent.create({
-      data: { annotationId: r.id, trajectoryId: l.trajectoryId, schemaId: l.schemaId, targetKey: l.targetKey, actorId, action: "create", newValue: l.value, newComment: l.comment, version: 1 },
+      data: {
+        annotationId: r.id,
+        trajectoryId: l.trajectoryId,
+        schemaId: l.schemaId,
+        targetKey: l.targetKey,
+        actorId,
+        action: "create",
+        newValue: l.value,
+        newComment: l.comment,
+        version: 1,
+      },
     });
     await tx.trajectory.update({ where: { id: l.trajectoryId }, data: { annotationCount: { increment: 1 } } });
     if (opts.decision) await tx.suggestionDecision.create({ data: decisionRow(opts.decision, r.id) });
@@ -150,16 +189,37 @@ export async function insertLabel(db: Db, l: NewLabel, actorId: string, opts: { 
  * Change a label when it is still at `expectedVersion`. Returns null when it is not (someone saved in between) or
  * it is gone; the caller reads who changed it from the history.
  */
-export async function updateLabelIfVersion(db: Db, id: string, expectedVersion: number, change: { value: string; comment: string | null }, actorId: string): Promise<LabelView | null> {
+export async function updateLabelIfVersion(
+  db: Db,
+  id: string,
+  expectedVersion: number,
+  change: { value: string; comment: string | null },
+  actorId: string,
+): Promise<LabelView | null> {
   return db.$transaction(async (tx) => {
-    const before = await tx.annotation.findUnique({ where: { id }, select: { value: true, comment: true, trajectoryId: true, schemaId: true, targetKey: true } });
+    const before = await tx.annotation.findUnique({
+      where: { id },
+      select: { value: true, comment: true, trajectoryId: true, schemaId: true, targetKey: true },
+    });
     if (!before) return null;
-    const n = await tx.annotation.updateMany({ where: { id, version: expectedVersion }, data: { value: change.value, comment: change.comment, version: { increment: 1 } } });
+    const n = await tx.annotation.updateMany({
+      where: { id, version: expectedVersion },
+      data: { value: change.value, comment: change.comment, version: { increment: 1 } },
+    });
     if (n.count === 0) return null;
     await tx.annotationEvent.create({
       data: {
-        annotationId: id, trajectoryId: before.trajectoryId, schemaId: before.schemaId, targetKey: before.targetKey, actorId, action: "update",
-        oldValue: before.value, newValue: change.value, oldComment: before.comment, newComment: change.comment, version: expectedVersion + 1,
+        annotationId: id,
+        trajectoryId: before.trajectoryId,
+        schemaId: before.schemaId,
+        targetKey: before.targetKey,
+        actorId,
+        action: "update",
+        oldValue: before.value,
+        newValue: change.value,
+        oldComment: before.comment,
+        newComment: change.comment,
+        version: expectedVersion + 1,
       },
     });
     const r = await tx.annotation.findUniqueOrThrow({ where: { id }, select: labelSelect });
@@ -170,19 +230,36 @@ export async function updateLabelIfVersion(db: Db, id: string, expectedVersion: 
 /** Delete a label at `expectedVersion`, record it, and decrement the count. False when the version moved or it is gone. */
 export async function deleteLabelIfVersion(db: Db, id: string, expectedVersion: number, actorId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const before = await tx.annotation.findUnique({ where: { id }, select: { value: true, comment: true, trajectoryId: true, schemaId: true, targetKey: true } });
+    const before = await tx.annotation.findUnique({
+      where: { id },
+      select: { value: true, comment: true, trajectoryId: true, schemaId: true, targetKey: true },
+    });
     if (!before) return false;
     const n = await tx.annotation.deleteMany({ where: { id, version: expectedVersion } });
     if (n.count === 0) return false;
     await tx.annotationEvent.create({
-      data: { annotationId: id, trajectoryId: before.trajectoryId, schemaId: before.schemaId, targetKey: before.targetKey, actorId, action: "delete", oldValue: before.value, oldComment: before.comment, version: expectedVersion },
+      data: {
+        annotationId: id,
+        trajectoryId: before.trajectoryId,
+        schemaId: before.schemaId,
+        targetKey: before.targetKey,
+        actorId,
+        action: "delete",
+        oldValue: before.value,
+        oldComment: before.comment,
+        version: expectedVersion,
+      },
     });
     await tx.trajectory.update({ where: { id: before.trajectoryId }, data: { annotationCount: { decrement: 1 } } });
     return true;
   });
 }
 
-export async function listLabelEvents(db: Db, where: { annotationId?: string; trajectoryId?: string; actorIds?: string[] }, limit = 200): Promise<LabelEventView[]> {
+export async function listLabelEvents(
+  db: Db,
+  where: { annotationId?: string; trajectoryId?: string; actorIds?: string[] },
+  limit = 200,
+): Promise<LabelEventView[]> {
   const rows = await db.annotationEvent.findMany({
     where: {
       ...(where.annotationId ? { annotationId: where.annotationId } : {}),
@@ -192,26 +269,51 @@ export async function listLabelEvents(db: Db, where: { annotationId?: string; tr
     orderBy: [{ createdAt: "desc" }, { version: "desc" }],
     take: limit,
   });
-  const names = new Map((await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.actorId))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const names = new Map(
+    (await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.actorId))] } }, select: { id: true, name: true } })).map(
+      (u) => [u.id, u.name],
+    ),
+  );
   return rows.map((r) => ({
-    id: r.id, annotationId: r.annotationId, targetKey: r.targetKey, schemaId: r.schemaId, actorName: names.get(r.actorId) ?? r.actorId, action: r.action,
-    oldValue: r.oldValue, newValue: r.newValue, oldComment: r.oldComment, newComment: r.newComment, version: r.version, createdAt: r.createdAt.toISOString(),
+    id: r.id,
+    annotationId: r.annotationId,
+    targetKey: r.targetKey,
+    schemaId: r.schemaId,
+    actorName: names.get(r.actorId) ?? r.actorId,
+    action: r.action,
+    oldValue: r.oldValue,
+    newValue: r.newValue,
+    oldComment: r.oldComment,
+    newComment: r.newComment,
+    version: r.version,
+    createdAt: r.createdAt.toISOString(),
   }));
 }
 
 /** The annotationCount every trajectory should have (test and repair helper). */
 export async function countLabelsOfTrajectory(db: Db, trajectoryId: string): Promise<{ stored: number; actual: number }> {
-  const [t, actual] = await Promise.all([db.trajectory.findUnique({ where: { id: trajectoryId }, select: { annotationCount: true } }), db.annotation.count({ where: { trajectoryId } })]);
+  const [t, actual] = await Promise.all([
+    db.trajectory.findUnique({ where: { id: trajectoryId }, select: { annotationCount: true } }),
+    db.annotation.count({ where: { trajectoryId } }),
+  ]);
   return { stored: t?.annotationCount ?? 0, actual };
 }
 
-
 /** Ratings for agreement: value per annotator per target, for one schema, optionally only targets of some trajectories. */
-export async function loadRatings(db: Db, schemaId: string, trajectoryIds?: string[]): Promise<{ targetKey: string; annotatorId: string; value: string }[]> {
+export async function loadRatings(
+  db: Db,
+  schemaId: string,
+  trajectoryIds?: string[],
+): Promise<{ targetKey: string; annotatorId: string; value: string }[]> {
   const out: { targetKey: string; annotatorId: string; value: string }[] = [];
-  const chunks = trajectoryIds ? Array.from({ length: Math.ceil(trajectoryIds.length / 500) }, (_, i) => trajectoryIds.slice(i * 500, i * 500 + 500)) : [undefined];
+  const chunks = trajectoryIds
+    ? Array.from({ length: Math.ceil(trajectoryIds.length / 500) }, (_, i) => trajectoryIds.slice(i * 500, i * 500 + 500))
+    : [undefined];
   for (const ids of chunks) {
-    const rows = await db.annotation.findMany({ where: { schemaId, ...(ids ? { trajectoryId: { in: ids } } : {}) }, select: { targetKey: true, annotatorId: true, value: true } });
+    const rows = await db.annotation.findMany({
+      where: { schemaId, ...(ids ? { trajectoryId: { in: ids } } : {}) },
+      select: { targetKey: true, annotatorId: true, value: true },
+    });
     out.push(...rows);
   }
   return out;

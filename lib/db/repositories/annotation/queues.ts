@@ -35,12 +35,38 @@ export interface NewQueue {
 }
 
 const queueSelect = {
-  id: true, name: true, description: true, filter: true, schemaKeys: true, labelsPerItem: true, blind: true, reservationMinutes: true, itemCount: true, createdAt: true,
+  id: true,
+  name: true,
+  description: true,
+  filter: true,
+  schemaKeys: true,
+  labelsPerItem: true,
+  blind: true,
+  reservationMinutes: true,
+  itemCount: true,
+  createdAt: true,
   assignees: { select: { user: { select: { id: true, name: true } } } },
 } as const;
 
-function toView(q: { id: string; name: string; description: string | null; filter: string; schemaKeys: string; labelsPerItem: number; blind: boolean; reservationMinutes: number; itemCount: number; createdAt: Date; assignees: { user: { id: string; name: string } }[] }): QueueView {
-  return { ...q, schemaKeys: JSON.parse(q.schemaKeys) as string[], createdAt: q.createdAt.toISOString(), assignees: q.assignees.map((a) => a.user).sort((a, b) => a.name.localeCompare(b.name)) };
+function toView(q: {
+  id: string;
+  name: string;
+  description: string | null;
+  filter: string;
+  schemaKeys: string;
+  labelsPerItem: number;
+  blind: boolean;
+  reservationMinutes: number;
+  itemCount: number;
+  createdAt: Date;
+  assignees: { user: { id: string; name: string } }[];
+}): QueueView {
+  return {
+    ...q,
+    schemaKeys: JSON.parse(q.schemaKeys) as string[],
+    createdAt: q.createdAt.toISOString(),
+    assignees: q.assignees.map((a) => a.user).sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 const CHUNK = 2000;
@@ -51,15 +77,25 @@ export async function insertQueue(db: Db, q: NewQueue): Promise<QueueView> {
     async (tx) => {
       const created = await tx.annotationQueue.create({
         data: {
-          name: q.name, description: q.description, filter: q.filter, schemaKeys: JSON.stringify(q.schemaKeys), labelsPerItem: q.labelsPerItem, blind: q.blind,
-          reservationMinutes: q.reservationMinutes, itemCount: q.trajectoryIds.length, createdById: q.createdById,
+          name: q.name,
+          description: q.description,
+          filter: q.filter,
+          schemaKeys: JSON.stringify(q.schemaKeys),
+          labelsPerItem: q.labelsPerItem,
+          blind: q.blind,
+          reservationMinutes: q.reservationMinutes,
+          itemCount: q.trajectoryIds.length,
+          createdById: q.createdById,
         },
         select: { id: true },
       });
       for (let i = 0; i < q.trajectoryIds.length; i += CHUNK) {
-        await tx.queueItem.createMany({ data: q.trajectoryIds.slice(i, i + CHUNK).map((trajectoryId, j) => ({ queueId: created.id, position: i + j, trajectoryId })) });
+        await tx.queueItem.createMany({
+          data: q.trajectoryIds.slice(i, i + CHUNK).map((trajectoryId, j) => ({ queueId: created.id, position: i + j, trajectoryId })),
+        });
       }
-      if (q.assigneeIds.length) await tx.queueAssignee.createMany({ data: q.assigneeIds.map((userId) => ({ queueId: created.id, userId })) });
+      if (q.assigneeIds.length)
+        await tx.queueAssignee.createMany({ data: q.assigneeIds.map((userId) => ({ queueId: created.id, userId })) });
       return created.id;
     },
     { timeout: 120_000 },
@@ -68,7 +104,9 @@ export async function insertQueue(db: Db, q: NewQueue): Promise<QueueView> {
 }
 
 export async function findQueue(db: Db, idOrName: string): Promise<QueueView | null> {
-  const q = (await db.annotationQueue.findUnique({ where: { id: idOrName }, select: queueSelect })) ?? (await db.annotationQueue.findUnique({ where: { name: idOrName }, select: queueSelect }));
+  const q =
+    (await db.annotationQueue.findUnique({ where: { id: idOrName }, select: queueSelect })) ??
+    (await db.annotationQueue.findUnique({ where: { name: idOrName }, select: queueSelect }));
   return q ? toView(q) : null;
 }
 
@@ -103,13 +141,30 @@ export interface SlotView {
   expiresAt: string | null;
 }
 
-const slotSelect = { id: true, queueId: true, itemId: true, expiresAt: true, item: { select: { position: true, trajectoryId: true } } } as const;
+const slotSelect = {
+  id: true,
+  queueId: true,
+  itemId: true,
+  expiresAt: true,
+  item: { select: { position: true, trajectoryId: true } },
+} as const;
 type SlotRow = { id: string; queueId: string; itemId: string; expiresAt: Date | null; item: { position: number; trajectoryId: string } };
-const slotView = (s: SlotRow): SlotView => ({ slotId: s.id, queueId: s.queueId, itemId: s.itemId, position: s.item.position, trajectoryId: s.item.trajectoryId, expiresAt: s.expiresAt?.toISOString() ?? null });
+const slotView = (s: SlotRow): SlotView => ({
+  slotId: s.id,
+  queueId: s.queueId,
+  itemId: s.itemId,
+  position: s.item.position,
+  trajectoryId: s.item.trajectoryId,
+  expiresAt: s.expiresAt?.toISOString() ?? null,
+});
 
 /** The annotator's live reservation in this queue, if any (asking "next" twice returns the same item). */
 export async function findActiveReservation(db: Db, queueId: string, annotatorId: string, now: Date): Promise<SlotView | null> {
-  const s = await db.queueSlot.findFirst({ where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } }, orderBy: { createdAt: "asc" }, select: slotSelect });
+  const s = await db.queueSlot.findFirst({
+    where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } },
+    orderBy: { createdAt: "asc" },
+    select: slotSelect,
+  });
   return s ? slotView(s) : null;
 }
 
@@ -141,7 +196,15 @@ function shuffled<T>(xs: readonly T[]): T[] {
  * fail for one of them, who moves on). Candidates come a page at a time by position. Null when the queue holds
  * nothing more for them.
  */
-export async function reserveNext(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date, strategy?: ReserveStrategy): Promise<SlotView | null> {
+export async function reserveNext(
+  db: Db,
+  queueId: string,
+  annotatorId: string,
+  labelsPerItem: number,
+  now: Date,
+  expiresAt: Date,
+  strategy?: ReserveStrategy,
+): Promise<SlotView | null> {
   const postgres = dialectOf(db) === "postgresql";
   if (strategy === "skip-locked" || (strategy === undefined && postgres)) {
     if (!postgres) throw new Error("the skip-locked reserve needs PostgreSQL");
@@ -163,13 +226,20 @@ export async function reserveNext(db: Db, queueId: string, annotatorId: string, 
       where: { queueId, doneCount: { lt: labelsPerItem }, position: { gt: after }, slots: { none: { annotatorId } } },
       orderBy: { position: "asc" },
       take: PAGE,
-      select: { id: true, position: true, slots: { where: { slot: { not: null } }, select: { id: true, slot: true, status: true, expiresAt: true } } },
+      select: {
+        id: true,
+        position: true,
+        slots: { where: { slot: { not: null } }, select: { id: true, slot: true, status: true, expiresAt: true } },
+      },
     });
     for (const item of items) {
       for (const s of item.slots) {
         if (s.status !== "reserved" || !s.expiresAt || s.expiresAt > now) continue;
         try {
-          const n = await db.queueSlot.updateMany({ where: { id: s.id, status: "reserved", expiresAt: { lte: now } }, data: { annotatorId, expiresAt } });
+          const n = await db.queueSlot.updateMany({
+            where: { id: s.id, status: "reserved", expiresAt: { lte: now } },
+            data: { annotatorId, expiresAt },
+          });
           if (n.count === 1) return slotView(await db.queueSlot.findUniqueOrThrow({ where: { id: s.id }, select: slotSelect }));
         } catch (e) {
           if (!isUniqueViolation(e)) throw e; // this annotator holds another slot of the item (cannot happen: filtered)
@@ -181,7 +251,10 @@ export async function reserveNext(db: Db, queueId: string, annotatorId: string, 
       for (let slot = 0; slot < labelsPerItem; slot++) {
         if (used.has(slot)) continue;
         try {
-          const s = await db.queueSlot.create({ data: { queueId, itemId: item.id, slot, annotatorId, status: "reserved", expiresAt }, select: slotSelect });
+          const s = await db.queueSlot.create({
+            data: { queueId, itemId: item.id, slot, annotatorId, status: "reserved", expiresAt },
+            select: slotSelect,
+          });
           return slotView(s);
         } catch (e) {
           if (!isUniqueViolation(e)) throw e;
@@ -202,7 +275,10 @@ export async function findSlot(db: Db, slotId: string): Promise<(SlotView & { an
 /** Mark the annotator's reservation done (even if it expired, as long as nobody took it over). False otherwise. */
 export async function completeSlot(db: Db, slotId: string, annotatorId: string): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const n = await tx.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "reserved" }, data: { status: "done", expiresAt: null } });
+    const n = await tx.queueSlot.updateMany({
+      where: { id: slotId, annotatorId, status: "reserved" },
+      data: { status: "done", expiresAt: null },
+    });
     if (n.count === 0) return false;
     const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
     await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { increment: 1 } } });
@@ -212,7 +288,12 @@ export async function completeSlot(db: Db, slotId: string, annotatorId: string):
 
 /** The annotator's live reservations in this queue, oldest first (the current item and the one reserved ahead). */
 export async function listActiveReservations(db: Db, queueId: string, annotatorId: string, now: Date): Promise<SlotView[]> {
-  const rows = await db.queueSlot.findMany({ where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } }, orderBy: { createdAt: "asc" }, take: 10, select: slotSelect });
+  const rows = await db.queueSlot.findMany({
+    where: { queueId, annotatorId, status: "reserved", expiresAt: { gt: now } },
+    orderBy: { createdAt: "asc" },
+    take: 10,
+    select: slotSelect,
+  });
   return rows.map(slotView);
 }
 
@@ -225,7 +306,10 @@ export async function touchSlot(db: Db, slotId: string, annotatorId: string, exp
 /** Undo "done": the annotator's finished place is reserved by them again and the item counts one place less. */
 export async function reopenSlot(db: Db, slotId: string, annotatorId: string, expiresAt: Date): Promise<boolean> {
   return db.$transaction(async (tx) => {
-    const n = await tx.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "done" }, data: { status: "reserved", expiresAt } });
+    const n = await tx.queueSlot.updateMany({
+      where: { id: slotId, annotatorId, status: "done" },
+      data: { status: "reserved", expiresAt },
+    });
     if (n.count === 0) return false;
     const s = await tx.queueSlot.findUniqueOrThrow({ where: { id: slotId }, select: { itemId: true } });
     await tx.queueItem.update({ where: { id: s.itemId }, data: { doneCount: { decrement: 1 } } });
@@ -235,7 +319,10 @@ export async function reopenSlot(db: Db, slotId: string, annotatorId: string, ex
 
 /** Give the place back (slot = null) and remember the reason; the item is not offered to this annotator again. */
 export async function skipSlot(db: Db, slotId: string, annotatorId: string, reason: string): Promise<boolean> {
-  const n = await db.queueSlot.updateMany({ where: { id: slotId, annotatorId, status: "reserved" }, data: { status: "skipped", slot: null, expiresAt: null, skipReason: reason } });
+  const n = await db.queueSlot.updateMany({
+    where: { id: slotId, annotatorId, status: "reserved" },
+    data: { status: "skipped", slot: null, expiresAt: null, skipReason: reason },
+  });
   return n.count === 1;
 }
 
@@ -250,17 +337,38 @@ export interface QueueProgress {
 
 export async function queueProgress(db: Db, queueId: string, now: Date): Promise<QueueProgress> {
   const q = await db.annotationQueue.findUniqueOrThrow({ where: { id: queueId }, select: { itemCount: true, labelsPerItem: true } });
-  const groups = await db.queueSlot.groupBy({ by: ["annotatorId", "status"], where: { queueId, OR: [{ status: { not: "reserved" } }, { expiresAt: { gt: now } }] }, _count: { _all: true } });
-  const users = new Map((await db.user.findMany({ where: { id: { in: [...new Set(groups.map((g) => g.annotatorId))] } }, select: { id: true, name: true } })).map((u) => [u.id, u.name]));
+  const groups = await db.queueSlot.groupBy({
+    by: ["annotatorId", "status"],
+    where: { queueId, OR: [{ status: { not: "reserved" } }, { expiresAt: { gt: now } }] },
+    _count: { _all: true },
+  });
+  const users = new Map(
+    (
+      await db.user.findMany({ where: { id: { in: [...new Set(groups.map((g) => g.annotatorId))] } }, select: { id: true, name: true } })
+    ).map((u) => [u.id, u.name]),
+  );
   const per = new Map<string, QueueProgress["perAnnotator"][number]>();
   for (const g of groups) {
-    const row = per.get(g.annotatorId) ?? { annotatorId: g.annotatorId, name: users.get(g.annotatorId) ?? g.annotatorId, done: 0, skipped: 0, reserved: 0 };
+    const row = per.get(g.annotatorId) ?? {
+      annotatorId: g.annotatorId,
+      name: users.get(g.annotatorId) ?? g.annotatorId,
+      done: 0,
+      skipped: 0,
+      reserved: 0,
+    };
     if (g.status === "done" || g.status === "skipped" || g.status === "reserved") row[g.status] += g._count._all;
     per.set(g.annotatorId, row);
   }
   const perAnnotator = [...per.values()].sort((a, b) => a.name.localeCompare(b.name));
   const sum = (k: "done" | "skipped" | "reserved") => perAnnotator.reduce((s, r) => s + r[k], 0);
-  return { items: q.itemCount, places: q.itemCount * q.labelsPerItem, done: sum("done"), skipped: sum("skipped"), reserved: sum("reserved"), perAnnotator };
+  return {
+    items: q.itemCount,
+    places: q.itemCount * q.labelsPerItem,
+    done: sum("done"),
+    skipped: sum("skipped"),
+    reserved: sum("reserved"),
+    perAnnotator,
+  };
 }
 
 /** Ratings of one schema on a queue's trajectories (agreement), with annotator names. */
@@ -279,20 +387,47 @@ export interface QueueRating {
 export async function loadQueueRatings(db: Db, schemaId: string, queueId?: string): Promise<QueueRating[]> {
   const rows = await db.annotation.findMany({
     where: { schemaId, ...(queueId ? { trajectory: { queueItems: { some: { queueId } } } } : {}) },
-    select: { targetKey: true, targetType: true, stepStart: true, stepEnd: true, trajectoryId: true, value: true, annotator: { select: { name: true } }, trajectory: { select: { task: { select: { name: true } } } } },
+    select: {
+      targetKey: true,
+      targetType: true,
+      stepStart: true,
+      stepEnd: true,
+      trajectoryId: true,
+      value: true,
+      annotator: { select: { name: true } },
+      trajectory: { select: { task: { select: { name: true } } } },
+    },
   });
-  return rows.map((r) => ({ targetKey: r.targetKey, targetType: r.targetType, stepStart: r.stepStart, stepEnd: r.stepEnd, trajectoryId: r.trajectoryId, taskName: r.trajectory.task.name, value: r.value, annotatorName: r.annotator.name }));
+  return rows.map((r) => ({
+    targetKey: r.targetKey,
+    targetType: r.targetType,
+    stepStart: r.stepStart,
+    stepEnd: r.stepEnd,
+    trajectoryId: r.trajectoryId,
+    taskName: r.trajectory.task.name,
+    value: r.value,
+    annotatorName: r.annotator.name,
+  }));
 }
 
 /** Skip reasons of a queue (newest first) for its page. */
-export async function listSkips(db: Db, queueId: string, limit = 50): Promise<{ trajectoryId: string; annotator: string; reason: string | null; at: string }[]> {
+export async function listSkips(
+  db: Db,
+  queueId: string,
+  limit = 50,
+): Promise<{ trajectoryId: string; annotator: string; reason: string | null; at: string }[]> {
   const rows = await db.queueSlot.findMany({
     where: { queueId, status: "skipped" },
     orderBy: { updatedAt: "desc" },
     take: limit,
     select: { skipReason: true, updatedAt: true, item: { select: { trajectoryId: true } }, annotator: { select: { name: true } } },
   });
-  return rows.map((r) => ({ trajectoryId: r.item.trajectoryId, annotator: r.annotator.name, reason: r.skipReason, at: r.updatedAt.toISOString() }));
+  return rows.map((r) => ({
+    trajectoryId: r.item.trajectoryId,
+    annotator: r.annotator.name,
+    reason: r.skipReason,
+    at: r.updatedAt.toISOString(),
+  }));
 }
 
 /** The schemas (by key) the annotator has labelled on a trajectory: "done" needs one label of each queue schema. */

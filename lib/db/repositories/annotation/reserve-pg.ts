@@ -9,7 +9,14 @@ import type { Db } from "../../client.ts";
 const sql = Prisma.sql;
 
 /** The id of the slot reserved for the annotator, or null when the queue holds nothing more for them. */
-export async function reserveNextSkipLocked(db: Db, queueId: string, annotatorId: string, labelsPerItem: number, now: Date, expiresAt: Date): Promise<string | null> {
+export async function reserveNextSkipLocked(
+  db: Db,
+  queueId: string,
+  annotatorId: string,
+  labelsPerItem: number,
+  now: Date,
+  expiresAt: Date,
+): Promise<string | null> {
   const takenOver = await db.$queryRaw<{ id: string }[]>(sql`
     UPDATE "QueueSlot" SET "annotatorId" = ${annotatorId}, "expiresAt" = ${expiresAt}, "updatedAt" = ${now}
     WHERE "id" = (

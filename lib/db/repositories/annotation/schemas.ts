@@ -1,7 +1,13 @@
 // Label schemas: read as validated views, created and edited by admins (options are never removed: see mergeOptions),
 // and the default ones inserted at set-up.
 import type { Db } from "../../client.ts";
-import { labelOptionSchema, SCHEMA_KINDS, TARGET_TYPES, type LabelSchemaInput, type LabelSchemaView } from "../../../domain/annotation/label-schema.ts";
+import {
+  labelOptionSchema,
+  SCHEMA_KINDS,
+  TARGET_TYPES,
+  type LabelSchemaInput,
+  type LabelSchemaView,
+} from "../../../domain/annotation/label-schema.ts";
 import type { LabelSchemaDefinition } from "../../../domain/taxonomy.ts";
 import { z } from "zod";
 
@@ -11,7 +17,17 @@ const stored = z.object({
   options: z.array(labelOptionSchema.partial({ label: true }).passthrough()),
 });
 
-type Row = { id: string; key: string; name: string; description: string | null; kind: string; targets: string; options: string; active: boolean; updatedAt: Date };
+type Row = {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  kind: string;
+  targets: string;
+  options: string;
+  active: boolean;
+  updatedAt: Date;
+};
 
 function toView(r: Row): LabelSchemaView {
   // Stored JSON is checked on the way out: a hand-edited row fails loudly here rather than deep in the UI.
@@ -41,16 +57,36 @@ export async function findLabelSchema(db: Db, keyOrId: string): Promise<LabelSch
 
 export async function createLabelSchema(db: Db, s: LabelSchemaInput): Promise<LabelSchemaView> {
   const r = await db.labelSchema.create({
-    data: { key: s.key, name: s.name, description: s.description ?? null, kind: s.kind, targets: JSON.stringify(s.targets), options: JSON.stringify(s.options), active: s.active },
+    data: {
+      key: s.key,
+      name: s.name,
+      description: s.description ?? null,
+      kind: s.kind,
+      targets: JSON.stringify(s.targets),
+      options: JSON.stringify(s.options),
+      active: s.active,
+    },
   });
   return toView(r);
 }
 
 /** Update when the schema was not changed since `expectedUpdatedAt`; null when someone else saved first. */
-export async function updateLabelSchema(db: Db, id: string, expectedUpdatedAt: string, s: Omit<LabelSchemaInput, "key">): Promise<LabelSchemaView | null> {
+export async function updateLabelSchema(
+  db: Db,
+  id: string,
+  expectedUpdatedAt: string,
+  s: Omit<LabelSchemaInput, "key">,
+): Promise<LabelSchemaView | null> {
   const n = await db.labelSchema.updateMany({
     where: { id, updatedAt: new Date(expectedUpdatedAt) },
-    data: { name: s.name, description: s.description ?? null, kind: s.kind, targets: JSON.stringify(s.targets), options: JSON.stringify(s.options), active: s.active },
+    data: {
+      name: s.name,
+      description: s.description ?? null,
+      kind: s.kind,
+      targets: JSON.stringify(s.targets),
+      options: JSON.stringify(s.options),
+      active: s.active,
+    },
   });
   if (n.count === 0) return null;
   return findLabelSchema(db, id);
@@ -73,7 +109,14 @@ export async function ensureLabelSchemas(db: Db, defs: LabelSchemaDefinition[]):
     const exists = await db.labelSchema.findUnique({ where: { key: d.key }, select: { id: true } });
     if (exists) continue;
     await db.labelSchema.create({
-      data: { key: d.key, name: d.name, description: d.description, kind: d.kind, targets: JSON.stringify(d.targets), options: JSON.stringify(d.options) },
+      data: {
+        key: d.key,
+        name: d.name,
+        description: d.description,
+        kind: d.kind,
+        targets: JSON.stringify(d.targets),
+        options: JSON.stringify(d.options),
+      },
     });
     created++;
   }

@@ -24,7 +24,11 @@ export interface RolloutCountCell {
 
 /** Original rollouts (no parent) per (run, task). */
 export async function findRolloutCells(db: Db, scope: CellScope = {}): Promise<RolloutCountCell[]> {
-  const rows = await db.trajectory.groupBy({ by: ["runId", "taskId", "outcome"], where: { ...scope, parentId: null }, _count: { _all: true } });
+  const rows = await db.trajectory.groupBy({
+    by: ["runId", "taskId", "outcome"],
+    where: { ...scope, parentId: null },
+    _count: { _all: true },
+  });
   const cells = new Map<string, RolloutCountCell>();
   for (const r of rows) {
     const key = `${r.runId}\u0000${r.taskId}`;
@@ -51,7 +55,9 @@ export interface ForkPointCountCell {
   firstSuccessCount: number;
 }
 
-const forkSchema = z.array(z.object({ runId: z.string(), taskId: z.string(), n: num, c: num, fps: num, attempts: num, firstSum: num.nullable(), firstCount: num }));
+const forkSchema = z.array(
+  z.object({ runId: z.string(), taskId: z.string(), n: num, c: num, fps: num, attempts: num, firstSum: num.nullable(), firstCount: num }),
+);
 
 /**
  * Fork points per (run, task, n, c). A fork point belongs to the run of its attempts — and, with no attempt in its
@@ -87,6 +93,13 @@ export async function findForkPointCells(db: Db, scope: CellScope = {}): Promise
       CAST(SUM("attempts") AS INTEGER) AS "attempts", CAST(SUM("first" + 1) AS INTEGER) AS "firstSum", CAST(COUNT("first") AS INTEGER) AS "firstCount"
     FROM per GROUP BY "runId", "taskId", "n", "c"`;
   return forkSchema.parse(rows).map((r) => ({
-    runId: r.runId, taskId: r.taskId, n: r.n, c: r.c, forkPoints: r.fps, attempts: r.attempts, firstSuccessSum: r.firstSum ?? 0, firstSuccessCount: r.firstCount,
+    runId: r.runId,
+    taskId: r.taskId,
+    n: r.n,
+    c: r.c,
+    forkPoints: r.fps,
+    attempts: r.attempts,
+    firstSuccessSum: r.firstSum ?? 0,
+    firstSuccessCount: r.firstCount,
   }));
 }

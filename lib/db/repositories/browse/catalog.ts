@@ -20,12 +20,20 @@ export interface TaskListItem {
 
 /** Runs, newest import first. */
 export async function findRunList(db: Db, ids?: string[]): Promise<RunListItem[]> {
-  return db.run.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { importedAt: "desc" }, select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true } });
+  return db.run.findMany({
+    where: ids ? { id: { in: ids } } : {},
+    orderBy: { importedAt: "desc" },
+    select: { id: true, name: true, model: true, checkpoint: true, trainingMethod: true },
+  });
 }
 
 /** Tasks by name. */
 export async function findTaskList(db: Db, ids?: string[]): Promise<TaskListItem[]> {
-  return db.task.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { name: "asc" }, select: { id: true, name: true, category: true, difficulty: true } });
+  return db.task.findMany({
+    where: ids ? { id: { in: ids } } : {},
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, category: true, difficulty: true },
+  });
 }
 
 export interface TaskInfo {
@@ -39,7 +47,10 @@ export interface TaskInfo {
 }
 
 export async function findTask(db: Db, id: string): Promise<TaskInfo | null> {
-  return db.task.findUnique({ where: { id }, select: { id: true, name: true, benchmark: true, externalId: true, category: true, difficulty: true, instruction: true } });
+  return db.task.findUnique({
+    where: { id },
+    select: { id: true, name: true, benchmark: true, externalId: true, category: true, difficulty: true, instruction: true },
+  });
 }
 
 export interface RunInfo {
@@ -54,12 +65,19 @@ export interface RunInfo {
 }
 
 export async function findRun(db: Db, id: string): Promise<RunInfo | null> {
-  const r = await db.run.findUnique({ where: { id }, select: { id: true, name: true, model: true, agent: true, checkpoint: true, trainingMethod: true, source: true, importedAt: true } });
+  const r = await db.run.findUnique({
+    where: { id },
+    select: { id: true, name: true, model: true, agent: true, checkpoint: true, trainingMethod: true, source: true, importedAt: true },
+  });
   return r ? { ...r, importedAt: r.importedAt.toISOString() } : null;
 }
 
 /** First error category of a run's failed original rollouts (null = no error found in the trace). */
 export async function findRunErrorMix(db: Db, runId: string): Promise<{ category: string | null; count: number }[]> {
-  const rows = await db.trajectory.groupBy({ by: ["firstErrorCategory"], where: { runId, parentId: null, outcome: "failed" }, _count: { _all: true } });
+  const rows = await db.trajectory.groupBy({
+    by: ["firstErrorCategory"],
+    where: { runId, parentId: null, outcome: "failed" },
+    _count: { _all: true },
+  });
   return rows.map((r) => ({ category: r.firstErrorCategory, count: r._count._all })).sort((a, b) => b.count - a.count);
 }

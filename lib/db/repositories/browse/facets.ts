@@ -13,7 +13,15 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Queryable } from "../../dialect.ts";
 import type { ParsedSearch } from "../search/index.ts";
-import { filterConditions, labelScopeSql, LATEST_VERSION_SQL, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectories.ts";
+import {
+  filterConditions,
+  labelScopeSql,
+  LATEST_VERSION_SQL,
+  scopeOf,
+  whereClause,
+  type FilterScope,
+  type Viewer,
+} from "./trajectories.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
@@ -64,14 +72,25 @@ const RANGES = ["reward", "steps", "duration", "firstErrorStep"] as const;
 // The three yes/no state facets. They are not group columns of the one pass: each group counts them inside itself.
 const STATE_DIMS = ["forks", "attempt", "warnings"] as const;
 type StateDim = (typeof STATE_DIMS)[number];
-const STATE_SQL: Record<StateDim, Prisma.Sql> = { forks: sql`t."forkPointCount" > 0`, attempt: sql`t."parentId" IS NOT NULL`, warnings: sql`t."warningCount" > 0` };
+const STATE_SQL: Record<StateDim, Prisma.Sql> = {
+  forks: sql`t."forkPointCount" > 0`,
+  attempt: sql`t."parentId" IS NOT NULL`,
+  warnings: sql`t."warningCount" > 0`,
+};
 const RANGE_AGGREGATES = [
-  ["rmin", "MIN", `"reward"`], ["rmax", "MAX", `"reward"`], ["smin", "MIN", `"stepCount"`], ["smax", "MAX", `"stepCount"`],
-  ["dmin", "MIN", `"durationMs"`], ["dmax", "MAX", `"durationMs"`], ["emin", "MIN", `"firstErrorStep"`], ["emax", "MAX", `"firstErrorStep"`],
+  ["rmin", "MIN", `"reward"`],
+  ["rmax", "MAX", `"reward"`],
+  ["smin", "MIN", `"stepCount"`],
+  ["smax", "MAX", `"stepCount"`],
+  ["dmin", "MIN", `"durationMs"`],
+  ["dmax", "MAX", `"durationMs"`],
+  ["emin", "MIN", `"firstErrorStep"`],
+  ["emax", "MAX", `"firstErrorStep"`],
 ] as const;
 
 /** Rows of the group that pass every condition (a plain COUNT(*) when there is none: the common case, no state filter). */
-const countWhere = (conds: Prisma.Sql[]) => (conds.length ? sql`SUM(CASE WHEN ${Prisma.join(conds, " AND ")} THEN 1 ELSE 0 END)` : sql`COUNT(*)`);
+const countWhere = (conds: Prisma.Sql[]) =>
+  conds.length ? sql`SUM(CASE WHEN ${Prisma.join(conds, " AND ")} THEN 1 ELSE 0 END)` : sql`COUNT(*)`;
 const as = (alias: string) => Prisma.raw(`"${alias}"`);
 
 /**
@@ -81,29 +100,61 @@ const as = (alias: string) => Prisma.raw(`"${alias}"`);
  * with no state filter set they are COUNT(*) and three sums, half the CPU of the eight combinations on SQLite.
  */
 function stateAggregates(q: TrajectoryListQuery): Prisma.Sql {
-  const active = (except?: StateDim) => STATE_DIMS.filter((d) => d !== except && q[d] !== undefined).map((d) => (q[d] === "yes" ? STATE_SQL[d] : sql`NOT (${STATE_SQL[d]})`));
+  const active = (except?: StateDim) =>
+    STATE_DIMS.filter((d) => d !== except && q[d] !== undefined).map((d) => (q[d] === "yes" ? STATE_SQL[d] : sql`NOT (${STATE_SQL[d]})`));
   const all = active();
   return Prisma.join([
     sql`${countWhere(all)} AS "n"`,
-    ...STATE_DIMS.flatMap((d) => [sql`${countWhere([STATE_SQL[d], ...active(d)])} AS ${as(`${d}Yes`)}`, sql`${countWhere(active(d))} AS ${as(`${d}Of`)}`]),
-    ...RANGE_AGGREGATES.map(([alias, fn, col]) => sql`${Prisma.raw(fn)}(${all.length ? sql`CASE WHEN ${Prisma.join(all, " AND ")} THEN t.${Prisma.raw(col)} END` : sql`t.${Prisma.raw(col)}`}) AS ${as(alias)}`),
+    ...STATE_DIMS.flatMap((d) => [
+      sql`${countWhere([STATE_SQL[d], ...active(d)])} AS ${as(`${d}Yes`)}`,
+      sql`${countWhere(active(d))} AS ${as(`${d}Of`)}`,
+    ]),
+    ...RANGE_AGGREGATES.map(
+      ([alias, fn, col]) =>
+        sql`${Prisma.raw(fn)}(${all.length ? sql`CASE WHEN ${Prisma.join(all, " AND ")} THEN t.${Prisma.raw(col)} END` : sql`t.${Prisma.raw(col)}`}) AS ${as(alias)}`,
+    ),
   ]);
 }
 
 const groupSchema = z.array(
   z.object({
-    run: z.string(), task: z.string(), o: z.string(), e: z.string().nullable(),
-    n: num, forksYes: num, forksOf: num, attemptYes: num, attemptOf: num, warningsYes: num, warningsOf: num,
-    rmin: nnum, rmax: nnum, smin: nnum, smax: nnum, dmin: nnum, dmax: nnum, emin: nnum, emax: nnum,
+    run: z.string(),
+    task: z.string(),
+    o: z.string(),
+    e: z.string().nullable(),
+    n: num,
+    forksYes: num,
+    forksOf: num,
+    attemptYes: num,
+    attemptOf: num,
+    warningsYes: num,
+    warningsOf: num,
+    rmin: nnum,
+    rmax: nnum,
+    smin: nnum,
+    smax: nnum,
+    dmin: nnum,
+    dmax: nnum,
+    emin: nnum,
+    emax: nnum,
   }),
 );
 type Group = z.output<typeof groupSchema>[number];
 const boundsSchema = z.array(z.object({ lo: nnum, hi: nnum })).length(1);
 
 /** Options sorted by count (then label); selected values stay listed even when they match nothing now. */
-function options(counts: Map<string, number>, labels: Map<string, { label: string; detail?: string | null }>, selected: string[]): FacetOption[] {
+function options(
+  counts: Map<string, number>,
+  labels: Map<string, { label: string; detail?: string | null }>,
+  selected: string[],
+): FacetOption[] {
   return [...new Set([...counts.keys(), ...selected])]
-    .map((value) => ({ value, label: labels.get(value)?.label ?? value, detail: labels.get(value)?.detail ?? null, count: counts.get(value) ?? 0 }))
+    .map((value) => ({
+      value,
+      label: labels.get(value)?.label ?? value,
+      detail: labels.get(value)?.detail ?? null,
+      count: counts.get(value) ?? 0,
+    }))
     .filter((o) => o.count > 0 || selected.includes(o.value))
     .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
 }
@@ -133,9 +184,15 @@ function passMasks<C extends { n: number }, K extends string>(cells: C[], tests:
   };
 }
 
-const oneOf = (values: string[], v: string | null | undefined) => values.length === 0 || (v !== null && v !== undefined && values.includes(v));
+const oneOf = (values: string[], v: string | null | undefined) =>
+  values.length === 0 || (v !== null && v !== undefined && values.includes(v));
 
-export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null): Promise<TrajectoryFacets> {
+export async function findTrajectoryFacets(
+  db: Db,
+  q: TrajectoryListQuery,
+  viewer: Viewer,
+  search: ParsedSearch | null,
+): Promise<TrajectoryFacets> {
   const scope: FilterScope = scopeOf(db, viewer, search);
   const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
@@ -147,8 +204,13 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
   const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     // Grouped by the index's four leading columns only, so both databases stream the groups in index order without a
     // sort; forks / attempt / warnings are counted inside each group (stateAggregates).
-    withIndexCosts(db, (tx) => tx.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q)}
-      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`),
+    withIndexCosts(
+      db,
+      (tx) => tx.$queryRaw<
+        unknown[]
+      >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q)}
+      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
+    ),
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -177,14 +239,40 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
   const yesNo = (d: StateDim) => ({ yes: sum((x) => x[`${d}Yes`]), no: sum((x) => x[`${d}Of`] - x[`${d}Yes`]) });
   const [forks, attempts, warned] = [yesNo("forks"), yesNo("attempt"), yesNo("warnings")];
   const outcomes = tally("outcome", (x) => x.o);
-  const duration = range(2, (x) => x.dmin, (x) => x.dmax);
+  const duration = range(
+    2,
+    (x) => x.dmin,
+    (x) => x.dmax,
+  );
   return {
-    runId: options(tally("runId", (x) => x.run), new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])), q.runId),
-    model: options(tally("model", (x) => runById.get(x.run)?.model), new Map(), q.model),
-    taskId: options(tally("taskId", (x) => x.task), new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])), q.taskId),
-    category: options(tally("category", (x) => taskById.get(x.task)?.category), new Map(), q.category),
-    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: outcomes.get(o) ?? 0 })).filter((o) => o.count > 0 || q.outcome.includes(o.value)),
-    error: options(tally("error", (x) => x.e ?? NO_ERROR), new Map([[NO_ERROR, { label: "No error found" }]]), q.error),
+    runId: options(
+      tally("runId", (x) => x.run),
+      new Map(runs.map((r) => [r.id, { label: r.name, detail: [r.model, r.checkpoint].filter(Boolean).join(" · ") || null }])),
+      q.runId,
+    ),
+    model: options(
+      tally("model", (x) => runById.get(x.run)?.model),
+      new Map(),
+      q.model,
+    ),
+    taskId: options(
+      tally("taskId", (x) => x.task),
+      new Map(tasks.map((t) => [t.id, { label: t.name, detail: t.category }])),
+      q.taskId,
+    ),
+    category: options(
+      tally("category", (x) => taskById.get(x.task)?.category),
+      new Map(),
+      q.category,
+    ),
+    outcome: OUTCOMES.map((o) => ({ value: o, label: o, count: outcomes.get(o) ?? 0 })).filter(
+      (o) => o.count > 0 || q.outcome.includes(o.value),
+    ),
+    error: options(
+      tally("error", (x) => x.e ?? NO_ERROR),
+      new Map([[NO_ERROR, { label: "No error found" }]]),
+      q.error,
+    ),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
     forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
     label: options(labelCounts, new Map(), q.label),
@@ -205,10 +293,25 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
       { value: "anyone", label: "Anyone", count: annotated.anyone },
       { value: "nobody", label: "Nobody", count: (unannotatedTotal ?? total) - annotated.anyone },
     ],
-    reward: range(0, (x) => x.rmin, (x) => x.rmax),
-    steps: range(1, (x) => x.smin, (x) => x.smax),
-    firstErrorStep: range(3, (x) => x.emin, (x) => x.emax),
-    duration: { min: duration.min === null ? null : Math.floor(duration.min / 1000), max: duration.max === null ? null : Math.ceil(duration.max / 1000) },
+    reward: range(
+      0,
+      (x) => x.rmin,
+      (x) => x.rmax,
+    ),
+    steps: range(
+      1,
+      (x) => x.smin,
+      (x) => x.smax,
+    ),
+    firstErrorStep: range(
+      3,
+      (x) => x.emin,
+      (x) => x.emax,
+    ),
+    duration: {
+      min: duration.min === null ? null : Math.floor(duration.min / 1000),
+      max: duration.max === null ? null : Math.ceil(duration.max / 1000),
+    },
   };
 }
 
@@ -222,10 +325,15 @@ export async function findTrajectoryFacets(db: Db, q: TrajectoryListQuery, viewe
  */
 async function withIndexCosts<T>(db: Db, run: (q: Queryable) => Promise<T>): Promise<T> {
   if (dialectOf(db) !== "postgresql") return run(db);
-  return db.$transaction(async (tx) => {
-    await tx.$queryRawUnsafe("SELECT set_config('random_page_cost', '1.1', true), set_config('max_parallel_workers_per_gather', '0', true)");
-    return run(tx);
-  }, { maxWait: 30_000, timeout: 60_000 });
+  return db.$transaction(
+    async (tx) => {
+      await tx.$queryRawUnsafe(
+        "SELECT set_config('random_page_cost', '1.1', true), set_config('max_parallel_workers_per_gather', '0', true)",
+      );
+      return run(tx);
+    },
+    { maxWait: 30_000, timeout: 60_000 },
+  );
 }
 
 function extreme(values: (number | null)[], pick: (...n: number[]) => number): number | null {
@@ -233,16 +341,26 @@ function extreme(values: (number | null)[], pick: (...n: number[]) => number): n
   return nums.length ? pick(...nums) : null;
 }
 
-const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = { reward: sql`t."reward"`, steps: sql`t."stepCount"`, duration: sql`t."durationMs"`, firstErrorStep: sql`t."firstErrorStep"` };
+const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = {
+  reward: sql`t."reward"`,
+  steps: sql`t."stepCount"`,
+  duration: sql`t."durationMs"`,
+  firstErrorStep: sql`t."firstErrorStep"`,
+};
 
 async function bounds(db: Db, key: (typeof RANGES)[number], where: Prisma.Sql): Promise<RangeBounds> {
   const col = RANGE_COLUMN[key];
-  const [r] = boundsSchema.parse(await db.$queryRaw<unknown[]>`SELECT MIN(${col}) AS "lo", MAX(${col}) AS "hi" FROM "Trajectory" t${where}`);
+  const [r] = boundsSchema.parse(
+    await db.$queryRaw<unknown[]>`SELECT MIN(${col}) AS "lo", MAX(${col}) AS "hi" FROM "Trajectory" t${where}`,
+  );
   return { min: r!.lo, max: r!.hi };
 }
 
 async function count(db: Db, where: Prisma.Sql): Promise<number> {
-  return z.array(z.object({ c: num })).length(1).parse(await db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+  return z
+    .array(z.object({ c: num }))
+    .length(1)
+    .parse(await db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
 }
 
 /** Attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
@@ -253,26 +371,46 @@ async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<st
       SELECT ${forkCategorySql("fp", dialectOf(db))} AS "k", x."c" FROM (
         SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
       ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY 1`;
-  return new Map(z.array(z.object({ k: z.string().nullable(), c: num })).parse(rows).map((r) => [r.k ?? NO_ERROR, r.c]));
+  return new Map(
+    z
+      .array(z.object({ k: z.string().nullable(), c: num }))
+      .parse(rows)
+      .map((r) => [r.k ?? NO_ERROR, r.c]),
+  );
 }
 
 /** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
 async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
     FROM "Annotation" la JOIN "Trajectory" t ON t."id" = la."trajectoryId"${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
-  return new Map(z.array(z.object({ k: z.string(), c: num })).parse(rows).map((r) => [r.k, r.c]));
+  return new Map(
+    z
+      .array(z.object({ k: z.string(), c: num }))
+      .parse(rows)
+      .map((r) => [r.k, r.c]),
+  );
 }
 
 async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT v."datasetId" AS "k", COUNT(DISTINCT di."trajectoryId") AS "c"
     FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" JOIN "Trajectory" t ON t."id" = di."trajectoryId"
     ${whereClause([LATEST_VERSION_SQL, ...conditions])} GROUP BY v."datasetId"`;
-  return new Map(z.array(z.object({ k: z.string(), c: num })).parse(rows).map((r) => [r.k, r.c]));
+  return new Map(
+    z
+      .array(z.object({ k: z.string(), c: num }))
+      .parse(rows)
+      .map((r) => [r.k, r.c]),
+  );
 }
 
 /** Driven from the (small) annotation table rather than probing it once per trajectory. */
 async function annotationCounts(db: Db, conditions: Prisma.Sql[], actorId: string): Promise<{ me: number; anyone: number }> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
     FROM "Annotation" a JOIN "Trajectory" t ON t."id" = a."trajectoryId"${whereClause(conditions)}`;
-  return z.array(z.object({ anyone: num, me: num })).length(1).parse(rows)[0]!;
+  return z
+    .array(z.object({ anyone: num, me: num }))
+    .length(1)
+    .parse(rows)[0]!;
 }

@@ -9,7 +9,16 @@ import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect } from "../../dialect.ts";
 import { isCommonSearch, searchFilterSql, type ParsedSearch, type SearchForm } from "../search/index.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "../analytics/fork-category.ts";
-import { NO_ERROR, RECOVERED_NEVER, TRAJECTORY_COLUMNS, type PageCursor, type SortPart, type TrajectoryFilterKey, type TrajectoryListQuery, type TrajectorySortId } from "../../../validation/search-params/index.ts";
+import {
+  NO_ERROR,
+  RECOVERED_NEVER,
+  TRAJECTORY_COLUMNS,
+  type PageCursor,
+  type SortPart,
+  type TrajectoryFilterKey,
+  type TrajectoryListQuery,
+  type TrajectorySortId,
+} from "../../../validation/search-params/index.ts";
 
 export interface TrajectoryRow {
   id: string;
@@ -70,7 +79,9 @@ const annotationExists = (actorId?: string) =>
 
 /** Error-category labels (any target on the trajectory) of alias `la`, limited to the visible annotators. */
 export function labelScopeSql(s: Pick<FilterScope, "labelAnnotatorIds">): Prisma.Sql {
-  const own = s.labelAnnotatorIds ? sql` AND la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})` : Prisma.empty;
+  const own = s.labelAnnotatorIds
+    ? sql` AND la."annotatorId" IN (${list(s.labelAnnotatorIds.length ? s.labelAnnotatorIds : [""])})`
+    : Prisma.empty;
   return sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})${own}`;
 }
 
@@ -83,18 +94,29 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   runId: (q) => (q.runId.length ? sql`t."runId" IN (${list(q.runId)})` : null),
   model: (q) => (q.model.length ? sql`t."runId" IN (SELECT r2."id" FROM "Run" r2 WHERE r2."model" IN (${list(q.model)}))` : null),
   taskId: (q) => (q.taskId.length ? sql`t."taskId" IN (${list(q.taskId)})` : null),
-  category: (q) => (q.category.length ? sql`t."taskId" IN (SELECT k2."id" FROM "Task" k2 WHERE k2."category" IN (${list(q.category)}))` : null),
+  category: (q) =>
+    q.category.length ? sql`t."taskId" IN (SELECT k2."id" FROM "Task" k2 WHERE k2."category" IN (${list(q.category)}))` : null,
   outcome: (q) => (q.outcome.length ? sql`t."outcome" IN (${list(q.outcome)})` : null),
   error: (q) => {
     if (!q.error.length) return null;
     const named = q.error.filter((e) => e !== NO_ERROR);
-    const parts = [named.length ? sql`t."firstErrorCategory" IN (${list(named)})` : null, q.error.includes(NO_ERROR) ? sql`t."firstErrorCategory" IS NULL` : null].filter((p) => p !== null);
+    const parts = [
+      named.length ? sql`t."firstErrorCategory" IN (${list(named)})` : null,
+      q.error.includes(NO_ERROR) ? sql`t."firstErrorCategory" IS NULL` : null,
+    ].filter((p) => p !== null);
     return sql`(${Prisma.join(parts, " OR ")})`;
   },
   forks: (q) => (q.forks === "yes" ? sql`t."forkPointCount" > 0` : q.forks === "no" ? sql`t."forkPointCount" = 0` : null),
   attempt: (q) => (q.attempt === "yes" ? sql`t."parentId" IS NOT NULL` : q.attempt === "no" ? sql`t."parentId" IS NULL` : null),
   warnings: (q) => (q.warnings === "yes" ? sql`t."warningCount" > 0` : q.warnings === "no" ? sql`t."warningCount" = 0` : null),
-  annotated: (q, s) => (q.annotated === "me" ? annotationExists(s.actorId) : q.annotated === "anyone" ? annotationExists() : q.annotated === "nobody" ? sql`NOT ${annotationExists()}` : null),
+  annotated: (q, s) =>
+    q.annotated === "me"
+      ? annotationExists(s.actorId)
+      : q.annotated === "anyone"
+        ? annotationExists()
+        : q.annotated === "nobody"
+          ? sql`NOT ${annotationExists()}`
+          : null,
   datasetId: (q) =>
     q.datasetId.length
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
@@ -104,11 +126,16 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     if (!q.forkError.length) return null;
     const named = q.forkError.filter((e) => e !== NO_ERROR);
     const cat = forkCategorySql("fe", s.dialect);
-    const parts = [named.length ? sql`${cat} IN (${list(named)})` : null, q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null].filter((p) => p !== null);
+    const parts = [
+      named.length ? sql`${cat} IN (${list(named)})` : null,
+      q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null,
+    ].filter((p) => p !== null);
     return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe WHERE ${Prisma.join(parts, " OR ")})`;
   },
   label: (q, s) =>
-    q.label.length ? sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE la."trajectoryId" = t."id" AND ${labelScopeSql(s)} AND la."value" IN (${list(q.label)}))` : null,
+    q.label.length
+      ? sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE la."trajectoryId" = t."id" AND ${labelScopeSql(s)} AND la."value" IN (${list(q.label)}))`
+      : null,
   reward: (q) => rangeSql(sql`t."reward"`, q.reward),
   steps: (q) => rangeSql(sql`t."stepCount"`, q.steps),
   duration: (q) => rangeSql(sql`t."durationMs"`, q.duration, 1000),
@@ -120,7 +147,10 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   labelSchema: (q, s) => (q.labelSchema.length || q.labelledAt ? labelledSql(q, s) : null),
   labelledAt: () => null, // part of labelSchema's predicate
   // Failure-mode drill-down: a seek on the signature table's mode index per mode.
-  mode: (q) => (q.mode.length ? sql`t."id" IN (SELECT fm."trajectoryId" FROM "FailureSignature" fm WHERE fm."templateHash" IN (${list(q.mode)}))` : null),
+  mode: (q) =>
+    q.mode.length
+      ? sql`t."id" IN (SELECT fm."trajectoryId" FROM "FailureSignature" fm WHERE fm."templateHash" IN (${list(q.mode)}))`
+      : null,
 };
 
 /**
@@ -129,7 +159,8 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
  */
 function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
   const parts = [sql`la."trajectoryId" = t."id"`];
-  if (q.labelSchema.length) parts.push(sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" IN (${list(q.labelSchema)}))`);
+  if (q.labelSchema.length)
+    parts.push(sql`la."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" IN (${list(q.labelSchema)}))`);
   if (q.labelledAt) {
     const [from, to] = q.labelledAt.split("..");
     const day = s.dialect === "postgresql" ? sql`to_char(la."createdAt", 'YYYY-MM-DD')` : sql`substr(la."createdAt", 1, 10)`;
@@ -165,7 +196,11 @@ function recoveredSql(q: TrajectoryListQuery, recovered: string): Prisma.Sql {
 }
 
 /** Sibling groups by mean reward in [min, max) (max exclusive, as the histogram's buckets) and spread: the group's rewarded attempt with the smallest id. */
-function groupRewardSql(q: TrajectoryListQuery, r: { min?: number; max?: number } | undefined, spread: "yes" | "no" | undefined): Prisma.Sql {
+function groupRewardSql(
+  q: TrajectoryListQuery,
+  r: { min?: number; max?: number } | undefined,
+  spread: "yes" | "no" | undefined,
+): Prisma.Sql {
   const sib = siblingsSql(q);
   const parts = [
     sql`t."forkPointId" IS NOT NULL AND t."reward" IS NOT NULL`,
@@ -190,7 +225,11 @@ export function scopeOf(db: Db, viewer: Viewer, search: ParsedSearch | null): Fi
 }
 
 /** The active filters of a query as SQL predicates on alias `t`; `omit` leaves filters out (facet counts). */
-export function filterConditions(q: TrajectoryListQuery, scope: FilterScope, omit: readonly (TrajectoryFilterKey | "q")[] = []): Prisma.Sql[] {
+export function filterConditions(
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  omit: readonly (TrajectoryFilterKey | "q")[] = [],
+): Prisma.Sql[] {
   return Object.entries(FILTER_SQL)
     .filter(([key]) => !(omit as readonly string[]).includes(key))
     .map(([, build]) => build(q, scope))
@@ -243,13 +282,20 @@ function orderKeys(sort: SortPart[], reverse: boolean): OrderKey[] {
 }
 
 function orderBySql(keys: OrderKey[]): Prisma.Sql {
-  return Prisma.join(keys.map((k) => sql`${k.expr} ${Prisma.raw(k.desc ? "DESC" : "ASC")}${Prisma.raw(k.nullsLast === null ? "" : k.nullsLast ? " NULLS LAST" : " NULLS FIRST")}`));
+  return Prisma.join(
+    keys.map(
+      (k) =>
+        sql`${k.expr} ${Prisma.raw(k.desc ? "DESC" : "ASC")}${Prisma.raw(k.nullsLast === null ? "" : k.nullsLast ? " NULLS LAST" : " NULLS FIRST")}`,
+    ),
+  );
 }
 
 function bindValue(dialect: Dialect, kind: ValueKind, v: string | number): Prisma.Sql {
   if (kind !== "date" || typeof v !== "string") return sql`${v}`;
   // Prisma stores DateTime as ISO text with an explicit offset on SQLite and as timestamp(3) on PostgreSQL.
-  return dialect === "sqlite" ? sql`${new Date(v).toISOString().replace("Z", "+00:00")}` : sql`CAST(${new Date(v).toISOString()} AS TIMESTAMP(3))`;
+  return dialect === "sqlite"
+    ? sql`${new Date(v).toISOString().replace("Z", "+00:00")}`
+    : sql`CAST(${new Date(v).toISOString()} AS TIMESTAMP(3))`;
 }
 
 /** Rows strictly after `values` in the order `keys` (lexicographic, NULL-aware). */
@@ -275,7 +321,12 @@ function keysetSql(dialect: Dialect, keys: OrderKey[], values: (string | number 
   // A redundant bound on the first key lets both databases use its index as a range scan.
   const k0 = keys[0]!;
   const v0 = values[0] ?? null;
-  const bound = v0 !== null && k0.nullsLast === null ? (k0.desc ? sql`${k0.expr} <= ${bindValue(dialect, k0.kind, v0)} AND ` : sql`${k0.expr} >= ${bindValue(dialect, k0.kind, v0)} AND `) : Prisma.empty;
+  const bound =
+    v0 !== null && k0.nullsLast === null
+      ? k0.desc
+        ? sql`${k0.expr} <= ${bindValue(dialect, k0.kind, v0)} AND `
+        : sql`${k0.expr} >= ${bindValue(dialect, k0.kind, v0)} AND `
+      : Prisma.empty;
   return sql`${bound}${after(0)}`;
 }
 
@@ -361,10 +412,23 @@ function cursorFor(row: TrajectoryRow | undefined, sort: SortPart[], dir: PageCu
  * SEARCH_COUNT_CAP only, and a very common search term is checked per candidate in list order ("probe"), so the
  * page query stops after one page instead of reading every match.
  */
-export async function findTrajectoriesPage(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null = null, deepOffset = DEEP_OFFSET, searchCap = SEARCH_COUNT_CAP): Promise<TrajectoryPage> {
+export async function findTrajectoriesPage(
+  db: Db,
+  q: TrajectoryListQuery,
+  viewer: Viewer,
+  search: ParsedSearch | null = null,
+  deepOffset = DEEP_OFFSET,
+  searchCap = SEARCH_COUNT_CAP,
+): Promise<TrajectoryPage> {
   const scope = scopeOf(db, viewer, search);
-  const page = search ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }, searchCap) : await readPage(db, q, scope, deepOffset);
-  const labels = await findLabelValues(db, page.rows.map((r) => r.id), scope);
+  const page = search
+    ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }, searchCap)
+    : await readPage(db, q, scope, deepOffset);
+  const labels = await findLabelValues(
+    db,
+    page.rows.map((r) => r.id),
+    scope,
+  );
   return { ...page, rows: page.rows.map((r) => ({ ...r, labels: labels.get(r.id) ?? [] })) };
 }
 
@@ -399,7 +463,10 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
     // The page does not depend on the total: one batched transaction, no round trip in between.
     const reverse = q.cursor?.dir === "before";
     const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-    const [count, raw] = await db.$transaction([db.$queryRaw<unknown[]>(countSql), db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage, q.cursor ? 0 : offset))]);
+    const [count, raw] = await db.$transaction([
+      db.$queryRaw<unknown[]>(countSql),
+      db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage, q.cursor ? 0 : offset)),
+    ]);
     return finish(raw, countSchema.parse(count)[0]!.c, reverse);
   }
   // A deep offset without a cursor: count first, then walk from whichever end of the result is nearer.
@@ -424,7 +491,10 @@ async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-  const [count, raw] = await db.$transaction([db.$queryRaw<unknown[]>(countSql), db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset))]);
+  const [count, raw] = await db.$transaction([
+    db.$queryRaw<unknown[]>(countSql),
+    db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset)),
+  ]);
   const fetched = parseRows(raw);
   const rows = fetched.slice(0, q.perPage);
   if (reverse) rows.reverse();
@@ -447,15 +517,25 @@ async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope
  * past the limit: the usual case (everything fits) needs no separate COUNT over the same rows; only a truncated
  * selection counts the rest.
  */
-export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null, limit: number): Promise<{ ids: string[]; total: number }> {
+export async function findMatchingTrajectoryIds(
+  db: Db,
+  q: TrajectoryListQuery,
+  viewer: Viewer,
+  search: ParsedSearch | null,
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
   const scope = scopeOf(db, viewer, search);
   const from = needsJoins(q.sort) ? sql`"Trajectory" t${JOINS}` : sql`"Trajectory" t`;
   const where = whereSql(q, scope);
   const keys = orderKeys(q.sort, false);
   return db.$transaction(async (tx) => {
-    const ids = scope.dialect === "sqlite" ? await idsAsOneString(tx, from, where, keys, limit + 1) : z.array(z.object({ id: z.string() })).parse(
-      await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${limit + 1}`,
-    ).map((r) => r.id);
+    const ids =
+      scope.dialect === "sqlite"
+        ? await idsAsOneString(tx, from, where, keys, limit + 1)
+        : z
+            .array(z.object({ id: z.string() }))
+            .parse(await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${limit + 1}`)
+            .map((r) => r.id);
     if (ids.length <= limit) return { ids, total: ids.length };
     const total = countSchema.parse(await tx.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
     return { ids: ids.slice(0, limit), total };
@@ -468,16 +548,28 @@ export async function findMatchingTrajectoryIds(db: Db, q: TrajectoryListQuery, 
  * twice the query (select-all p95 316 → 99 ms). PostgreSQL keeps rows: its adapter maps them cheaply, and an
  * ordered string_agg sorts them a second time (+40 ms). Ids are generated (cuid-like), so a comma separates them.
  */
-async function idsAsOneString(tx: Prisma.TransactionClient, from: Prisma.Sql, where: Prisma.Sql, keys: OrderKey[], take: number): Promise<string[]> {
+async function idsAsOneString(
+  tx: Prisma.TransactionClient,
+  from: Prisma.Sql,
+  where: Prisma.Sql,
+  keys: OrderKey[],
+  take: number,
+): Promise<string[]> {
   const aliased = keys.map((k, i) => ({ ...k, expr: Prisma.raw(`x."k${i}"`) }));
   const rows = await tx.$queryRaw<unknown[]>`SELECT group_concat(x."id", ',' ORDER BY ${orderBySql(aliased)}) AS "ids" FROM (
     SELECT t."id", ${Prisma.join(keys.map((k, i) => sql`${k.expr} AS ${Prisma.raw(`"k${i}"`)}`))} FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${take}) x`;
-  const joined = z.array(z.object({ ids: z.string().nullable() })).length(1).parse(rows)[0]!.ids;
+  const joined = z
+    .array(z.object({ ids: z.string().nullable() }))
+    .length(1)
+    .parse(rows)[0]!.ids;
   return joined ? joined.split(",") : [];
 }
 
 /** Task, run and outcome of a few trajectories (labels for search hits). */
-export async function findTrajectoryLabels(db: Db, ids: string[]): Promise<Map<string, { taskName: string; runName: string; outcome: string }>> {
+export async function findTrajectoryLabels(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { taskName: string; runName: string; outcome: string }>> {
   if (!ids.length) return new Map();
   const rows = await db.trajectory.findMany({
     where: { id: { in: ids } },

@@ -30,7 +30,12 @@ export interface TrajectoryDetail {
   task: { id: string; name: string; instruction: string | null; category: string | null; difficulty: string | null; benchmark: string };
   run: { id: string; name: string; model: string | null; agent: string | null; checkpoint: string | null; trainingMethod: string | null };
   parent: { id: string; forkStepIndex: number | null; attemptIndex: number | null } | null;
-  forkPoints: { id: string; stepIndex: number; errorCategory: string | null; attempts: { id: string; outcome: string; reward: number | null; stepCount: number; attemptIndex: number | null }[] }[];
+  forkPoints: {
+    id: string;
+    stepIndex: number;
+    errorCategory: string | null;
+    attempts: { id: string; outcome: string; reward: number | null; stepCount: number; attemptIndex: number | null }[];
+  }[];
   detectedErrors: { stepIndex: number; category: string; signal: string; excerpt: string | null }[];
   hasRecording: boolean;
   /** What could not be read of its source when it was imported (the first 100 are kept), and how many there were. */
@@ -38,7 +43,9 @@ export interface TrajectoryDetail {
   warningCount: number;
 }
 
-const storedWarningsSchema = z.array(z.object({ file: z.string(), line: z.number().optional(), path: z.string().optional(), message: z.string() }));
+const storedWarningsSchema = z.array(
+  z.object({ file: z.string(), line: z.number().optional(), path: z.string().optional(), message: z.string() }),
+);
 
 /** Stored warnings are opaque JSON: anything unreadable counts as none listed (the count still shows). */
 function parseWarnings(json: string | null): TrajectoryDetail["importWarnings"] {
@@ -74,7 +81,12 @@ export async function getTrajectoryDetail(db: Db, idOrExternal: string): Promise
       errors: { orderBy: { stepIndex: "asc" }, select: { stepIndex: true, category: true, signal: true, excerpt: true } },
       forkPoints: {
         orderBy: { stepIndex: "asc" },
-        include: { attempts: { orderBy: { attemptIndex: "asc" }, select: { id: true, outcome: true, reward: true, stepCount: true, attemptIndex: true } } },
+        include: {
+          attempts: {
+            orderBy: { attemptIndex: "asc" },
+            select: { id: true, outcome: true, reward: true, stepCount: true, attemptIndex: true },
+          },
+        },
       },
     },
   });
@@ -91,8 +103,22 @@ export async function getTrajectoryDetail(db: Db, idOrExternal: string): Promise
     stepCount: t.stepCount,
     sourceFormat: t.sourceFormat,
     sourceFile: t.sourceFile,
-    task: { id: t.task.id, name: t.task.name, instruction: t.task.instruction, category: t.task.category, difficulty: t.task.difficulty, benchmark: t.task.benchmark },
-    run: { id: t.run.id, name: t.run.name, model: t.run.model, agent: t.run.agent, checkpoint: t.run.checkpoint, trainingMethod: t.run.trainingMethod },
+    task: {
+      id: t.task.id,
+      name: t.task.name,
+      instruction: t.task.instruction,
+      category: t.task.category,
+      difficulty: t.task.difficulty,
+      benchmark: t.task.benchmark,
+    },
+    run: {
+      id: t.run.id,
+      name: t.run.name,
+      model: t.run.model,
+      agent: t.run.agent,
+      checkpoint: t.run.checkpoint,
+      trainingMethod: t.run.trainingMethod,
+    },
     parent: t.parentId ? { id: t.parentId, forkStepIndex: t.forkStepIndex, attemptIndex: t.attemptIndex } : null,
     forkPoints: t.forkPoints.map((f) => ({ id: f.id, stepIndex: f.stepIndex, errorCategory: f.errorCategory, attempts: f.attempts })),
     detectedErrors: t.errors,
@@ -107,7 +133,18 @@ export async function findSteps(db: Db, trajectoryId: string, from: number, to: 
   return db.step.findMany({
     where: { trajectoryId, index: { gte: from, lt: to } },
     orderBy: { index: "asc" },
-    select: { index: true, source: true, offsetMs: true, message: true, reasoning: true, action: true, observation: true, exitCode: true, isError: true, isCopiedContext: true },
+    select: {
+      index: true,
+      source: true,
+      offsetMs: true,
+      message: true,
+      reasoning: true,
+      action: true,
+      observation: true,
+      exitCode: true,
+      isError: true,
+      isCopiedContext: true,
+    },
   });
 }
 
@@ -140,8 +177,17 @@ export async function findStepsForReplay(db: Db, trajectoryId: string, from: num
 }
 
 /** Step outputs in [from, to), for scanning (e.g. test results). */
-export async function findStepOutputs(db: Db, trajectoryId: string, from: number, to: number): Promise<{ index: number; observation: string | null }[]> {
-  return db.step.findMany({ where: { trajectoryId, index: { gte: from, lt: to } }, orderBy: { index: "asc" }, select: { index: true, observation: true } });
+export async function findStepOutputs(
+  db: Db,
+  trajectoryId: string,
+  from: number,
+  to: number,
+): Promise<{ index: number; observation: string | null }[]> {
+  return db.step.findMany({
+    where: { trajectoryId, index: { gte: from, lt: to } },
+    orderBy: { index: "asc" },
+    select: { index: true, observation: true },
+  });
 }
 
 /** A trajectory in a fork family: a root or a recovery attempt, with the fork points that branch from it. */
@@ -161,7 +207,9 @@ export interface ForkTreeNode {
 const MAX_FAMILY_DEPTH = 4;
 const MAX_FAMILY_NODES = 300;
 
-type FamilyRow = Omit<ForkTreeNode, "forks"> & { forks: { id: string; stepIndex: number; errorCategory: string | null; attemptIds: string[] }[] };
+type FamilyRow = Omit<ForkTreeNode, "forks"> & {
+  forks: { id: string; stepIndex: number; errorCategory: string | null; attemptIds: string[] }[];
+};
 
 /**
  * The whole fork family of a trajectory: up to its root, then down through fork points and attempts (a few
@@ -188,13 +236,27 @@ export async function findForkFamily(db: Db, idOrExternal: string): Promise<{ ro
     const found = await db.trajectory.findMany({
       where: { id: { in: level } },
       select: {
-        id: true, outcome: true, reward: true, stepCount: true, attemptIndex: true, forkStepIndex: true, firstErrorCategory: true,
-        forkPoints: { orderBy: { stepIndex: "asc" }, select: { id: true, stepIndex: true, errorCategory: true, attempts: { orderBy: { attemptIndex: "asc" }, select: { id: true } } } },
+        id: true,
+        outcome: true,
+        reward: true,
+        stepCount: true,
+        attemptIndex: true,
+        forkStepIndex: true,
+        firstErrorCategory: true,
+        forkPoints: {
+          orderBy: { stepIndex: "asc" },
+          select: { id: true, stepIndex: true, errorCategory: true, attempts: { orderBy: { attemptIndex: "asc" }, select: { id: true } } },
+        },
       },
     });
     level = [];
     for (const { forkPoints, ...r } of found) {
-      const forks = forkPoints.map((f) => ({ id: f.id, stepIndex: f.stepIndex, errorCategory: f.errorCategory, attemptIds: f.attempts.map((a) => a.id) }));
+      const forks = forkPoints.map((f) => ({
+        id: f.id,
+        stepIndex: f.stepIndex,
+        errorCategory: f.errorCategory,
+        attemptIds: f.attempts.map((a) => a.id),
+      }));
       rows.set(r.id, { ...r, labels: [], forks });
       for (const f of forks) level.push(...f.attemptIds.filter((a) => !rows.has(a)));
     }
@@ -231,9 +293,15 @@ export async function findAttemptHeads(db: Db, ids: string[]) {
 }
 
 /** Just enough to know a trajectory exists and how to replay it. */
-export async function findTrajectoryHead(db: Db, idOrExternal: string): Promise<{ id: string; stepCount: number; forkStepIndex: number | null; hasRecording: boolean } | null> {
+export async function findTrajectoryHead(
+  db: Db,
+  idOrExternal: string,
+): Promise<{ id: string; stepCount: number; forkStepIndex: number | null; hasRecording: boolean } | null> {
   const id = await resolveTrajectoryId(db, idOrExternal);
   if (!id) return null;
-  const t = await db.trajectory.findUnique({ where: { id }, select: { id: true, stepCount: true, forkStepIndex: true, recording: { select: { id: true } } } });
+  const t = await db.trajectory.findUnique({
+    where: { id },
+    select: { id: true, stepCount: true, forkStepIndex: true, recording: { select: { id: true } } },
+  });
   return t ? { id: t.id, stepCount: t.stepCount, forkStepIndex: t.forkStepIndex, hasRecording: t.recording !== null } : null;
 }

@@ -18,7 +18,12 @@ async function chunked<T>(ids: string[], run: (part: string[]) => Promise<T[]>):
 export async function findPassedAttempts(db: Db, ids: string[]): Promise<string[]> {
   const rows = await chunked(ids, (part) =>
     db.trajectory.findMany({
-      where: { outcome: "passed", parentId: { not: null }, forkStepIndex: { not: null }, OR: [{ id: { in: part } }, { parentId: { in: part } }] },
+      where: {
+        outcome: "passed",
+        parentId: { not: null },
+        forkStepIndex: { not: null },
+        OR: [{ id: { in: part } }, { parentId: { in: part } }],
+      },
       select: { id: true, parentId: true, attemptIndex: true },
       orderBy: [{ attemptIndex: "asc" }, { id: "asc" }],
     }),
@@ -26,7 +31,9 @@ export async function findPassedAttempts(db: Db, ids: string[]): Promise<string[
   const order = new Map(ids.map((id, i) => [id, i]));
   const rank = (r: { id: string; parentId: string | null }) => Math.min(order.get(r.id) ?? Infinity, order.get(r.parentId!) ?? Infinity);
   const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
-  return unique.sort((a, b) => rank(a) - rank(b) || (a.attemptIndex ?? 0) - (b.attemptIndex ?? 0) || (a.id < b.id ? -1 : 1)).map((r) => r.id);
+  return unique
+    .sort((a, b) => rank(a) - rank(b) || (a.attemptIndex ?? 0) - (b.attemptIndex ?? 0) || (a.id < b.id ? -1 : 1))
+    .map((r) => r.id);
 }
 
 /** Which labels a label-rule condition reads. */
@@ -44,10 +51,21 @@ export interface LabelRowQuery {
 export async function findLabelRows(db: Db, q: LabelRowQuery): Promise<{ trajectoryId: string; targetKey: string; value: string }[]> {
   const inQueue = q.queueId ? { trajectory: { queueItems: { some: { queueId: q.queueId } } } } : {};
   const select = { trajectoryId: true, targetKey: true, value: true } as const;
-  if (q.gold) return db.goldLabel.findMany({ where: { schemaId: q.schemaId, ...(q.targetType ? { targetType: q.targetType } : {}), ...inQueue }, select, orderBy: { id: "asc" } });
+  if (q.gold)
+    return db.goldLabel.findMany({
+      where: { schemaId: q.schemaId, ...(q.targetType ? { targetType: q.targetType } : {}), ...inQueue },
+      select,
+      orderBy: { id: "asc" },
+    });
   return db.annotation.findMany({
-    where: { schemaId: q.schemaId, ...(q.targetType ? { targetType: q.targetType } : {}), ...(q.annotator ? { annotator: { name: q.annotator } } : {}), ...inQueue },
-    select, orderBy: { id: "asc" },
+    where: {
+      schemaId: q.schemaId,
+      ...(q.targetType ? { targetType: q.targetType } : {}),
+      ...(q.annotator ? { annotator: { name: q.annotator } } : {}),
+      ...inQueue,
+    },
+    select,
+    orderBy: { id: "asc" },
   });
 }
 
@@ -58,8 +76,13 @@ export async function findSchemaIds(db: Db, keys: string[]): Promise<Map<string,
 }
 
 /** A queue's id, labels per item and trajectories in queue order (by id or name); null when there is none. */
-export async function findQueueItems(db: Db, idOrName: string): Promise<{ id: string; name: string; labelsPerItem: number; trajectoryIds: string[] } | null> {
-  const q = (await db.annotationQueue.findUnique({ where: { name: idOrName }, select: { id: true, name: true, labelsPerItem: true } })) ?? (await db.annotationQueue.findUnique({ where: { id: idOrName }, select: { id: true, name: true, labelsPerItem: true } }));
+export async function findQueueItems(
+  db: Db,
+  idOrName: string,
+): Promise<{ id: string; name: string; labelsPerItem: number; trajectoryIds: string[] } | null> {
+  const q =
+    (await db.annotationQueue.findUnique({ where: { name: idOrName }, select: { id: true, name: true, labelsPerItem: true } })) ??
+    (await db.annotationQueue.findUnique({ where: { id: idOrName }, select: { id: true, name: true, labelsPerItem: true } }));
   if (!q) return null;
   const items = await db.queueItem.findMany({ where: { queueId: q.id }, orderBy: { position: "asc" }, select: { trajectoryId: true } });
   return { ...q, trajectoryIds: items.map((i) => i.trajectoryId) };
@@ -67,7 +90,9 @@ export async function findQueueItems(db: Db, idOrName: string): Promise<{ id: st
 
 /** Task (benchmark + external id) of each trajectory, and of the parent for segment items. */
 export async function findItemTasks(db: Db, trajectoryIds: string[]): Promise<TaskRef[]> {
-  const rows = await chunked(trajectoryIds, (part) => db.trajectory.findMany({ where: { id: { in: part } }, select: { task: { select: { benchmark: true, externalId: true } } } }));
+  const rows = await chunked(trajectoryIds, (part) =>
+    db.trajectory.findMany({ where: { id: { in: part } }, select: { task: { select: { benchmark: true, externalId: true } } } }),
+  );
   return rows.map((r) => r.task);
 }
 
@@ -77,7 +102,10 @@ export async function findExistingTrajectoryIds(db: Db, ids: string[]): Promise<
 }
 
 export async function listHeldOut(db: Db): Promise<(HeldOut & { id: string; reason: string | null })[]> {
-  return db.heldOutTask.findMany({ orderBy: [{ benchmark: "asc" }, { externalId: "asc" }], select: { id: true, benchmark: true, externalId: true, reason: true } });
+  return db.heldOutTask.findMany({
+    orderBy: [{ benchmark: "asc" }, { externalId: "asc" }],
+    select: { id: true, benchmark: true, externalId: true, reason: true },
+  });
 }
 
 export async function addHeldOut(db: Db, list: HeldOut[], reason: string | null, createdById: string): Promise<number> {
@@ -107,11 +135,16 @@ export async function resolveRunIds(db: Db, refs: string[]): Promise<{ ids: stri
 
 /** Task ids named by id, external id or name. */
 export async function resolveTaskIds(db: Db, refs: string[]): Promise<{ ids: string[]; unknown: string[] }> {
-  const rows = await db.task.findMany({ where: { OR: [{ id: { in: refs } }, { externalId: { in: refs } }, { name: { in: refs } }] }, select: { id: true, externalId: true, name: true } });
+  const rows = await db.task.findMany({
+    where: { OR: [{ id: { in: refs } }, { externalId: { in: refs } }, { name: { in: refs } }] },
+    select: { id: true, externalId: true, name: true },
+  });
   return { ids: rows.map((r) => r.id), unknown: refs.filter((x) => !rows.some((r) => r.id === x || r.externalId === x || r.name === x)) };
 }
 
 export async function findParentIds(db: Db, attemptIds: string[]): Promise<string[]> {
-  const rows = await chunked(attemptIds, (part) => db.trajectory.findMany({ where: { id: { in: part }, parentId: { not: null } }, select: { parentId: true } }));
+  const rows = await chunked(attemptIds, (part) =>
+    db.trajectory.findMany({ where: { id: { in: part }, parentId: { not: null } }, select: { parentId: true } }),
+  );
   return [...new Set(rows.map((r) => r.parentId!))];
 }

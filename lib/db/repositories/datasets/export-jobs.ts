@@ -19,16 +19,32 @@ export interface ExportJobView {
 
 type Row = Awaited<ReturnType<Db["exportJob"]["findUniqueOrThrow"]>>;
 const toView = (j: Row): ExportJobView => ({
-  id: j.id, datasetId: j.datasetId, datasetVersionId: j.datasetVersionId, format: j.format, status: j.status as ExportJobView["status"],
-  rowsWritten: j.rowsWritten, rowsTotal: j.rowsTotal, bytesWritten: j.bytesWritten, filePath: j.filePath, error: j.error,
-  createdAt: j.createdAt.toISOString(), finishedAt: j.finishedAt?.toISOString() ?? null,
+  id: j.id,
+  datasetId: j.datasetId,
+  datasetVersionId: j.datasetVersionId,
+  format: j.format,
+  status: j.status as ExportJobView["status"],
+  rowsWritten: j.rowsWritten,
+  rowsTotal: j.rowsTotal,
+  bytesWritten: j.bytesWritten,
+  filePath: j.filePath,
+  error: j.error,
+  createdAt: j.createdAt.toISOString(),
+  finishedAt: j.finishedAt?.toISOString() ?? null,
 });
 
-export async function insertExportJob(db: Db, j: { datasetId: string; datasetVersionId: string; format: string; rowsTotal: number; override: string | null; createdById: string }): Promise<ExportJobView> {
+export async function insertExportJob(
+  db: Db,
+  j: { datasetId: string; datasetVersionId: string; format: string; rowsTotal: number; override: string | null; createdById: string },
+): Promise<ExportJobView> {
   return toView(await db.exportJob.create({ data: { ...j, status: "running" } }));
 }
 
-export async function updateExportJob(db: Db, id: string, p: Partial<Pick<ExportJobView, "status" | "rowsWritten" | "bytesWritten" | "filePath" | "error">> & { finished?: boolean }): Promise<void> {
+export async function updateExportJob(
+  db: Db,
+  id: string,
+  p: Partial<Pick<ExportJobView, "status" | "rowsWritten" | "bytesWritten" | "filePath" | "error">> & { finished?: boolean },
+): Promise<void> {
   const { finished, ...data } = p;
   await db.exportJob.update({ where: { id }, data: { ...data, ...(finished ? { finishedAt: new Date() } : {}) } });
 }
@@ -44,8 +60,15 @@ export async function listExportJobs(db: Db, datasetId: string, take = 10): Prom
 
 /** Finished jobs that still have a file and either finished before `before` or have a newer finished export of the
  * same version and format (oldest first). */
-export async function findExpirableExportJobs(db: Db, before: Date): Promise<{ id: string; filePath: string; reason: "retention" | "replaced" }[]> {
-  const live = await db.exportJob.findMany({ where: { status: "succeeded", filePath: { not: null } }, orderBy: [{ finishedAt: "desc" }, { id: "desc" }], select: { id: true, filePath: true, finishedAt: true, datasetVersionId: true, format: true } });
+export async function findExpirableExportJobs(
+  db: Db,
+  before: Date,
+): Promise<{ id: string; filePath: string; reason: "retention" | "replaced" }[]> {
+  const live = await db.exportJob.findMany({
+    where: { status: "succeeded", filePath: { not: null } },
+    orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
+    select: { id: true, filePath: true, finishedAt: true, datasetVersionId: true, format: true },
+  });
   const newest = new Set<string>();
   const out: { id: string; filePath: string; reason: "retention" | "replaced" }[] = [];
   for (const j of live) {
@@ -59,7 +82,10 @@ export async function findExpirableExportJobs(db: Db, before: Date): Promise<{ i
 
 /** Mark a job's file as deleted, only if it is still a finished job with a file (a concurrent sweep is harmless). */
 export async function markExportExpired(db: Db, id: string, why: string): Promise<boolean> {
-  return (await db.exportJob.updateMany({ where: { id, status: "succeeded" }, data: { status: "expired", filePath: null, error: why } })).count === 1;
+  return (
+    (await db.exportJob.updateMany({ where: { id, status: "succeeded" }, data: { status: "expired", filePath: null, error: why } }))
+      .count === 1
+  );
 }
 
 /** Every job of a dataset with its folder (for deleting the dataset). */

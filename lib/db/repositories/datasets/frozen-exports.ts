@@ -21,7 +21,10 @@ export interface FrozenExportChunkRow {
 
 /** The completion row of a stored export, or null when none was stored (or its writer died before the end). */
 export async function findFrozenExport(db: Db, versionId: string, format: string): Promise<FrozenExportView | null> {
-  const r = await db.frozenExport.findUnique({ where: { versionId_format: { versionId, format } }, select: { chunks: true, bytes: true, sha256: true, card: true } });
+  const r = await db.frozenExport.findUnique({
+    where: { versionId_format: { versionId, format } },
+    select: { chunks: true, bytes: true, sha256: true, card: true },
+  });
   return r ? { chunks: r.chunks, bytes: Number(r.bytes), sha256: r.sha256, card: r.card } : null;
 }
 
@@ -29,7 +32,11 @@ export async function findFrozenExport(db: Db, versionId: string, format: string
 export async function listStoredExportFormats(db: Db, versionIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (!versionIds.length) return out;
-  const rows = await db.frozenExport.findMany({ where: { versionId: { in: [...versionIds] } }, select: { versionId: true, format: true }, orderBy: [{ versionId: "asc" }, { format: "asc" }] });
+  const rows = await db.frozenExport.findMany({
+    where: { versionId: { in: [...versionIds] } },
+    select: { versionId: true, format: true },
+    orderBy: [{ versionId: "asc" }, { format: "asc" }],
+  });
   for (const r of rows) out.set(r.versionId, [...(out.get(r.versionId) ?? []), r.format]);
   return out;
 }
@@ -53,7 +60,9 @@ export async function clearUnfinishedFrozenExport(db: Db, versionId: string, for
 /** Returns false when the chunk is already there: another writer is storing the same export. */
 export async function insertFrozenExportChunk(db: Db, versionId: string, format: string, c: FrozenExportChunkRow): Promise<boolean> {
   try {
-    await db.frozenExportChunk.create({ data: { versionId, format, seq: c.seq, rowsEnd: c.rowsEnd, size: c.size, data: c.data as Uint8Array<ArrayBuffer> } });
+    await db.frozenExportChunk.create({
+      data: { versionId, format, seq: c.seq, rowsEnd: c.rowsEnd, size: c.size, data: c.data as Uint8Array<ArrayBuffer> },
+    });
     return true;
   } catch (e) {
     if (isUniqueViolation(e)) return false;
@@ -70,9 +79,13 @@ export async function completeFrozenExport(db: Db, versionId: string, format: st
     return await db.$transaction(async (tx) => {
       const agg = await tx.frozenExportChunk.aggregate({ where: { versionId, format }, _count: { _all: true }, _sum: { size: true } });
       if (agg._count._all !== e.chunks || Number(agg._sum.size ?? 0) !== e.bytes) {
-        throw new Error(`stored export ${format} of version ${versionId}: ${agg._count._all} chunks / ${agg._sum.size ?? 0} bytes stored, ${e.chunks} / ${e.bytes} written`);
+        throw new Error(
+          `stored export ${format} of version ${versionId}: ${agg._count._all} chunks / ${agg._sum.size ?? 0} bytes stored, ${e.chunks} / ${e.bytes} written`,
+        );
       }
-      await tx.frozenExport.create({ data: { versionId, format, chunks: e.chunks, bytes: BigInt(e.bytes), sha256: e.sha256, card: e.card } });
+      await tx.frozenExport.create({
+        data: { versionId, format, chunks: e.chunks, bytes: BigInt(e.bytes), sha256: e.sha256, card: e.card },
+      });
       return true;
     });
   } catch (err) {

@@ -13,10 +13,14 @@ export interface ImportedLabels {
 // in the UI on the same target are the same label.
 function targetKey(trajectoryId: string, l: LabelRef): string {
   switch (l.target) {
-    case "trajectory": return `traj:${trajectoryId}`;
-    case "attempt": return `attempt:${trajectoryId}`;
-    case "step_range": return `steps:${trajectoryId}:${l.stepStart ?? 0}-${l.stepEnd ?? l.stepStart ?? 0}`;
-    case "fork_point": return `fork:${trajectoryId}:${l.forkStepIndex ?? 0}`;
+    case "trajectory":
+      return `traj:${trajectoryId}`;
+    case "attempt":
+      return `attempt:${trajectoryId}`;
+    case "step_range":
+      return `steps:${trajectoryId}:${l.stepStart ?? 0}-${l.stepEnd ?? l.stepStart ?? 0}`;
+    case "fork_point":
+      return `fork:${trajectoryId}:${l.forkStepIndex ?? 0}`;
   }
 }
 
@@ -25,9 +29,12 @@ export async function attachImportedLabels(db: Db, list: ImportedLabels[]): Prom
   const problems: string[] = [];
   if (!list.length) return problems;
   const keys = [...new Set(list.flatMap((x) => x.labels.map((l) => l.schema)))];
-  const schemas = new Map((await db.labelSchema.findMany({ where: { key: { in: keys } }, select: { id: true, key: true } })).map((s) => [s.key, s.id]));
+  const schemas = new Map(
+    (await db.labelSchema.findMany({ where: { key: { in: keys } }, select: { id: true, key: true } })).map((s) => [s.key, s.id]),
+  );
   const users = new Map<string, string>();
-  for (const name of new Set(list.flatMap((x) => x.labels.map((l) => l.annotator)))) users.set(name, (await ensureUser(db, name, "annotator")).id);
+  for (const name of new Set(list.flatMap((x) => x.labels.map((l) => l.annotator))))
+    users.set(name, (await ensureUser(db, name, "annotator")).id);
   for (const { trajectoryId, labels } of list) {
     await db.$transaction(async (tx) => {
       let written = 0;
@@ -39,7 +46,13 @@ export async function attachImportedLabels(db: Db, list: ImportedLabels[]): Prom
         }
         let forkPointId: string | null = null;
         if (l.target === "fork_point") {
-          const fp = l.forkStepIndex === undefined ? null : await tx.forkPoint.findUnique({ where: { trajectoryId_stepIndex: { trajectoryId, stepIndex: l.forkStepIndex } }, select: { id: true } });
+          const fp =
+            l.forkStepIndex === undefined
+              ? null
+              : await tx.forkPoint.findUnique({
+                  where: { trajectoryId_stepIndex: { trajectoryId, stepIndex: l.forkStepIndex } },
+                  select: { id: true },
+                });
           if (!fp) {
             problems.push(`trajectory ${trajectoryId}: no fork point at step ${l.forkStepIndex ?? "?"}; label skipped`);
             continue;
@@ -48,19 +61,49 @@ export async function attachImportedLabels(db: Db, list: ImportedLabels[]): Prom
         }
         const annotatorId = users.get(l.annotator)!;
         const key = targetKey(trajectoryId, l);
-        const [stepStart, stepEnd] = l.target === "fork_point" ? [l.forkStepIndex ?? null, l.forkStepIndex ?? null] : [l.stepStart ?? null, l.stepEnd ?? null];
+        const [stepStart, stepEnd] =
+          l.target === "fork_point" ? [l.forkStepIndex ?? null, l.forkStepIndex ?? null] : [l.stepStart ?? null, l.stepEnd ?? null];
         const data = {
-          targetType: l.target, trajectoryId, stepStart, stepEnd, forkPointId, value: l.value, comment: l.comment ?? null,
-          ...(l.createdAt ? { createdAt: new Date(l.createdAt) } : {}), ...(l.updatedAt ? { updatedAt: new Date(l.updatedAt) } : {}),
+          targetType: l.target,
+          trajectoryId,
+          stepStart,
+          stepEnd,
+          forkPointId,
+          value: l.value,
+          comment: l.comment ?? null,
+          ...(l.createdAt ? { createdAt: new Date(l.createdAt) } : {}),
+          ...(l.updatedAt ? { updatedAt: new Date(l.updatedAt) } : {}),
         };
         // Only missing labels are created (a re-import, or a re-run after a killed import, changes nothing), each
         // with its "create" event in the label history, as labels made in the UI have.
-        if (await tx.annotation.findUnique({ where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey: key } }, select: { id: true } })) continue;
+        if (
+          await tx.annotation.findUnique({
+            where: { schemaId_annotatorId_targetKey: { schemaId, annotatorId, targetKey: key } },
+            select: { id: true },
+          })
+        )
+          continue;
         const created = await tx.annotation.create({ data: { schemaId, annotatorId, targetKey: key, ...data }, select: { id: true } });
-        await tx.annotationEvent.create({ data: { annotationId: created.id, trajectoryId, schemaId, targetKey: key, actorId: annotatorId, action: "create", newValue: l.value, newComment: l.comment ?? null, version: 1 } });
+        await tx.annotationEvent.create({
+          data: {
+            annotationId: created.id,
+            trajectoryId,
+            schemaId,
+            targetKey: key,
+            actorId: annotatorId,
+            action: "create",
+            newValue: l.value,
+            newComment: l.comment ?? null,
+            version: 1,
+          },
+        });
         written++;
       }
-      if (written) await tx.trajectory.update({ where: { id: trajectoryId }, data: { annotationCount: await tx.annotation.count({ where: { trajectoryId } }) } });
+      if (written)
+        await tx.trajectory.update({
+          where: { id: trajectoryId },
+          data: { annotationCount: await tx.annotation.count({ where: { trajectoryId } }) },
+        });
     });
   }
   return problems;

@@ -17,7 +17,12 @@ function dateSql(dialect: Dialect, d: Date): Prisma.Sql {
  * Predicates on alias `alias`: a FailureSignature, or a Trajectory (same column names), for the filter; on a
  * FailureModeRollup the import date is its `day` (a day's start, and the bounds are days' starts, so it is exact).
  */
-export function signatureConditions(f: FailureModeFilter, alias: string, dialect: Dialect, dateColumn: "importedAt" | "day" = "importedAt"): Prisma.Sql[] {
+export function signatureConditions(
+  f: FailureModeFilter,
+  alias: string,
+  dialect: Dialect,
+  dateColumn: "importedAt" | "day" = "importedAt",
+): Prisma.Sql[] {
   const a = Prisma.raw(`"${alias}"`);
   const out = scopeConditions(f, alias);
   if (f.taskId.length) out.push(sql`${a}."taskId" IN (${Prisma.join(f.taskId.map((v) => sql`${v}`))})`);

@@ -11,7 +11,12 @@ const sql = Prisma.sql;
 const num = z.union([z.number(), z.bigint()]).transform(Number);
 
 /** Up to `limit` steps at mode `mode` within the filter, in (trajectory, step) order. */
-export async function findModeSteps(db: Db, f: FailureModeFilter, mode: string, limit: number): Promise<{ trajectoryId: string; stepIndex: number; category: string }[]> {
+export async function findModeSteps(
+  db: Db,
+  f: FailureModeFilter,
+  mode: string,
+  limit: number,
+): Promise<{ trajectoryId: string; stepIndex: number; category: string }[]> {
   const parts = [...signatureConditions(f, "fs", dialectOf(db)), sql`"fs"."templateHash" = ${mode}`];
   const rows = await db.$queryRaw<unknown[]>`
     SELECT fs."trajectoryId" AS "trajectoryId", fs."stepIndex" AS "stepIndex", fs."category" AS "category"
@@ -20,10 +25,18 @@ export async function findModeSteps(db: Db, f: FailureModeFilter, mode: string, 
 }
 
 /** The existing suggestions of `source` on schema `schemaId` among `keys` (target key → id and value). */
-export async function findSuggestionsByKey(db: Db, schemaId: string, source: string, keys: readonly string[]): Promise<Map<string, { id: string; value: string }>> {
+export async function findSuggestionsByKey(
+  db: Db,
+  schemaId: string,
+  source: string,
+  keys: readonly string[],
+): Promise<Map<string, { id: string; value: string }>> {
   const out = new Map<string, { id: string; value: string }>();
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.suggestion.findMany({ where: { schemaId, source, targetKey: { in: keys.slice(i, i + 500) } }, select: { id: true, value: true, targetKey: true } });
+    const rows = await db.suggestion.findMany({
+      where: { schemaId, source, targetKey: { in: keys.slice(i, i + 500) } },
+      select: { id: true, value: true, targetKey: true },
+    });
     for (const r of rows) out.set(r.targetKey, { id: r.id, value: r.value });
   }
   return out;
@@ -33,7 +46,12 @@ export async function findSuggestionsByKey(db: Db, schemaId: string, source: str
  * Labels of schema `schemaId` on the steps of the modes shown, counted per (mode, value): a step-range label covers
  * every signature step inside its range. Driven from the labels (few) to the signatures' primary key.
  */
-export async function findModeLabelValues(db: Db, f: FailureModeFilter, modes: readonly string[], schemaId: string): Promise<{ templateHash: string; value: string; steps: number }[]> {
+export async function findModeLabelValues(
+  db: Db,
+  f: FailureModeFilter,
+  modes: readonly string[],
+  schemaId: string,
+): Promise<{ templateHash: string; value: string; steps: number }[]> {
   if (!modes.length) return [];
   const parts = [...signatureConditions(f, "fs", dialectOf(db)), sql`fs."templateHash" IN (${Prisma.join(modes.map((m) => sql`${m}`))})`];
   const rows = await db.$queryRaw<unknown[]>`
@@ -41,5 +59,8 @@ export async function findModeLabelValues(db: Db, f: FailureModeFilter, modes: r
     FROM "Annotation" a JOIN "FailureSignature" fs ON fs."trajectoryId" = a."trajectoryId" AND fs."stepIndex" >= a."stepStart" AND fs."stepIndex" <= a."stepEnd"
     WHERE a."schemaId" = ${schemaId} AND a."targetType" = 'step_range' AND ${conditionSql(parts)}
     GROUP BY fs."templateHash", a."value"`;
-  return z.array(z.object({ templateHash: z.string(), value: z.string(), n: num })).parse(rows).map((r) => ({ templateHash: r.templateHash, value: r.value, steps: r.n }));
+  return z
+    .array(z.object({ templateHash: z.string(), value: z.string(), n: num }))
+    .parse(rows)
+    .map((r) => ({ templateHash: r.templateHash, value: r.value, steps: r.n }));
 }

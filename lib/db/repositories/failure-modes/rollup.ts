@@ -13,7 +13,8 @@ const sql = Prisma.sql;
 export async function rebuildFailureModeRollups(db: Db, runIds?: readonly string[]): Promise<void> {
   if (runIds && !runIds.length) return;
   const day = Prisma.raw(rollupDaySql(dialectOf(db), "fs"));
-  const only = (alias: string) => (runIds ? sql`WHERE ${Prisma.raw(`"${alias}"`)}."runId" IN (${Prisma.join(runIds.map((r) => sql`${r}`))})` : Prisma.empty);
+  const only = (alias: string) =>
+    runIds ? sql`WHERE ${Prisma.raw(`"${alias}"`)}."runId" IN (${Prisma.join(runIds.map((r) => sql`${r}`))})` : Prisma.empty;
   await db.$transaction([
     db.$executeRaw`DELETE FROM "FailureModeRollup" ${only("FailureModeRollup")}`,
     db.$executeRaw`INSERT INTO "FailureModeRollup" (${Prisma.raw(ROLLUP_COLUMN_LIST)})

@@ -67,6 +67,12 @@ export async function saveKeyframes(db: Db, recordingId: string, keyframes: { se
   const ordered = [...keyframes].sort((a, b) => (a.seq === 0 ? 1 : b.seq === 0 ? -1 : a.seq - b.seq));
   await db.$transaction([
     db.recordingChunk.updateMany({ where: { recordingId, keyframe: { not: null } }, data: { keyframe: null } }),
-    ...ordered.map((k) => db.recordingChunk.update({ where: { recordingId_seq: { recordingId, seq: k.seq } }, data: { keyframe: k.keyframe }, select: { seq: true } })),
+    ...ordered.map((k) =>
+      db.recordingChunk.update({
+        where: { recordingId_seq: { recordingId, seq: k.seq } },
+        data: { keyframe: k.keyframe },
+        select: { seq: true },
+      }),
+    ),
   ]);
 }

@@ -4,7 +4,12 @@ import type { Db } from "../../client.ts";
 import { isUniqueViolation } from "../../unique-violation.ts";
 
 /** The keyframe at or before chunk `seq` of this layout (raw JSON), or null when none is stored. */
-export async function findNearestSynthesizedKeyframe(db: Db, trajectoryId: string, layoutKey: string, seq: number): Promise<{ seq: number; keyframe: string } | null> {
+export async function findNearestSynthesizedKeyframe(
+  db: Db,
+  trajectoryId: string,
+  layoutKey: string,
+  seq: number,
+): Promise<{ seq: number; keyframe: string } | null> {
   return db.synthesizedKeyframe.findFirst({
     where: { trajectoryId, layoutKey, seq: { lte: seq } },
     orderBy: { seq: "desc" },
@@ -22,7 +27,12 @@ export async function findFirstSynthesizedKeyframe(db: Db, trajectoryId: string,
  * Replace a trajectory's keyframes (those of older layouts too) in one transaction. Returns false when another
  * process stored them at the same moment (its rows stand: they were built from the same steps).
  */
-export async function saveSynthesizedKeyframes(db: Db, trajectoryId: string, layoutKey: string, keyframes: readonly { seq: number; keyframe: string }[]): Promise<boolean> {
+export async function saveSynthesizedKeyframes(
+  db: Db,
+  trajectoryId: string,
+  layoutKey: string,
+  keyframes: readonly { seq: number; keyframe: string }[],
+): Promise<boolean> {
   try {
     await db.$transaction([
       db.synthesizedKeyframe.deleteMany({ where: { trajectoryId } }),

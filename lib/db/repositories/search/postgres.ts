@@ -23,20 +23,29 @@ export const postgresSearch: SearchProvider = {
   // The tsvector column's most-common-element frequencies gathered by ANALYZE (a word outside that list is rare).
   async wordCounts(db, words) {
     const perWord = wordCountSchema.parse(
-      await db.$queryRaw<unknown[]>`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search'::regclass) AS "n"
+      await db.$queryRaw<
+        unknown[]
+      >`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search'::regclass) AS "n"
         FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
         WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search' AND st."attname" = 'tsv' AND f."elem" IN (${Prisma.join(words)})`,
     );
-    const trajectories = totalSchema.parse(await db.$queryRaw<unknown[]>`SELECT GREATEST(c."reltuples", 0) AS "n" FROM pg_class c WHERE c."oid" = '"Trajectory"'::regclass`)[0]!.n ?? 0;
+    const trajectories =
+      totalSchema.parse(
+        await db.$queryRaw<unknown[]>`SELECT GREATEST(c."reltuples", 0) AS "n" FROM pg_class c WHERE c."oid" = '"Trajectory"'::regclass`,
+      )[0]!.n ?? 0;
     return { perWord, trajectories };
   },
 
   firstMatchRows(db, ids, s) {
-    return db.$queryRaw<unknown[]>`SELECT DISTINCT ON (s."trajectory_id") s."trajectory_id" AS "trajectoryId", s."rid" FROM "step_search" s WHERE s."trajectory_id" IN (${ids}) AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}) ORDER BY s."trajectory_id", s."rid"`;
+    return db.$queryRaw<
+      unknown[]
+    >`SELECT DISTINCT ON (s."trajectory_id") s."trajectory_id" AS "trajectoryId", s."rid" FROM "step_search" s WHERE s."trajectory_id" IN (${ids}) AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}) ORDER BY s."trajectory_id", s."rid"`;
   },
 
   stepHitRows(db, s, opts) {
-    return db.$queryRaw<unknown[]>`SELECT s."rid", s."trajectory_id" AS "trajectoryId" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND s."rid" < ${opts.beforeRid}`} ORDER BY s."rid" DESC LIMIT ${opts.limit}`;
+    return db.$queryRaw<
+      unknown[]
+    >`SELECT s."rid", s."trajectory_id" AS "trajectoryId" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND s."rid" < ${opts.beforeRid}`} ORDER BY s."rid" DESC LIMIT ${opts.limit}`;
   },
 
   async insertRows(db, rows) {
@@ -49,18 +58,30 @@ export const postgresSearch: SearchProvider = {
 
   // Building the GIN index once at the end is several times faster than maintaining it row by row.
   async clearIndex(db) {
-    await db.$transaction([db.$executeRaw`TRUNCATE "step_search", "step_search_doc"`, db.$executeRaw`DROP INDEX IF EXISTS "step_search_tsv_idx"`]);
+    await db.$transaction([
+      db.$executeRaw`TRUNCATE "step_search", "step_search_doc"`,
+      db.$executeRaw`DROP INDEX IF EXISTS "step_search_tsv_idx"`,
+    ]);
   },
 
   async afterRebuild(db) {
-    await db.$transaction([db.$executeRaw`SET LOCAL maintenance_work_mem = '256MB'`, db.$executeRaw`CREATE INDEX IF NOT EXISTS "step_search_tsv_idx" ON "step_search" USING GIN ("tsv")`], { timeout: 3_600_000 });
+    await db.$transaction(
+      [
+        db.$executeRaw`SET LOCAL maintenance_work_mem = '256MB'`,
+        db.$executeRaw`CREATE INDEX IF NOT EXISTS "step_search_tsv_idx" ON "step_search" USING GIN ("tsv")`,
+      ],
+      { timeout: 3_600_000 },
+    );
   },
 };
 
 /** For the bulk writer's own pg connection, inside its transaction: a batch of trajectories in two statements. */
 export async function indexRowsPg(client: pg.ClientBase, items: { trajectoryId: string; rows: readonly SearchRow[] }[]): Promise<void> {
   if (!items.length) return;
-  const docs = await client.query(`INSERT INTO "step_search_doc" ("trajectory_id") SELECT * FROM unnest($1::text[]) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`, [items.map((i) => i.trajectoryId)]);
+  const docs = await client.query(
+    `INSERT INTO "step_search_doc" ("trajectory_id") SELECT * FROM unnest($1::text[]) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`,
+    [items.map((i) => i.trajectoryId)],
+  );
   const seqs = new Map(seqRowSchema.parse(docs.rows).map((r) => [r.trajectoryId, r.seq]));
   const rids: string[] = [];
   const ids: string[] = [];
@@ -74,8 +95,15 @@ export async function indexRowsPg(client: pg.ClientBase, items: { trajectoryId: 
       bodies.push(r.body);
     }
   }
-  if (rids.length) await client.query(`INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") SELECT r, t, to_tsvector('simple', b) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, t, b)`, [rids, ids, bodies]);
+  if (rids.length)
+    await client.query(
+      `INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") SELECT r, t, to_tsvector('simple', b) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, t, b)`,
+      [rids, ids, bodies],
+    );
 }
 
 export const indexStepsPg = (client: pg.ClientBase, items: { trajectoryId: string; steps: readonly StepText[] }[]) =>
-  indexRowsPg(client, items.map((i) => ({ trajectoryId: i.trajectoryId, rows: searchRows(i.steps) })));
+  indexRowsPg(
+    client,
+    items.map((i) => ({ trajectoryId: i.trajectoryId, rows: searchRows(i.steps) })),
+  );

@@ -58,7 +58,10 @@ export async function findStepHits(db: Queryable, s: ParsedSearch, opts: { limit
 }
 
 /** The searchable fields of the given steps. */
-export async function findStepTexts(db: Queryable, refs: { trajectoryId: string; stepIndex: number }[]): Promise<(StepText & { trajectoryId: string; index: number })[]> {
+export async function findStepTexts(
+  db: Queryable,
+  refs: { trajectoryId: string; stepIndex: number }[],
+): Promise<(StepText & { trajectoryId: string; index: number })[]> {
   if (!refs.length) return [];
   return db.step.findMany({
     where: { OR: refs.map((r) => ({ trajectoryId: r.trajectoryId, index: r.stepIndex })) },

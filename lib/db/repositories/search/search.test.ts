@@ -2,8 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import pg from "pg";
 import {
-  findStepHits, ftsMatchExpression, indexStepsPg, indexStepsSqlite, parseSearchQuery, removeFromSearchIndex, searchBody, searchIndexLag, searchRows, searchTokens,
-  tsQueryExpression, MAX_TOKEN_LENGTH,
+  findStepHits,
+  ftsMatchExpression,
+  indexStepsPg,
+  indexStepsSqlite,
+  parseSearchQuery,
+  removeFromSearchIndex,
+  searchBody,
+  searchIndexLag,
+  searchRows,
+  searchTokens,
+  tsQueryExpression,
+  MAX_TOKEN_LENGTH,
 } from "./index.ts";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../../../../tests/helpers/test-db.ts";
 import { importTrajectories } from "../../../services/import/import-trajectories.ts";
@@ -30,7 +40,12 @@ describe("search tokens", () => {
   });
 
   it("indexes the ANSI-stripped text of command, output, reasoning and message", () => {
-    const body = searchBody({ action: "make", observation: "\u001b[1;31mer\u001b[0mror: \u001b]0;title\u0007bad\r\n", reasoning: "Think", message: null });
+    const body = searchBody({
+      action: "make",
+      observation: "\u001b[1;31mer\u001b[0mror: \u001b]0;title\u0007bad\r\n",
+      reasoning: "Think",
+      message: null,
+    });
     expect(body).toBe("make error bad think");
   });
 
@@ -87,7 +102,9 @@ describe.each(PROVIDERS)("driver-level index writers on $title", ({ provider, sk
   beforeAll(async () => {
     if (skip) return;
     t = await createTestDatabase(provider);
-    await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: SAMPLE, sourceFormat: "native" }, file: "sample.jsonl" }], { origin: "seed" });
+    await importTrajectories(t.ctx, [{ ok: true, value: { trajectory: SAMPLE, sourceFormat: "native" }, file: "sample.jsonl" }], {
+      origin: "seed",
+    });
   });
   afterAll(async () => {
     await t?.drop();

@@ -24,22 +24,35 @@ export const sqliteSearch: SearchProvider = {
     const [perWord, trajectories] = await db.$transaction(async (tx) => {
       // A temp table is per connection and needs no migration; the interactive transaction keeps one connection.
       await tx.$executeRawUnsafe(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."step_fts_vocab" USING fts5vocab(main, "step_fts", row)`);
-      const w = wordCountSchema.parse(await tx.$queryRaw<unknown[]>`SELECT v."term" AS "w", v."doc" AS "n" FROM temp."step_fts_vocab" v WHERE v."term" IN (${Prisma.join(words)})`);
+      const w = wordCountSchema.parse(
+        await tx.$queryRaw<
+          unknown[]
+        >`SELECT v."term" AS "w", v."doc" AS "n" FROM temp."step_fts_vocab" v WHERE v."term" IN (${Prisma.join(words)})`,
+      );
       // All trajectories, not only the indexed ones: the probe walks every candidate, and while the index lags an
       // import the unindexed ones never match. MAX(rowid) is one b-tree lookup (deleted rows only make it larger).
-      const n = totalSchema.parse(await tx.$queryRaw<unknown[]>`SELECT MAX((SELECT MAX("rowid") FROM "Trajectory"), (SELECT MAX("seq") FROM "step_search_doc")) AS "n"`)[0]!.n ?? 0;
+      const n =
+        totalSchema.parse(
+          await tx.$queryRaw<
+            unknown[]
+          >`SELECT MAX((SELECT MAX("rowid") FROM "Trajectory"), (SELECT MAX("seq") FROM "step_search_doc")) AS "n"`,
+        )[0]!.n ?? 0;
       return [w, n] as const;
     });
     return { perWord, trajectories };
   },
 
   firstMatchRows(db, ids, s) {
-    return db.$queryRaw<unknown[]>`SELECT d."trajectory_id" AS "trajectoryId", (SELECT "rowid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576 ORDER BY "rowid" LIMIT 1) AS "rid" FROM "step_search_doc" d WHERE d."trajectory_id" IN (${ids})`;
+    return db.$queryRaw<
+      unknown[]
+    >`SELECT d."trajectory_id" AS "trajectoryId", (SELECT "rowid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576 ORDER BY "rowid" LIMIT 1) AS "rid" FROM "step_search_doc" d WHERE d."trajectory_id" IN (${ids})`;
   },
 
   stepHitRows(db, s, opts) {
     const before = opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND "rowid" < ${opts.beforeRid}`;
-    return db.$queryRaw<unknown[]>`SELECT h."rid", d."trajectory_id" AS "trajectoryId" FROM (SELECT "rowid" AS "rid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}${before} ORDER BY "rowid" DESC LIMIT ${opts.limit}) h JOIN "step_search_doc" d ON d."seq" = (h."rid" >> 20) ORDER BY h."rid" DESC`;
+    return db.$queryRaw<
+      unknown[]
+    >`SELECT h."rid", d."trajectory_id" AS "trajectoryId" FROM (SELECT "rowid" AS "rid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}${before} ORDER BY "rowid" DESC LIMIT ${opts.limit}) h JOIN "step_search_doc" d ON d."seq" = (h."rid" >> 20) ORDER BY h."rid" DESC`;
   },
 
   async insertRows(db, rows) {
@@ -50,7 +63,10 @@ export const sqliteSearch: SearchProvider = {
   async removeRows() {},
 
   async clearIndex(db) {
-    await db.$transaction([db.$executeRaw`INSERT INTO "step_fts" ("step_fts") VALUES ('delete-all')`, db.$executeRaw`DELETE FROM "step_search_doc"`]);
+    await db.$transaction([
+      db.$executeRaw`INSERT INTO "step_fts" ("step_fts") VALUES ('delete-all')`,
+      db.$executeRaw`DELETE FROM "step_search_doc"`,
+    ]);
   },
 
   async afterRebuild() {},
@@ -61,11 +77,14 @@ export const sqliteSearch: SearchProvider = {
  * (pure, so they can be prepared with the other rows, off the writing thread). Idempotent like the rest.
  */
 export function indexRowsSqlite(database: BetterSqlite3.Database, trajectoryId: string, rows: readonly SearchRow[]): void {
-  const doc = database.prepare(`INSERT INTO "step_search_doc" ("trajectory_id") VALUES (?) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq"`).get(trajectoryId);
+  const doc = database
+    .prepare(`INSERT INTO "step_search_doc" ("trajectory_id") VALUES (?) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq"`)
+    .get(trajectoryId);
   const parsed = z.object({ seq: z.number().int() }).safeParse(doc);
   if (!parsed.success) return;
   const insert = database.prepare(`INSERT INTO "step_fts" ("rowid", "body") VALUES (?, ?)`);
   for (const r of rows) insert.run(parsed.data.seq * STEP_BITS + r.index, r.body);
 }
 
-export const indexStepsSqlite = (database: BetterSqlite3.Database, trajectoryId: string, steps: readonly StepText[]) => indexRowsSqlite(database, trajectoryId, searchRows(steps));
+export const indexStepsSqlite = (database: BetterSqlite3.Database, trajectoryId: string, steps: readonly StepText[]) =>
+  indexRowsSqlite(database, trajectoryId, searchRows(steps));

@@ -13,7 +13,9 @@ const INSERT_CHUNK = 200;
 
 async function allocateSeqs(db: Queryable, trajectoryIds: string[]): Promise<Map<string, number>> {
   const values = Prisma.join(trajectoryIds.map((id) => Prisma.sql`(${id})`));
-  const rows = await db.$queryRaw<unknown[]>`INSERT INTO "step_search_doc" ("trajectory_id") VALUES ${values} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`INSERT INTO "step_search_doc" ("trajectory_id") VALUES ${values} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
   return new Map(seqRowSchema.parse(rows).map((r) => [r.trajectoryId, r.seq]));
 }
 
@@ -26,9 +28,15 @@ async function insertRows(db: Queryable, rows: IndexRow[]): Promise<void> {
  * Index trajectories' steps. Idempotent: a trajectory that is already indexed is skipped. Call inside the
  * transaction that writes the steps, so a trajectory is searchable exactly when it is visible.
  */
-export async function indexTrajectoriesForSearch(db: Queryable, items: { trajectoryId: string; steps: readonly StepText[] }[]): Promise<number> {
+export async function indexTrajectoriesForSearch(
+  db: Queryable,
+  items: { trajectoryId: string; steps: readonly StepText[] }[],
+): Promise<number> {
   if (!items.length) return 0;
-  const seqs = await allocateSeqs(db, items.map((i) => i.trajectoryId));
+  const seqs = await allocateSeqs(
+    db,
+    items.map((i) => i.trajectoryId),
+  );
   const rows = items.flatMap(({ trajectoryId, steps }) => {
     const seq = seqs.get(trajectoryId);
     return seq === undefined ? [] : searchRows(steps).map((r) => ({ rid: seq * STEP_BITS + r.index, trajectoryId, body: r.body }));
@@ -55,7 +63,9 @@ const countRowSchema = z.array(z.object({ trajectories: z.coerce.number(), index
 
 /** How many trajectories are not in the search index (imports that bypassed the index hook, or a fresh upgrade). */
 export async function searchIndexLag(db: Db): Promise<number> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT (SELECT COUNT(*) FROM "Trajectory") AS "trajectories", (SELECT COUNT(*) FROM "step_search_doc") AS "indexed"`;
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`SELECT (SELECT COUNT(*) FROM "Trajectory") AS "trajectories", (SELECT COUNT(*) FROM "step_search_doc") AS "indexed"`;
   const [r] = countRowSchema.parse(rows);
   return Math.max(0, r!.trajectories - r!.indexed);
 }
@@ -70,7 +80,14 @@ async function indexBatch(db: Db, ids: string[]): Promise<number> {
   });
   const byTrajectory = new Map<string, StepText[]>(ids.map((id) => [id, []]));
   for (const s of steps) byTrajectory.get(s.trajectoryId)?.push(s);
-  return db.$transaction((tx) => indexTrajectoriesForSearch(tx, [...byTrajectory].map(([trajectoryId, st]) => ({ trajectoryId, steps: st }))), { timeout: 120_000 });
+  return db.$transaction(
+    (tx) =>
+      indexTrajectoriesForSearch(
+        tx,
+        [...byTrajectory].map(([trajectoryId, st]) => ({ trajectoryId, steps: st })),
+      ),
+    { timeout: 120_000 },
+  );
 }
 
 const BATCH = 100;
@@ -96,9 +113,17 @@ const cursorRowsSchema = z.array(z.object({ id: z.string(), importedAt: z.union(
  * `next` is null when none are left. A pass must carry the cursor: restarting from the oldest each time re-reads
  * every trajectory indexed so far (at 10^6, 2 s per step of 1,000 — hours for the whole pass).
  */
-export async function indexMissingAfter(db: Db, limit: number, after: IndexCursor | null): Promise<{ indexed: number; next: IndexCursor | null }> {
-  const past = after ? Prisma.sql`AND (t."importedAt" > ${after.importedAt} OR (t."importedAt" = ${after.importedAt} AND t."id" > ${after.id}))` : Prisma.empty;
-  const rows = await db.$queryRaw<unknown[]>`SELECT t."id", t."importedAt" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ${past} ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
+export async function indexMissingAfter(
+  db: Db,
+  limit: number,
+  after: IndexCursor | null,
+): Promise<{ indexed: number; next: IndexCursor | null }> {
+  const past = after
+    ? Prisma.sql`AND (t."importedAt" > ${after.importedAt} OR (t."importedAt" = ${after.importedAt} AND t."id" > ${after.id}))`
+    : Prisma.empty;
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`SELECT t."id", t."importedAt" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ${past} ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
   const found = cursorRowsSchema.parse(rows);
   const ids = found.map((r) => r.id);
   let indexed = 0;
@@ -125,7 +150,9 @@ async function indexAll(db: Db, onProgress?: (indexed: number) => void): Promise
   let after = "";
   let total = 0;
   for (;;) {
-    const rows = await db.$queryRaw<unknown[]>`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${BATCH * 5}`;
+    const rows = await db.$queryRaw<
+      unknown[]
+    >`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${BATCH * 5}`;
     const ids = idRowsSchema.parse(rows).map((r) => r.id);
     if (!ids.length) break;
     for (let i = 0; i < ids.length; i += BATCH) total += await indexBatch(db, ids.slice(i, i + BATCH));

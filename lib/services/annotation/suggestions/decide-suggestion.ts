@@ -7,7 +7,13 @@ import { AppError } from "../../../errors.ts";
 import { checkLabelValue } from "../../../domain/annotation/label-schema.ts";
 import { decisionInputSchema, effectiveDecision, targetInputOf, type Decision } from "../../../domain/annotation/suggestions.ts";
 import { findLabelSchema } from "../../../db/repositories/annotation/schemas.ts";
-import { deleteDecision, findDecision, findSuggestion, insertDecision, type DecisionView } from "../../../db/repositories/annotation/suggestions.ts";
+import {
+  deleteDecision,
+  findDecision,
+  findSuggestion,
+  insertDecision,
+  type DecisionView,
+} from "../../../db/repositories/annotation/suggestions.ts";
 import { findLabel } from "../../../db/repositories/annotation/labels.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { createLabel, deleteLabel } from "../save-label.ts";
@@ -49,7 +55,12 @@ export async function decideSuggestion(ctx: ServiceContext, raw: unknown): Promi
       const now = await findDecision(ctx.db, s.key, ctx.actor.id);
       throw now ? decided(now) : e;
     }
-    await recordAudit(ctx, { action: "suggestion.decide", targetType: "suggestion", targetId: s.key, details: { decision, source: s.source, suggested: s.value } });
+    await recordAudit(ctx, {
+      action: "suggestion.decide",
+      targetType: "suggestion",
+      targetId: s.key,
+      details: { decision, source: s.source, suggested: s.value },
+    });
     return { suggestion: s.key, decision, label: null };
   }
   const label = await createLabel(
@@ -57,7 +68,12 @@ export async function decideSuggestion(ctx: ServiceContext, raw: unknown): Promi
     { trajectory: s.trajectoryId, schema: schema.key, value: chosen, target: targetInputOf(s), comment: input.comment ?? null },
     { fromSuggestion: base },
   );
-  await recordAudit(ctx, { action: "suggestion.decide", targetType: "suggestion", targetId: s.key, details: { decision, source: s.source, suggested: s.value, value: chosen, label: label.id } });
+  await recordAudit(ctx, {
+    action: "suggestion.decide",
+    targetType: "suggestion",
+    targetId: s.key,
+    details: { decision, source: s.source, suggested: s.value, value: chosen, label: label.id },
+  });
   return { suggestion: s.key, decision, label };
 }
 
@@ -65,14 +81,22 @@ export async function decideSuggestion(ctx: ServiceContext, raw: unknown): Promi
  * Undo a decision (`u` after a, c or x): the label accepting or changing created is deleted (if still there and
  * unchanged since), then the decision, so the suggestion is offered again. The audit log keeps all three writes.
  */
-export async function withdrawDecision(ctx: ServiceContext, suggestionKey: string): Promise<{ suggestion: string; labelId: string | null }> {
+export async function withdrawDecision(
+  ctx: ServiceContext,
+  suggestionKey: string,
+): Promise<{ suggestion: string; labelId: string | null }> {
   authorize(ctx, "annotation:write");
   const d = await findDecision(ctx.db, suggestionKey, ctx.actor.id);
   if (!d) throw new AppError("NOT_FOUND", `you have no decision on suggestion ${suggestionKey}`);
   const label = d.annotationId ? await findLabel(ctx.db, d.annotationId) : null;
   if (label) await deleteLabel(ctx, label.id, label.version);
   await deleteDecision(ctx.db, d.id);
-  await recordAudit(ctx, { action: "suggestion.withdraw", targetType: "suggestion", targetId: suggestionKey, details: { decision: d.decision, label: label?.id ?? null } });
+  await recordAudit(ctx, {
+    action: "suggestion.withdraw",
+    targetType: "suggestion",
+    targetId: suggestionKey,
+    details: { decision: d.decision, label: label?.id ?? null },
+  });
   return { suggestion: suggestionKey, labelId: label?.id ?? null };
 }
 

@@ -22,7 +22,14 @@ export async function importSuggestions(ctx: ServiceContext, text: string, opts:
   // Suggestions are offered to every annotator: importing them is a researcher's job, like importing labels.
   authorize(ctx, "trajectory:import");
   const { count, rows, issues } = await readLabelLines(ctx.db, text);
-  const result: SuggestionImportResult = { lines: count, created: 0, updated: 0, unchanged: 0, sources: [], issues: issues.map((x) => ({ ...x, ...(opts.file ? { file: opts.file } : {}) })) };
+  const result: SuggestionImportResult = {
+    lines: count,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    sources: [],
+    issues: issues.map((x) => ({ ...x, ...(opts.file ? { file: opts.file } : {}) })),
+  };
   if (issues.length) return result;
   const create: NewSuggestion[] = [];
   const update: { id: string; value: string; comment: string | null }[] = [];
@@ -38,6 +45,12 @@ export async function importSuggestions(ctx: ServiceContext, text: string, opts:
   result.created = create.length;
   result.updated = update.length;
   result.sources = [...new Set(rows.map((r) => importedSource(r.annotator)))].sort();
-  if (result.created || result.updated) await recordAudit(ctx, { action: "suggestion.import", targetType: "suggestion-file", targetId: opts.file, details: { created: result.created, updated: result.updated, unchanged: result.unchanged, sources: result.sources } });
+  if (result.created || result.updated)
+    await recordAudit(ctx, {
+      action: "suggestion.import",
+      targetType: "suggestion-file",
+      targetId: opts.file,
+      details: { created: result.created, updated: result.updated, unchanged: result.unchanged, sources: result.sources },
+    });
   return result;
 }

@@ -6,7 +6,12 @@ import { z } from "zod";
 import { authorize, type ServiceContext } from "../../context.ts";
 import { AppError } from "../../../errors.ts";
 import { findTargetFacts } from "../../../db/repositories/annotation/labels.ts";
-import { compareSuggestions, findSuggestion, listPendingSuggestions, type SuggestionView } from "../../../db/repositories/annotation/suggestions.ts";
+import {
+  compareSuggestions,
+  findSuggestion,
+  listPendingSuggestions,
+  type SuggestionView,
+} from "../../../db/repositories/annotation/suggestions.ts";
 import { detectorSchema } from "./error-schema.ts";
 
 export const suggestionQuerySchema = z

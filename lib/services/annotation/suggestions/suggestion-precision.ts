@@ -31,5 +31,13 @@ export async function getSuggestionPrecision(ctx: ServiceContext, raw: unknown =
   const schema = await findLabelSchema(ctx.db, q.schema);
   if (!schema) throw new AppError("NOT_FOUND", `unknown schema "${q.schema}"`);
   const [counts, sources] = await Promise.all([countDecisions(ctx.db, q.source, schema.id), listSuggestionSources(ctx.db)]);
-  return { source: q.source, schema: schema.key, ...precisionByCategory(counts, schema.options.map((o) => o.value)), sources };
+  return {
+    source: q.source,
+    schema: schema.key,
+    ...precisionByCategory(
+      counts,
+      schema.options.map((o) => o.value),
+    ),
+    sources,
+  };
 }

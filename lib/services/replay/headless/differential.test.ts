@@ -103,23 +103,28 @@ describe("keyframe seeks show the same screen as a replay from the start", () =>
   });
 
   const casts = hasSharedFixtures ? fs.readdirSync(fixture("asciicast")).filter((f) => f.endsWith(".cast")) : [];
-  it.skipIf(!hasSharedFixtures).each(casts.length ? casts : ["(none)"])(`shared fixture %s ${hasSharedFixtures ? "" : sharedFixturesSkipReason}`, async (name) => {
-    const cast = readCast(fixture("asciicast", name));
-    if (!cast || !cast.events.length) return; // broken or empty fixtures are the importer's business
-    const big = cast.events.reduce((n, e) => n + e[2].length, 0) > 1_000_000;
-    // Production chunking for the large recording; small ones scaled down so that they have several keyframes.
-    const chunks = chunkEvents(cast.events, big ? 64 * 1024 : 200);
-    const keyframes = await keyframesOf(chunks, cast, big ? 128 * 1024 : 400);
-    const points = randomPoints(name.length, chunks, big ? 25 : 30);
-    const r = await compareSeeks(chunks, cast, keyframes, points);
-    count(r, keyframes.size);
-    totals.afterResize += points.filter((p) => resizedBefore(chunks, p)).length;
-    expect(r.mismatches.slice(0, 1)).toEqual([]);
-    expect(r.skipped).toBe(0);
-  });
+  it.skipIf(!hasSharedFixtures).each(casts.length ? casts : ["(none)"])(
+    `shared fixture %s ${hasSharedFixtures ? "" : sharedFixturesSkipReason}`,
+    async (name) => {
+      const cast = readCast(fixture("asciicast", name));
+      if (!cast || !cast.events.length) return; // broken or empty fixtures are the importer's business
+      const big = cast.events.reduce((n, e) => n + e[2].length, 0) > 1_000_000;
+      // Production chunking for the large recording; small ones scaled down so that they have several keyframes.
+      const chunks = chunkEvents(cast.events, big ? 64 * 1024 : 200);
+      const keyframes = await keyframesOf(chunks, cast, big ? 128 * 1024 : 400);
+      const points = randomPoints(name.length, chunks, big ? 25 : 30);
+      const r = await compareSeeks(chunks, cast, keyframes, points);
+      count(r, keyframes.size);
+      totals.afterResize += points.filter((p) => resizedBefore(chunks, p)).length;
+      expect(r.mismatches.slice(0, 1)).toEqual([]);
+      expect(r.skipped).toBe(0);
+    },
+  );
 
   it("reports what it compared", () => {
-    console.log(`[differential] ${totals.sessions} sessions, ${totals.keyframes} keyframes, ${totals.seeks} seeks compared cell by cell, ${totals.afterResize} of them after a resize (${totals.skipped} points skipped: xterm state no byte stream recreates)`);
+    console.log(
+      `[differential] ${totals.sessions} sessions, ${totals.keyframes} keyframes, ${totals.seeks} seeks compared cell by cell, ${totals.afterResize} of them after a resize (${totals.skipped} points skipped: xterm state no byte stream recreates)`,
+    );
     expect(totals.seeks).toBeGreaterThan(0);
   });
 });

@@ -52,8 +52,22 @@ export function screenCells(term: Terminal): string[] {
         cells.push("-");
         continue;
       }
-      const flags = [c.isBold(), c.isItalic(), c.isDim(), c.isUnderline(), c.isBlink(), c.isInverse(), c.isInvisible(), c.isStrikethrough(), c.isOverline()].map((b) => (b ? 1 : 0)).join("");
-      cells.push(`${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`);
+      const flags = [
+        c.isBold(),
+        c.isItalic(),
+        c.isDim(),
+        c.isUnderline(),
+        c.isBlink(),
+        c.isInverse(),
+        c.isInvisible(),
+        c.isStrikethrough(),
+        c.isOverline(),
+      ]
+        .map((b) => (b ? 1 : 0))
+        .join("");
+      cells.push(
+        `${c.getChars() || " "}|${c.getWidth()}|${c.getFgColorMode()}:${c.getFgColor()}|${c.getBgColorMode()}:${c.getBgColor()}|${flags}`,
+      );
     }
     rows.push(`${line?.isWrapped ? "w" : " "}${cells.join("¦")}`);
   }
@@ -118,7 +132,11 @@ export function chunkEvents(events: readonly ReplayEvent[], chars: number): Chun
   return out;
 }
 
-export async function keyframesOf(chunks: readonly Chunk[], size: { cols: number; rows: number }, intervalChars: number): Promise<Map<number, Keyframe>> {
+export async function keyframesOf(
+  chunks: readonly Chunk[],
+  size: { cols: number; rows: number },
+  intervalChars: number,
+): Promise<Map<number, Keyframe>> {
   async function* feed() {
     yield* chunks;
   }
@@ -148,8 +166,15 @@ function firstDifference(want: Snapshot, got: Snapshot): { field: string; expect
     const vb = b[key];
     if (JSON.stringify(va) === JSON.stringify(vb)) continue;
     if (va && vb && typeof va === "object" && !Array.isArray(va)) {
-      const sub = Object.keys(va).find((k) => JSON.stringify((va as Record<string, unknown>)[k]) !== JSON.stringify((vb as Record<string, unknown>)[k]));
-      if (sub) return { field: `hidden.${key}.${sub}`, expected: (va as Record<string, unknown>)[sub], actual: (vb as Record<string, unknown>)[sub] };
+      const sub = Object.keys(va).find(
+        (k) => JSON.stringify((va as Record<string, unknown>)[k]) !== JSON.stringify((vb as Record<string, unknown>)[k]),
+      );
+      if (sub)
+        return {
+          field: `hidden.${key}.${sub}`,
+          expected: (va as Record<string, unknown>)[sub],
+          actual: (vb as Record<string, unknown>)[sub],
+        };
     }
     return { field: `hidden.${key}`, expected: va, actual: vb };
   }
@@ -184,7 +209,12 @@ export interface SeekComparison {
   mismatches: Mismatch[];
 }
 
-export async function compareSeeks(chunks: readonly Chunk[], size: { cols: number; rows: number }, keyframes: Map<number, Keyframe>, points: readonly SeekPoint[]): Promise<SeekComparison> {
+export async function compareSeeks(
+  chunks: readonly Chunk[],
+  size: { cols: number; rows: number },
+  keyframes: Map<number, Keyframe>,
+  points: readonly SeekPoint[],
+): Promise<SeekComparison> {
   const sorted = [...points].sort((a, b) => a.chunk - b.chunk || a.event - b.event);
   const reference = new Player(size.cols, size.rows);
   const mismatches: Mismatch[] = [];

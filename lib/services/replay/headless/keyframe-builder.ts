@@ -23,7 +23,11 @@ export interface KeyframeBudget {
 
 export const DEFAULT_KEYFRAME_BUDGET: KeyframeBudget = { timeMs: 30_000, chars: 256 * 1024 * 1024 };
 
-export type KeyframeBuilder = (chunks: AsyncIterable<{ seq: number; events: ReplayEvent[] }>, size: { cols: number; rows: number }, budget?: KeyframeBudget) => Promise<KeyframeBuild>;
+export type KeyframeBuilder = (
+  chunks: AsyncIterable<{ seq: number; events: ReplayEvent[] }>,
+  size: { cols: number; rows: number },
+  budget?: KeyframeBudget,
+) => Promise<KeyframeBuild>;
 
 /** Chunks handed to the thread but not yet emulated: enough to keep it busy, little memory. */
 const IN_FLIGHT = 4;
@@ -69,7 +73,11 @@ export const buildKeyframesOffThread: KeyframeBuilder = (chunks, size, budget = 
   return run;
 };
 
-async function buildOnThread(chunks: AsyncIterable<{ seq: number; events: ReplayEvent[] }>, size: { cols: number; rows: number }, budget: KeyframeBudget): Promise<KeyframeBuild> {
+async function buildOnThread(
+  chunks: AsyncIterable<{ seq: number; events: ReplayEvent[] }>,
+  size: { cols: number; rows: number },
+  budget: KeyframeBudget,
+): Promise<KeyframeBuild> {
   const worker = currentThread();
   const keyframes: KeyframeBuild["keyframes"] = [];
   let acked = 0;

@@ -25,7 +25,8 @@ async function* incoming(items: Item[]) {
 
 async function build(items: Item[], size: { cols: number; rows: number }): Promise<void> {
   try {
-    for await (const k of buildKeyframes(incoming(items), createHeadlessEmulator, size)) port.postMessage({ type: "keyframe", seq: k.seq, keyframe: k.keyframe } satisfies ThreadReply);
+    for await (const k of buildKeyframes(incoming(items), createHeadlessEmulator, size))
+      port.postMessage({ type: "keyframe", seq: k.seq, keyframe: k.keyframe } satisfies ThreadReply);
     port.postMessage({ type: "done" } satisfies ThreadReply);
   } catch (e) {
     port.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e) } satisfies ThreadReply);

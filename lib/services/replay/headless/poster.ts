@@ -35,7 +35,18 @@ function styleOf(c: IBufferCell): PosterStyle {
 }
 
 function sameStyle(a: PosterStyle, b: PosterStyle): boolean {
-  return a.fg === b.fg && a.bg === b.bg && a.b === b.b && a.d === b.d && a.i === b.i && a.u === b.u && a.v === b.v && a.h === b.h && a.s === b.s && a.o === b.o;
+  return (
+    a.fg === b.fg &&
+    a.bg === b.bg &&
+    a.b === b.b &&
+    a.d === b.d &&
+    a.i === b.i &&
+    a.u === b.u &&
+    a.v === b.v &&
+    a.h === b.h &&
+    a.s === b.s &&
+    a.o === b.o
+  );
 }
 
 /** The visible screen of `term` (not the scrollback), row by row. */

@@ -26,7 +26,14 @@ function keyOf(a: AttrData): string {
 function leftByWideWrap(line: IBufferLine, next: IBufferLine | undefined, cols: number): boolean {
   const last = line.getCell(cols - 1);
   const first = next?.getCell(0);
-  return !!last && !!first && last.getChars() === "" && last.getWidth() === 1 && first.getWidth() === 2 && keyOf(attrsOf(last)) === keyOf(attrsOf(first));
+  return (
+    !!last &&
+    !!first &&
+    last.getChars() === "" &&
+    last.getWidth() === 1 &&
+    first.getWidth() === 2 &&
+    keyOf(attrsOf(last)) === keyOf(attrsOf(first))
+  );
 }
 
 /** Rows [from, to) of `buf`, starting at the cursor of a fresh terminal (attributes reset). */

@@ -19,10 +19,40 @@ type Rng = () => number;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
 
-const WORDS = ["build", "error:", "warning", "ok", "Collecting", "numpy", "Unpacking", "漢字", "テスト", "😀", "e\u0301", "naïve", "Ⅻ", "│", "→", "✓"];
+const WORDS = [
+  "build",
+  "error:",
+  "warning",
+  "ok",
+  "Collecting",
+  "numpy",
+  "Unpacking",
+  "漢字",
+  "テスト",
+  "😀",
+  "e\u0301",
+  "naïve",
+  "Ⅻ",
+  "│",
+  "→",
+  "✓",
+];
 
 function sgr(rng: Rng): string {
-  return pick(rng, [`${C}0m`, `${C}1;31m`, `${C}32m`, `${C}38;5;${int(rng, 0, 255)}m`, `${C}48;2;${int(rng, 0, 255)};${int(rng, 0, 255)};9m`, `${C}4:3m`, `${C}58;5;${int(rng, 0, 255)}m`, `${C}7m`, `${C}2;3m`, `${C}9;53m`, `${C}22;23;24;27m`, `${C}95;104m`]);
+  return pick(rng, [
+    `${C}0m`,
+    `${C}1;31m`,
+    `${C}32m`,
+    `${C}38;5;${int(rng, 0, 255)}m`,
+    `${C}48;2;${int(rng, 0, 255)};${int(rng, 0, 255)};9m`,
+    `${C}4:3m`,
+    `${C}58;5;${int(rng, 0, 255)}m`,
+    `${C}7m`,
+    `${C}2;3m`,
+    `${C}9;53m`,
+    `${C}22;23;24;27m`,
+    `${C}95;104m`,
+  ]);
 }
 
 function text(rng: Rng, n: number): string {
@@ -88,7 +118,20 @@ function operation(rng: Rng, size: { cols: number; rows: number }, exotic: boole
     case 22:
       return `${E}7${C}${int(rng, 1, rows)};${int(rng, 1, cols)}H${sgr(rng)}`;
     case 16:
-      return pick(rng, [`${C}2K`, `${C}J`, `${C}1J`, `${C}${int(rng, 1, 9)}X`, `${C}${int(rng, 1, 4)}L`, `${C}${int(rng, 1, 4)}M`, `${C}${int(rng, 1, 6)}@`, `${C}${int(rng, 1, 6)}P`, `${C}${int(rng, 1, 3)}S`, `${C}${int(rng, 1, 3)}T`, `x${C}${int(rng, 1, 30)}b`, `${C}${int(rng, 1, 5)}Z`]);
+      return pick(rng, [
+        `${C}2K`,
+        `${C}J`,
+        `${C}1J`,
+        `${C}${int(rng, 1, 9)}X`,
+        `${C}${int(rng, 1, 4)}L`,
+        `${C}${int(rng, 1, 4)}M`,
+        `${C}${int(rng, 1, 6)}@`,
+        `${C}${int(rng, 1, 6)}P`,
+        `${C}${int(rng, 1, 3)}S`,
+        `${C}${int(rng, 1, 3)}T`,
+        `x${C}${int(rng, 1, 30)}b`,
+        `${C}${int(rng, 1, 5)}Z`,
+      ]);
     case 17:
       return `${C}${int(rng, 1, rows)};${int(rng, 1, cols)}H${text(rng, 2)}`;
     case 18:
@@ -130,5 +173,10 @@ export function generateSession(seed: number, opts: { operations?: number; exoti
     }
     for (const piece of split(rng, operation(rng, size, exotic))) events.push([(t += int(rng, 1, 50)), "o", piece]);
   }
-  return { name: `${exotic ? "exotic" : "generated"} #${seed} (${initial.cols}x${initial.rows})`, cols: initial.cols, rows: initial.rows, events };
+  return {
+    name: `${exotic ? "exotic" : "generated"} #${seed} (${initial.cols}x${initial.rows})`,
+    cols: initial.cols,
+    rows: initial.rows,
+    events,
+  };
 }

@@ -32,7 +32,15 @@ interface Core {
   buffers: { normal: CoreBuffer; alt: CoreBuffer; active: CoreBuffer };
   coreService: {
     modes: { insertMode: boolean };
-    decPrivateModes: { applicationCursorKeys: boolean; applicationKeypad: boolean; origin: boolean; reverseWraparound: boolean; wraparound: boolean; cursorStyle?: string; cursorBlink?: boolean };
+    decPrivateModes: {
+      applicationCursorKeys: boolean;
+      applicationKeypad: boolean;
+      origin: boolean;
+      reverseWraparound: boolean;
+      wraparound: boolean;
+      cursorStyle?: string;
+      cursorBlink?: boolean;
+    };
     isCursorHidden: boolean;
   };
   optionsService: { rawOptions: { convertEol: boolean } };
@@ -42,7 +50,8 @@ interface Core {
 
 function core(term: Terminal): Core {
   const c = (term as unknown as { _core?: Core })._core;
-  if (!c?.buffers?.normal || !c._charsetService || !c._inputHandler?._curAttrData) throw new Error("@xterm/headless internals changed: terminal state cannot be captured");
+  if (!c?.buffers?.normal || !c._charsetService || !c._inputHandler?._curAttrData)
+    throw new Error("@xterm/headless internals changed: terminal state cannot be captured");
   return c;
 }
 
@@ -164,7 +173,8 @@ export function keyframeData(term: Terminal, scrollback: number): string {
   const main = serializeRows(normal, Math.max(0, normal.length - rows - scrollback), normal.length, cols);
   const altBuf = term.buffer.alternate;
   // The alternate screen has no scrollback, but keeps a line more than the screen after some resizes.
-  const alt = term.buffer.active.type === "alternate" ? serializeRows(altBuf, Math.max(0, altBuf.length - rows), altBuf.length, cols) : null;
+  const alt =
+    term.buffer.active.type === "alternate" ? serializeRows(altBuf, Math.max(0, altBuf.length - rows), altBuf.length, cols) : null;
   return main + restoreSequence(term, alt);
 }
 
@@ -185,7 +195,12 @@ function restoreSequence(term: Terminal, altScreen: string | null): string {
   } else {
     // The alternate screen keeps its margins, tab stops and saved cursor while it is not shown (its content is
     // cleared whenever it is entered): set them there and come back.
-    const altState = marginsSequence(alt, rows) + tabsSequence(alt, cols) + (alt.savedX || alt.savedY || alt.savedCurAttrData.fg || alt.savedCurAttrData.bg || alt.savedCharset ? savedCursorSequence(alt, rows, cols) : "");
+    const altState =
+      marginsSequence(alt, rows) +
+      tabsSequence(alt, cols) +
+      (alt.savedX || alt.savedY || alt.savedCurAttrData.fg || alt.savedCurAttrData.bg || alt.savedCharset
+        ? savedCursorSequence(alt, rows, cols)
+        : "");
     if (altState) out += `${CSI}?47h${altState}${CSI}?47l`;
   }
   if (modes.origin) out += `${CSI}?6h`;
@@ -202,7 +217,8 @@ function restoreSequence(term: Terminal, altScreen: string | null): string {
     const base = modes.cursorStyle === "underline" ? 3 : modes.cursorStyle === "bar" ? 5 : 1;
     out += `${CSI}${base + (modes.cursorBlink ? 0 : 1)} q`;
   }
-  const designations = [0, 1, 2, 3].map((g) => `${ESC}${G_INTERMEDIATES[g]}${designatorOf(cs._charsets[g])}`).join("") + (GL_SHIFTS[cs.glevel] ?? "");
+  const designations =
+    [0, 1, 2, 3].map((g) => `${ESC}${G_INTERMEDIATES[g]}${designatorOf(cs._charsets[g])}`).join("") + (GL_SHIFTS[cs.glevel] ?? "");
   out += designations;
   // The charset in use can differ from the designated one: ESC 8 restores a saved charset without designating it.
   // Only ESC 8 recreates that, from the active screen's saved cursor — possible when that is where it came from
@@ -228,7 +244,12 @@ export function hiddenState(term: Terminal) {
   const { cols, rows } = term;
   const buf = (b: CoreBuffer) => ({
     margins: [b.scrollTop, b.scrollBottom],
-    saved: [Math.min(b.savedX, cols - 1), Math.min(Math.max(b.savedY - b.ybase, 0), rows - 1), normalized(b.savedCurAttrData.fg, b.savedCurAttrData.bg), designatorOf(b.savedCharset)],
+    saved: [
+      Math.min(b.savedX, cols - 1),
+      Math.min(Math.max(b.savedY - b.ybase, 0), rows - 1),
+      normalized(b.savedCurAttrData.fg, b.savedCurAttrData.bg),
+      designatorOf(b.savedCharset),
+    ],
     tabs: tabStops(b, cols),
   });
   const m = c.coreService.decPrivateModes;
@@ -239,7 +260,16 @@ export function hiddenState(term: Terminal) {
     alt: active === "alternate" ? buf(c.buffers.alt) : null,
     cursor: [c.buffers.active.x, c.buffers.active.y],
     attrs: normalized(c._inputHandler._curAttrData.fg, c._inputHandler._curAttrData.bg),
-    modes: { insert: c.coreService.modes.insertMode, origin: m.origin, wrap: m.wraparound, reverseWrap: m.reverseWraparound, hidden: c.coreService.isCursorHidden, lnm: c.optionsService.rawOptions.convertEol, style: m.cursorStyle ?? null, blink: m.cursorBlink ?? null },
+    modes: {
+      insert: c.coreService.modes.insertMode,
+      origin: m.origin,
+      wrap: m.wraparound,
+      reverseWrap: m.reverseWraparound,
+      hidden: c.coreService.isCursorHidden,
+      lnm: c.optionsService.rawOptions.convertEol,
+      style: m.cursorStyle ?? null,
+      blink: m.cursorBlink ?? null,
+    },
     charsets: [0, 1, 2, 3].map((g) => designatorOf(c._charsetService._charsets[g])),
     charset: designatorOf(c._charsetService.charset),
     glevel: c._charsetService.glevel,

@@ -24,7 +24,14 @@ export default async function AdjudicatePage({ params }: { params: Promise<{ id:
       </Link>
       <PageHeader
         title="Adjudicate"
-        description={<>Every label on this trajectory, side by side; disagreements first. <Link className="text-primary hover:underline" href={`/trajectories/${data.trajectoryId}`}>Open the replay</Link></>}
+        description={
+          <>
+            Every label on this trajectory, side by side; disagreements first.{" "}
+            <Link className="text-primary hover:underline" href={`/trajectories/${data.trajectoryId}`}>
+              Open the replay
+            </Link>
+          </>
+        }
       />
       <AdjudicationList trajectoryId={data.trajectoryId} targets={data.targets} schemas={schemas} />
     </div>

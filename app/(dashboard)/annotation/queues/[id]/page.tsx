@@ -15,12 +15,20 @@ import { StepZeroReview } from "@/components/annotation/step-zero-review";
 
 export const metadata: Metadata = { title: "Annotation queue" };
 
-export default async function QueuePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function QueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const query = await searchParams;
   const finished = query.finished === "1";
   const ctx = await getPageContext("annotation:write");
-  const overview = await getQueueOverview(ctx, id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
+  const overview = await getQueueOverview(ctx, id).catch((e: unknown) =>
+    isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e),
+  );
   if (!overview) notFound();
   const { queue } = overview;
   // Agreement puts everyone's labels side by side: reviewers only (blind mode holds for annotators).
@@ -35,10 +43,20 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
         description={`${queue.itemCount} item(s) × ${queue.labelsPerItem} label(s) · ${queue.schemaKeys.join(", ")} · ${queue.blind ? "blind" : "labels visible to co-annotators"} · reservations expire after ${queue.reservationMinutes} min idle`}
         actions={<StartQueueButton queueId={queue.id} label={finished ? "Check for more" : "Start labelling"} ahead />}
       />
-      {finished ? <p role="status" className="rounded-md border bg-muted/40 p-3 text-sm">Nothing more in this queue for you right now — thank you.</p> : null}
+      {finished ? (
+        <p role="status" className="rounded-md border bg-muted/40 p-3 text-sm">
+          Nothing more in this queue for you right now — thank you.
+        </p>
+      ) : null}
       <StepZeroReview queueId={queue.id} labels={overview.stepZero} open={query.review === "step0"} />
       <QueueProgressCard overview={overview} />
-      {agreement ? <div className="grid gap-4 xl:grid-cols-2">{agreement.map((a) => <AgreementCard key={a.schema} a={a} />)}</div> : null}
+      {agreement ? (
+        <div className="grid gap-4 xl:grid-cols-2">
+          {agreement.map((a) => (
+            <AgreementCard key={a.schema} a={a} />
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -8,8 +8,11 @@ import { getAnnotationAnalytics, periodSchema } from "@/lib/services/analytics/g
 
 const querySchema = analyticsFilterSchema.extend({ period: periodSchema });
 
-export const GET = route(async (req, ctx) => {
-  const { period, ...filter } = querySchema.parse(paramsFromSearch(req.nextUrl.searchParams));
-  const a = await getAnnotationAnalytics(ctx, filter, period);
-  return NextResponse.json({ period: a.period, periods: a.periods, labels: a.labels, completed: a.completed, agreement: a.agreement });
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const { period, ...filter } = querySchema.parse(paramsFromSearch(req.nextUrl.searchParams));
+    const a = await getAnnotationAnalytics(ctx, filter, period);
+    return NextResponse.json({ period: a.period, periods: a.periods, labels: a.labels, completed: a.completed, agreement: a.agreement });
+  },
+  { permission: "trajectory:read" },
+);

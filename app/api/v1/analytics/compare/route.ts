@@ -5,7 +5,10 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { runComparisonSchema } from "@/lib/validation/analytics-params";
 import { compareRuns } from "@/lib/services/analytics/compare-runs";
 
-export const GET = route(async (req, ctx) => {
-  const { compare, k, ...filter } = runComparisonSchema.parse(paramsFromSearch(req.nextUrl.searchParams));
-  return NextResponse.json(await compareRuns(ctx, compare, k, filter));
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const { compare, k, ...filter } = runComparisonSchema.parse(paramsFromSearch(req.nextUrl.searchParams));
+    return NextResponse.json(await compareRuns(ctx, compare, k, filter));
+  },
+  { permission: "trajectory:read" },
+);

@@ -6,7 +6,16 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { analyticsFilterSchema } from "@/lib/validation/analytics-params";
 import { getDistributions } from "@/lib/services/analytics/get-distributions";
 
-export const GET = route(async (req, ctx) => {
-  const d = await getDistributions(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
-  return NextResponse.json({ length: d.length, firstError: d.firstError, withoutError: d.withoutError, attemptsToRecover: d.attemptsToRecover, siblingReward: d.siblingReward });
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const d = await getDistributions(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
+    return NextResponse.json({
+      length: d.length,
+      firstError: d.firstError,
+      withoutError: d.withoutError,
+      attemptsToRecover: d.attemptsToRecover,
+      siblingReward: d.siblingReward,
+    });
+  },
+  { permission: "trajectory:read" },
+);

@@ -6,8 +6,11 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { failureModesQueryFrom, failureModesQuerySchema } from "@/lib/validation/failure-modes-params";
 import { compareFailureModes, listFailureModes } from "@/lib/services/failure-modes";
 
-export const GET = route(async (req, ctx) => {
-  const q = failureModesQueryFrom(failureModesQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
-  if (q.compare) return NextResponse.json(await compareFailureModes(ctx, q.filter, q.compare, q.limit));
-  return NextResponse.json(await listFailureModes(ctx, q.filter, { limit: q.limit }));
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const q = failureModesQueryFrom(failureModesQuerySchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
+    if (q.compare) return NextResponse.json(await compareFailureModes(ctx, q.filter, q.compare, q.limit));
+    return NextResponse.json(await listFailureModes(ctx, q.filter, { limit: q.limit }));
+  },
+  { permission: "trajectory:read" },
+);

@@ -5,4 +5,8 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { analyticsFilterSchema } from "@/lib/validation/analytics-params";
 import { getTrainingProgress } from "@/lib/services/analytics/get-training-progress";
 
-export const GET = route(async (req, ctx) => NextResponse.json(await getTrainingProgress(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)))), { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) =>
+    NextResponse.json(await getTrainingProgress(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)))),
+  { permission: "trajectory:read" },
+);

@@ -5,7 +5,13 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { analyticsFilterSchema } from "@/lib/validation/analytics-params";
 import { getRecoveryAnalytics } from "@/lib/services/analytics/get-recovery-analytics";
 
-export const GET = route(async (req, ctx) => {
-  const { categories, overall } = await getRecoveryAnalytics(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)));
-  return NextResponse.json({ categories, overall });
-}, { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => {
+    const { categories, overall } = await getRecoveryAnalytics(
+      ctx,
+      analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)),
+    );
+    return NextResponse.json({ categories, overall });
+  },
+  { permission: "trajectory:read" },
+);

@@ -5,4 +5,7 @@ import { paramsFromSearch } from "@/lib/validation/search-params";
 import { analyticsFilterSchema } from "@/lib/validation/analytics-params";
 import { getTaskHealth } from "@/lib/services/analytics/get-task-health";
 
-export const GET = route(async (req, ctx) => NextResponse.json(await getTaskHealth(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)))), { permission: "trajectory:read" });
+export const GET = route(
+  async (req, ctx) => NextResponse.json(await getTaskHealth(ctx, analyticsFilterSchema.parse(paramsFromSearch(req.nextUrl.searchParams)))),
+  { permission: "trajectory:read" },
+);

@@ -5,6 +5,10 @@ import { route } from "@/lib/http/route";
 import { readJsonBody } from "@/lib/http/body";
 import { createQueue, listQueueSummaries } from "@/lib/services/annotation/manage-queues";
 
-export const GET = route(async (_req, ctx) => NextResponse.json({ queues: await listQueueSummaries(ctx) }), { permission: "annotation:write" });
+export const GET = route(async (_req, ctx) => NextResponse.json({ queues: await listQueueSummaries(ctx) }), {
+  permission: "annotation:write",
+});
 
-export const POST = route(async (req, ctx) => NextResponse.json(await createQueue(ctx, await readJsonBody(req)), { status: 201 }), { permission: "queue:manage" });
+export const POST = route(async (req, ctx) => NextResponse.json(await createQueue(ctx, await readJsonBody(req)), { status: 201 }), {
+  permission: "queue:manage",
+});

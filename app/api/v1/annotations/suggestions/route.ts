@@ -8,13 +8,21 @@ import { listSuggestions } from "@/lib/services/annotation/suggestions/list-sugg
 import { decideSuggestion, withdrawDecision } from "@/lib/services/annotation/suggestions/decide-suggestion";
 import { z } from "zod";
 
-export const GET = route(async (req, ctx) => NextResponse.json(await listSuggestions(ctx, queryObject(req))), { permission: "trajectory:read" });
+export const GET = route(async (req, ctx) => NextResponse.json(await listSuggestions(ctx, queryObject(req))), {
+  permission: "trajectory:read",
+});
 
-export const POST = route(async (req, ctx) => {
-  const body = await readJsonBody(req);
-  return NextResponse.json(await decideSuggestion(ctx, body), { status: 201 });
-}, { permission: "annotation:write" });
+export const POST = route(
+  async (req, ctx) => {
+    const body = await readJsonBody(req);
+    return NextResponse.json(await decideSuggestion(ctx, body), { status: 201 });
+  },
+  { permission: "annotation:write" },
+);
 
 const withdrawQuery = z.object({ suggestion: z.string().min(1).max(200) });
 
-export const DELETE = route(async (req, ctx) => NextResponse.json(await withdrawDecision(ctx, withdrawQuery.parse(queryObject(req)).suggestion)), { permission: "annotation:write" });
+export const DELETE = route(
+  async (req, ctx) => NextResponse.json(await withdrawDecision(ctx, withdrawQuery.parse(queryObject(req)).suggestion)),
+  { permission: "annotation:write" },
+);

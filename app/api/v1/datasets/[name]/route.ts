@@ -3,4 +3,6 @@ import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { getDatasetDetail } from "@/lib/services/curation/view-datasets";
 
-export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json(await getDatasetDetail(ctx, name)), { permission: "trajectory:read" });
+export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json(await getDatasetDetail(ctx, name)), {
+  permission: "trajectory:read",
+});

@@ -19,7 +19,8 @@ function pushChunkEvents(out: RecordingEvent[], text: string, what: string): voi
   const raw: unknown = JSON.parse(text);
   if (!Array.isArray(raw)) throw new Error(`stored ${what} is malformed: not an array`);
   for (const e of raw as unknown[]) {
-    if (!Array.isArray(e) || typeof e[0] !== "number" || !EVENT_CODES.has(e[1] as string) || typeof e[2] !== "string") throw new Error(`stored ${what} is malformed: bad event`);
+    if (!Array.isArray(e) || typeof e[0] !== "number" || !EVENT_CODES.has(e[1] as string) || typeof e[2] !== "string")
+      throw new Error(`stored ${what} is malformed: bad event`);
     out.push([e[0] / 1000, e[1] as RecordingEvent[1], e[2]]);
   }
 }
@@ -79,7 +80,8 @@ export function stepOf(r: Cells, c: CellReader): StepInput {
   if (r[S.message] !== null) s.message = r[S.message];
   if (r[S.reasoning] !== null) s.reasoning = r[S.reasoning];
   if (r[S.action] !== null) s.action = r[S.action];
-  if (r[S.toolCalls] !== null) s.toolCalls = parseToolCalls(str(r[S.toolCalls]), `tool calls of ${str(r[S.trajectoryId])}#${num(r[S.index])}`);
+  if (r[S.toolCalls] !== null)
+    s.toolCalls = parseToolCalls(str(r[S.toolCalls]), `tool calls of ${str(r[S.trajectoryId])}#${num(r[S.index])}`);
   if (r[S.observation] !== null) s.observation = r[S.observation];
   if (r[S.exitCode] !== null) s.exitCode = r[S.exitCode];
   if (r[S.promptTokens] !== null) s.promptTokens = r[S.promptTokens];
@@ -91,8 +93,16 @@ export function stepOf(r: Cells, c: CellReader): StepInput {
 /** An Annotation row (with its schema key, annotator name and fork-point step) → an exported label. */
 export function labelOf(r: Cells, c: CellReader): ExportLabel {
   return {
-    schema: str(r[A.schema]), annotator: str(r[A.annotator]), targetType: str(r[A.targetType]), stepStart: r[A.stepStart] as number | null, stepEnd: r[A.stepEnd] as number | null,
-    forkStepIndex: r[A.forkStepIndex] as number | null, value: str(r[A.value]), comment: r[A.comment] as string | null, createdAt: c.iso(r[A.createdAt]), updatedAt: c.iso(r[A.updatedAt]),
+    schema: str(r[A.schema]),
+    annotator: str(r[A.annotator]),
+    targetType: str(r[A.targetType]),
+    stepStart: r[A.stepStart] as number | null,
+    stepEnd: r[A.stepEnd] as number | null,
+    forkStepIndex: r[A.forkStepIndex] as number | null,
+    value: str(r[A.value]),
+    comment: r[A.comment] as string | null,
+    createdAt: c.iso(r[A.createdAt]),
+    updatedAt: c.iso(r[A.updatedAt]),
   };
 }
 
@@ -110,8 +120,22 @@ function present(r: Cells, keys: readonly (readonly [string, number])[]): Record
   for (const [k, i] of keys) if (r[i] !== null) o[k] = r[i];
   return o;
 }
-const TASK_KEYS = [["benchmark", B.taskBenchmark], ["id", B.taskExternalId], ["name", B.taskName], ["instruction", B.taskInstruction], ["category", B.taskCategory], ["difficulty", B.taskDifficulty]] as const;
-const RUN_KEYS = [["name", B.runName], ["model", B.runModel], ["agent", B.runAgent], ["checkpoint", B.runCheckpoint], ["trainingMethod", B.runTrainingMethod], ["source", B.runSource]] as const;
+const TASK_KEYS = [
+  ["benchmark", B.taskBenchmark],
+  ["id", B.taskExternalId],
+  ["name", B.taskName],
+  ["instruction", B.taskInstruction],
+  ["category", B.taskCategory],
+  ["difficulty", B.taskDifficulty],
+] as const;
+const RUN_KEYS = [
+  ["name", B.runName],
+  ["model", B.runModel],
+  ["agent", B.runAgent],
+  ["checkpoint", B.runCheckpoint],
+  ["trainingMethod", B.runTrainingMethod],
+  ["source", B.runSource],
+] as const;
 
 export function storedOf(p: Pending, c: CellReader): StoredTrajectory {
   const r = p.base;
@@ -119,7 +143,13 @@ export function storedOf(p: Pending, c: CellReader): StoredTrajectory {
   const meta = parseJson(r[B.metadata] as string | null, jsonObject, `metadata of ${id}`);
   // The importer keeps the source's fork reference inside metadata; it is emitted as `fork` instead.
   const { fork: _fork, ...metadata } = meta ?? {};
-  const t: Record<string, unknown> = { format: "reterm.trajectory.v1", id: r[B.externalId] ?? id, task: present(r, TASK_KEYS), run: present(r, RUN_KEYS), outcome: r[B.outcome] };
+  const t: Record<string, unknown> = {
+    format: "reterm.trajectory.v1",
+    id: r[B.externalId] ?? id,
+    task: present(r, TASK_KEYS),
+    run: present(r, RUN_KEYS),
+    outcome: r[B.outcome],
+  };
   if (r[B.reward] !== null) t.reward = r[B.reward];
   if (r[B.verifierOutput] !== null) t.verifierOutput = r[B.verifierOutput];
   if (r[B.failureMode] !== null) t.failureMode = r[B.failureMode];
@@ -130,7 +160,13 @@ export function storedOf(p: Pending, c: CellReader): StoredTrajectory {
   t.steps = p.steps;
   if (p.recording) {
     const rec = p.recording;
-    t.recording = { format: rec.format, width: rec.width, height: rec.height, ...(rec.header ? { header: parseJson(rec.header, jsonObject, `recording header of ${id}`) } : {}), events: rec.events };
+    t.recording = {
+      format: rec.format,
+      width: rec.width,
+      height: rec.height,
+      ...(rec.header ? { header: parseJson(rec.header, jsonObject, `recording header of ${id}`) } : {}),
+      events: rec.events,
+    };
   }
   // A fork link needs the parent row (a dangling parentId is not one) and the fork step.
   if (r[B.parentId] !== null && r[B.parentExists] !== null && r[B.forkStepIndex] !== null) {
@@ -141,5 +177,11 @@ export function storedOf(p: Pending, c: CellReader): StoredTrajectory {
   }
   if (Object.keys(metadata).length) t.metadata = metadata;
   if (p.labels.length) t.labels = p.labels.map(labelRefOf);
-  return { dbId: id, trajectory: t as unknown as TrajectoryInput, parentDbId: r[B.parentId] as string | null, errorCategory: r[B.firstErrorCategory] as string | null, labels: p.labels };
+  return {
+    dbId: id,
+    trajectory: t as unknown as TrajectoryInput,
+    parentDbId: r[B.parentId] as string | null,
+    errorCategory: r[B.firstErrorCategory] as string | null,
+    labels: p.labels,
+  };
 }

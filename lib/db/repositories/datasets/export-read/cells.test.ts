@@ -5,7 +5,13 @@ import { parseToolCalls, toolCallsSchema } from "./assemble.ts";
 import { pgCells } from "./postgres.ts";
 import { sqliteCells } from "./sqlite.ts";
 
-const dates = [new Date("2026-10-01T08:00:24.331Z"), new Date("2026-10-01T08:00:24.300Z"), new Date("2026-10-01T08:00:24.000Z"), new Date("1999-12-31T23:59:59.999Z"), new Date(0)];
+const dates = [
+  new Date("2026-10-01T08:00:24.331Z"),
+  new Date("2026-10-01T08:00:24.300Z"),
+  new Date("2026-10-01T08:00:24.000Z"),
+  new Date("1999-12-31T23:59:59.999Z"),
+  new Date(0),
+];
 
 describe("export reader cells", () => {
   it("SQLite: Prisma's ISO text with +00:00 or Z, epoch milliseconds and other text all become toISOString()", () => {
@@ -33,8 +39,18 @@ describe("export reader cells", () => {
       `[{"id":"c1","name":"bash","arguments":{"keystrokes":"ls\\n","duration":1}}]`,
       `[{"arguments":"{}","name":"f","id":"x","extra":[1,2]},{"name":"g"},{"name":"h","arguments":null},{"name":"i","arguments":[1,"2"]}]`,
     ];
-    for (const text of good) expect(JSON.stringify(parseToolCalls(text, "t"))).toBe(JSON.stringify(toolCallsSchema.parse(JSON.parse(text))));
-    for (const text of [`{}`, `[1]`, `[null]`, `[[]]`, `[{"id":"x"}]`, `[{"name":1}]`, `[{"name":"f","id":null}]`, `[{"name":"f","id":3}]`]) {
+    for (const text of good)
+      expect(JSON.stringify(parseToolCalls(text, "t"))).toBe(JSON.stringify(toolCallsSchema.parse(JSON.parse(text))));
+    for (const text of [
+      `{}`,
+      `[1]`,
+      `[null]`,
+      `[[]]`,
+      `[{"id":"x"}]`,
+      `[{"name":1}]`,
+      `[{"name":"f","id":null}]`,
+      `[{"name":"f","id":3}]`,
+    ]) {
       expect(toolCallsSchema.safeParse(JSON.parse(text)).success).toBe(false);
       expect(() => parseToolCalls(text, "t")).toThrow(/stored t is malformed/);
     }

@@ -3,7 +3,16 @@
 import { configOf, type Db } from "../../../client.ts";
 import type { StoredTrajectory } from "../../../../domain/curation/types.ts";
 import { PgRowSource } from "./postgres.ts";
-import { FULL_DEPTH, readFrozenChunks, readTrajectories, readVersionItems, type FrozenChunkRow, type ReadDepth, type RowSource, type VersionItemRow } from "./read.ts";
+import {
+  FULL_DEPTH,
+  readFrozenChunks,
+  readTrajectories,
+  readVersionItems,
+  type FrozenChunkRow,
+  type ReadDepth,
+  type RowSource,
+  type VersionItemRow,
+} from "./read.ts";
 import { SqliteRowSource } from "./sqlite.ts";
 import { readExportTarget, readFrozenExportRow, type ExportTarget } from "./target.ts";
 import type { FrozenExportView } from "../frozen-exports.ts";
@@ -28,7 +37,8 @@ export interface ExportReader {
 
 export function openExportReader(db: Db): ExportReader {
   const config = configOf(db);
-  const src: RowSource & { close(): Promise<void> } = config.provider === "sqlite" ? new SqliteRowSource(config.file) : new PgRowSource(config.url);
+  const src: RowSource & { close(): Promise<void> } =
+    config.provider === "sqlite" ? new SqliteRowSource(config.file) : new PgRowSource(config.url);
   let closed: Promise<void> | undefined;
   return {
     target: (name, version) => readExportTarget(src, name, version),

@@ -24,7 +24,8 @@ export const pgCells: CellReader = {
 };
 
 const textTimestamps = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === TIMESTAMP_OID ? (s: string) => s : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID ? (s: string) => s : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** The shared SQL's `?` placeholders as PostgreSQL's `$1`, `$2`, … */
@@ -75,7 +76,9 @@ export class PgRowSource implements RowSource {
   }
 
   all(sql: string, args: readonly unknown[]): Promise<Cells[]> {
-    return this.run(async () => (await this.client.query<unknown[]>({ text: numbered(sql), values: args as unknown[], rowMode: "array" as const })).rows);
+    return this.run(
+      async () => (await this.client.query<unknown[]>({ text: numbered(sql), values: args as unknown[], rowMode: "array" as const })).rows,
+    );
   }
 
   async close(): Promise<void> {

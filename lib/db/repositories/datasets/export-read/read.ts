@@ -2,7 +2,17 @@
 // the native objects (no per-row Prisma objects, no intermediate row objects). The provider supplies the row source.
 import type { ItemKind, StoredTrajectory } from "../../../../domain/curation/types.ts";
 import { addChunk, labelOf, pendingOf, recordingOf, stepOf, storedOf, type CellReader, type Pending } from "./assemble.ts";
-import { ANNOTATION_COLUMNS, ANNOTATION_FROM, BASE_COLUMNS, BASE_FROM, CHUNK_COLUMNS, CHUNK_FROM, ITEM_COLUMNS, RECORDING_COLUMNS, STEP_COLUMNS } from "./columns.ts";
+import {
+  ANNOTATION_COLUMNS,
+  ANNOTATION_FROM,
+  BASE_COLUMNS,
+  BASE_FROM,
+  CHUNK_COLUMNS,
+  CHUNK_FROM,
+  ITEM_COLUMNS,
+  RECORDING_COLUMNS,
+  STEP_COLUMNS,
+} from "./columns.ts";
 
 export type Cells = readonly unknown[];
 
@@ -46,19 +56,34 @@ export interface FrozenChunkRow {
 }
 
 /** Pieces `from` … `from + count - 1` of a stored export, in order (both drivers hand BLOB / bytea cells as Buffers). */
-export async function readFrozenChunks(src: RowSource, versionId: string, format: string, from: number, count: number): Promise<FrozenChunkRow[]> {
+export async function readFrozenChunks(
+  src: RowSource,
+  versionId: string,
+  format: string,
+  from: number,
+  count: number,
+): Promise<FrozenChunkRow[]> {
   const out: FrozenChunkRow[] = [];
-  await src.each(`SELECT "seq", "rowsEnd", "size", "data" FROM "FrozenExportChunk" WHERE "versionId" = ? AND "format" = ? AND "seq" >= ? AND "seq" < ? ORDER BY "seq"`, [versionId, format, from, from + count], (r) => {
-    out.push({ seq: Number(r[0]), rowsEnd: Number(r[1]), size: Number(r[2]), data: r[3] as Buffer });
-  }, true);
+  await src.each(
+    `SELECT "seq", "rowsEnd", "size", "data" FROM "FrozenExportChunk" WHERE "versionId" = ? AND "format" = ? AND "seq" >= ? AND "seq" < ? ORDER BY "seq"`,
+    [versionId, format, from, from + count],
+    (r) => {
+      out.push({ seq: Number(r[0]), rowsEnd: Number(r[1]), size: Number(r[2]), data: r[3] as Buffer });
+    },
+    true,
+  );
   return out;
 }
 
 export async function readVersionItems(src: RowSource, versionId: string, afterPosition: number, take: number): Promise<VersionItemRow[]> {
   const out: VersionItemRow[] = [];
-  await src.each(`SELECT ${ITEM_COLUMNS.join(", ")} FROM "DatasetItem" WHERE "datasetVersionId" = ? AND "position" > ? ORDER BY "position" LIMIT ?`, [versionId, afterPosition, take], (r) => {
-    out.push({ position: r[0] as number, trajectoryId: r[1] as string, kind: r[2] as ItemKind, labels: r[3] as string | null });
-  });
+  await src.each(
+    `SELECT ${ITEM_COLUMNS.join(", ")} FROM "DatasetItem" WHERE "datasetVersionId" = ? AND "position" > ? ORDER BY "position" LIMIT ?`,
+    [versionId, afterPosition, take],
+    (r) => {
+      out.push({ position: r[0] as number, trajectoryId: r[1] as string, kind: r[2] as ItemKind, labels: r[3] as string | null });
+    },
+  );
   return out;
 }
 
@@ -69,25 +94,42 @@ export async function readTrajectories(src: RowSource, ids: readonly string[], d
   const c = src.cells;
   const arg = [src.idsArg(unique)];
   const pending = new Map<string, Pending>();
-  await src.each(`SELECT ${BASE_COLUMNS.join(", ")} FROM ${BASE_FROM} WHERE ${src.inIds(`t."id"`)}`, arg, (r) => void pending.set(r[0] as string, pendingOf(r)));
+  await src.each(
+    `SELECT ${BASE_COLUMNS.join(", ")} FROM ${BASE_FROM} WHERE ${src.inIds(`t."id"`)}`,
+    arg,
+    (r) => void pending.set(r[0] as string, pendingOf(r)),
+  );
   if (!pending.size) return new Map();
   // Rows come grouped by trajectory (ORDER BY), so the owner is looked up once per trajectory, not per row.
   let last: Pending | undefined;
   let lastId: unknown;
   const owner = (id: unknown) => (id === lastId ? last : ((lastId = id), (last = pending.get(id as string))));
   if (depth.steps) {
-    await src.each(`SELECT ${STEP_COLUMNS.join(", ")} FROM "Step" s WHERE ${src.inIds(`s."trajectoryId"`)} ORDER BY s."trajectoryId", s."index"`, arg, (r) => void owner(r[0])?.steps.push(stepOf(r, c)));
+    await src.each(
+      `SELECT ${STEP_COLUMNS.join(", ")} FROM "Step" s WHERE ${src.inIds(`s."trajectoryId"`)} ORDER BY s."trajectoryId", s."index"`,
+      arg,
+      (r) => void owner(r[0])?.steps.push(stepOf(r, c)),
+    );
   }
-  await src.each(`SELECT ${ANNOTATION_COLUMNS.join(", ")} FROM ${ANNOTATION_FROM} WHERE ${src.inIds(`a."trajectoryId"`)} ORDER BY a."id"`, arg, (r) => void pending.get(r[0] as string)?.labels.push(labelOf(r, c)));
+  await src.each(
+    `SELECT ${ANNOTATION_COLUMNS.join(", ")} FROM ${ANNOTATION_FROM} WHERE ${src.inIds(`a."trajectoryId"`)} ORDER BY a."id"`,
+    arg,
+    (r) => void pending.get(r[0] as string)?.labels.push(labelOf(r, c)),
+  );
   if (depth.recording) {
     await src.each(`SELECT ${RECORDING_COLUMNS.join(", ")} FROM "Recording" rc WHERE ${src.inIds(`rc."trajectoryId"`)}`, arg, (r) => {
       const p = pending.get(r[0] as string);
       if (p) p.recording = recordingOf(r);
     });
-    await src.each(`SELECT ${CHUNK_COLUMNS.join(", ")} FROM ${CHUNK_FROM} WHERE ${src.inIds(`rc."trajectoryId"`)} ORDER BY rc."trajectoryId", c."seq"`, arg, (r) => {
-      const p = owner(r[0]);
-      if (p?.recording) addChunk(p, r[1] as string);
-    }, true);
+    await src.each(
+      `SELECT ${CHUNK_COLUMNS.join(", ")} FROM ${CHUNK_FROM} WHERE ${src.inIds(`rc."trajectoryId"`)} ORDER BY rc."trajectoryId", c."seq"`,
+      arg,
+      (r) => {
+        const p = owner(r[0]);
+        if (p?.recording) addChunk(p, r[1] as string);
+      },
+      true,
+    );
   }
   const out = new Map<string, StoredTrajectory>();
   for (const [id, p] of pending) out.set(id, storedOf(p, c));

@@ -21,8 +21,14 @@ const VERSION_COLUMNS = `v."id", v."version", v."itemCount", v."contentHash", v.
 function versionOf(src: RowSource, r: Cells): VersionSummary {
   const frozenAt = r[4] == null ? null : src.cells.iso(r[4]);
   return {
-    id: r[0] as string, version: Number(r[1]), itemCount: Number(r[2]), contentHash: frozenAt ? (r[3] as string) : null, frozenAt,
-    manifest: (r[5] as string | null) ?? null, note: (r[6] as string | null) ?? null, createdAt: src.cells.iso(r[7]),
+    id: r[0] as string,
+    version: Number(r[1]),
+    itemCount: Number(r[2]),
+    contentHash: frozenAt ? (r[3] as string) : null,
+    frozenAt,
+    manifest: (r[5] as string | null) ?? null,
+    note: (r[6] as string | null) ?? null,
+    createdAt: src.cells.iso(r[7]),
   };
 }
 
@@ -47,9 +53,16 @@ export async function readExportTarget(src: RowSource, name: string, version: nu
   const versions = rows.map((r) => versionOf(src, r));
   return {
     dataset: {
-      id, name: d[1] as string, description: (d[2] as string | null) ?? null, itemKind: d[3] as ItemKind, revision: Number(d[4]),
-      createdAt: src.cells.iso(d[5]), updatedAt: src.cells.iso(d[6]), createdBy: d[7] as string,
-      latest: versions[0] ?? null, frozenCount: Number(d[8]),
+      id,
+      name: d[1] as string,
+      description: (d[2] as string | null) ?? null,
+      itemKind: d[3] as ItemKind,
+      revision: Number(d[4]),
+      createdAt: src.cells.iso(d[5]),
+      updatedAt: src.cells.iso(d[6]),
+      createdBy: d[7] as string,
+      latest: versions[0] ?? null,
+      frozenCount: Number(d[8]),
     },
     requested: version === undefined ? null : (versions.find((v) => v.version === version) ?? null),
     latestFrozen: versions.find((v) => v.frozenAt !== null) ?? null,
@@ -58,6 +71,9 @@ export async function readExportTarget(src: RowSource, name: string, version: nu
 
 /** The completion row of a stored export (as findFrozenExport gives it), or null when none was stored. */
 export async function readFrozenExportRow(src: RowSource, versionId: string, format: string): Promise<FrozenExportView | null> {
-  const [r] = await src.all(`SELECT "chunks", "bytes", "sha256", "card" FROM "FrozenExport" WHERE "versionId" = ? AND "format" = ?`, [versionId, format]);
+  const [r] = await src.all(`SELECT "chunks", "bytes", "sha256", "card" FROM "FrozenExport" WHERE "versionId" = ? AND "format" = ?`, [
+    versionId,
+    format,
+  ]);
   return r ? { chunks: Number(r[0]), bytes: Number(r[1]), sha256: r[2] as string, card: (r[3] as string | null) ?? null } : null;
 }

@@ -20,7 +20,13 @@ export const metadata: Metadata = { title: "Queue item" };
 
 const querySchema = z.object({ slot: z.string().min(1).max(100).optional().catch(undefined) });
 
-export default async function QueueItemPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function QueueItemPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const { slot: slotId } = querySchema.parse(await searchParams);
   const ctx = await getPageContext("annotation:write");
@@ -29,7 +35,10 @@ export default async function QueueItemPage({ params, searchParams }: { params: 
   // Not (or no longer) this annotator's reservation: the queue page, whose button asks for the next item.
   const slot = slotId ? await openQueueItem(ctx, queue.id, slotId) : null;
   if (!slot) redirect(`/annotation/queues/${encodeURIComponent(queue.id)}`);
-  const [t, view] = await Promise.all([getTrajectory(ctx, slot.trajectoryId), getLabellingView(ctx, slot.trajectoryId, { slotId: slot.slotId })]);
+  const [t, view] = await Promise.all([
+    getTrajectory(ctx, slot.trajectoryId),
+    getLabellingView(ctx, slot.trajectoryId, { slotId: slot.slotId }),
+  ]);
   // The replay opens at the first queue schema's target (the fork point, the error step), not at t = 0.
   const first = view.schemas.find((s) => queue.schemaKeys.includes(s.key)) ?? view.schemas[0];
   const step = first ? view.defaults[first.id]?.step : null;
@@ -39,7 +48,14 @@ export default async function QueueItemPage({ params, searchParams }: { params: 
       key={slot.slotId}
       queueId={queue.id}
       slotId={slot.slotId}
-      header={{ queueName: queue.name, task: t.task.name, outcome: t.outcome, trajectoryId: t.id, stepCount: t.stepCount, reservationMinutes: queue.reservationMinutes }}
+      header={{
+        queueName: queue.name,
+        task: t.task.name,
+        outcome: t.outcome,
+        trajectoryId: t.id,
+        stepCount: t.stepCount,
+        reservationMinutes: queue.reservationMinutes,
+      }}
       panel={{ trajectoryId: t.id, stepCount: t.stepCount, forkSteps: t.forkPoints.map((f) => f.stepIndex), view }}
     >
       <ReplayErrorBoundary>

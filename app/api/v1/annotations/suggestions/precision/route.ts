@@ -4,4 +4,6 @@ import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
 import { getSuggestionPrecision } from "@/lib/services/annotation/suggestions/suggestion-precision";
 
-export const GET = route(async (req, ctx) => NextResponse.json(await getSuggestionPrecision(ctx, queryObject(req))), { permission: "trajectory:read" });
+export const GET = route(async (req, ctx) => NextResponse.json(await getSuggestionPrecision(ctx, queryObject(req))), {
+  permission: "trajectory:read",
+});

@@ -15,10 +15,16 @@ const bodySchema = z.strictObject({
   options: exportOptionsSchema.partial().strict().optional(),
 });
 
-export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
-  const body = bodySchema.parse(await readJsonBody(req));
-  return NextResponse.json(await startExportJob(ctx, { ...body, name }), { status: 202 });
-}, { permission: "dataset:export" });
+export const POST = route<{ name: string }>(
+  async (req, ctx, { name }) => {
+    const body = bodySchema.parse(await readJsonBody(req));
+    return NextResponse.json(await startExportJob(ctx, { ...body, name }), { status: 202 });
+  },
+  { permission: "dataset:export" },
+);
 
 // GET /api/v1/datasets/:name/exports — the dataset's recent exports
-export const GET = route<{ name: string }>(async (_req, ctx, { name }) => NextResponse.json({ exports: await listDatasetExports(ctx, name) }), { permission: "dataset:export" });
+export const GET = route<{ name: string }>(
+  async (_req, ctx, { name }) => NextResponse.json({ exports: await listDatasetExports(ctx, name) }),
+  { permission: "dataset:export" },
+);

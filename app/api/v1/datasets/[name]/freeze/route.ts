@@ -5,9 +5,12 @@ import { route } from "@/lib/http/route";
 import { freezeDataset } from "@/lib/services/curation/freeze-dataset";
 import { startStoringFrozenExports } from "@/lib/services/curation/frozen-exports";
 
-export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
-  const body = await readJsonBody(req, { empty: {} });
-  const r = await freezeDataset(ctx, { ...(typeof body === "object" && body ? body : {}), name });
-  startStoringFrozenExports(ctx, { name, version: r.version });
-  return NextResponse.json(r);
-}, { permission: "dataset:write" });
+export const POST = route<{ name: string }>(
+  async (req, ctx, { name }) => {
+    const body = await readJsonBody(req, { empty: {} });
+    const r = await freezeDataset(ctx, { ...(typeof body === "object" && body ? body : {}), name });
+    startStoringFrozenExports(ctx, { name, version: r.version });
+    return NextResponse.json(r);
+  },
+  { permission: "dataset:write" },
+);

@@ -4,7 +4,12 @@ import { readJsonBody } from "@/lib/http/body";
 import { route } from "@/lib/http/route";
 import { editDatasetItems, editItemsInputSchema } from "@/lib/services/curation/manage-datasets";
 
-export const POST = route<{ name: string }>(async (req, ctx, { name }) => {
-  const body = await readJsonBody(req);
-  return NextResponse.json(await editDatasetItems(ctx, editItemsInputSchema.parse({ ...(typeof body === "object" && body ? body : {}), name })));
-}, { permission: "dataset:write" });
+export const POST = route<{ name: string }>(
+  async (req, ctx, { name }) => {
+    const body = await readJsonBody(req);
+    return NextResponse.json(
+      await editDatasetItems(ctx, editItemsInputSchema.parse({ ...(typeof body === "object" && body ? body : {}), name })),
+    );
+  },
+  { permission: "dataset:write" },
+);

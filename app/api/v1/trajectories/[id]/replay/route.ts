@@ -3,7 +3,10 @@ import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
 import { getReplayRange, replayRangeQuerySchema } from "@/lib/services/replay";
 
-export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
-  const q = replayRangeQuerySchema.parse(queryObject(req));
-  return NextResponse.json(await getReplayRange(ctx, id, q));
-}, { permission: "trajectory:read" });
+export const GET = route<{ id: string }>(
+  async (req, ctx, { id }) => {
+    const q = replayRangeQuerySchema.parse(queryObject(req));
+    return NextResponse.json(await getReplayRange(ctx, id, q));
+  },
+  { permission: "trajectory:read" },
+);

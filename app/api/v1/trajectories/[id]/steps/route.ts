@@ -9,7 +9,10 @@ const querySchema = z
   .refine((q) => q.to > q.from, { message: "to must be greater than from", path: ["to"] })
   .refine((q) => q.to - q.from <= MAX_STEP_RANGE, { message: `at most ${MAX_STEP_RANGE} steps per request`, path: ["to"] });
 
-export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
-  const { from, to } = querySchema.parse(queryObject(req));
-  return NextResponse.json({ steps: await getSteps(ctx, id, from, to) });
-}, { permission: "trajectory:read" });
+export const GET = route<{ id: string }>(
+  async (req, ctx, { id }) => {
+    const { from, to } = querySchema.parse(queryObject(req));
+    return NextResponse.json({ steps: await getSteps(ctx, id, from, to) });
+  },
+  { permission: "trajectory:read" },
+);

@@ -4,7 +4,10 @@ import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { nextQueueItem } from "@/lib/services/annotation/work-queue";
 
-export const POST = route<{ id: string }>(async (_req, ctx, { id }) => {
-  const slot = await nextQueueItem(ctx, id);
-  return slot ? NextResponse.json(slot) : new NextResponse(null, { status: 204 });
-}, { permission: "annotation:write" });
+export const POST = route<{ id: string }>(
+  async (_req, ctx, { id }) => {
+    const slot = await nextQueueItem(ctx, id);
+    return slot ? NextResponse.json(slot) : new NextResponse(null, { status: 204 });
+  },
+  { permission: "annotation:write" },
+);

@@ -3,4 +3,6 @@ import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { getReplayManifest } from "@/lib/services/replay";
 
-export const GET = route<{ id: string }>(async (_req, ctx, { id }) => NextResponse.json(await getReplayManifest(ctx, id)), { permission: "trajectory:read" });
+export const GET = route<{ id: string }>(async (_req, ctx, { id }) => NextResponse.json(await getReplayManifest(ctx, id)), {
+  permission: "trajectory:read",
+});

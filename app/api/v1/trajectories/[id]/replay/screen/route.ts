@@ -3,7 +3,10 @@ import { NextResponse } from "next/server";
 import { queryObject, route } from "@/lib/http/route";
 import { getReplayScreen, replayScreenQuerySchema } from "@/lib/services/replay";
 
-export const GET = route<{ id: string }>(async (req, ctx, { id }) => {
-  const q = replayScreenQuerySchema.parse(queryObject(req));
-  return NextResponse.json(await getReplayScreen(ctx, id, q));
-}, { permission: "trajectory:read" });
+export const GET = route<{ id: string }>(
+  async (req, ctx, { id }) => {
+    const q = replayScreenQuerySchema.parse(queryObject(req));
+    return NextResponse.json(await getReplayScreen(ctx, id, q));
+  },
+  { permission: "trajectory:read" },
+);
