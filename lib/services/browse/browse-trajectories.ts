@@ -1,12 +1,8 @@
 // Use cases of the trajectory browser: one page of the table, facet counts, and "select all matching".
 import { authorize, type ServiceContext } from "../context.ts";
 import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from "./search-trajectories.ts";
-import {
-  findMatchingTrajectoryIds,
-  findTrajectoriesPage,
-  type TrajectoryRow,
-  type Viewer,
-} from "../../db/repositories/browse/trajectories.ts";
+import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow } from "../../db/repositories/browse/trajectories.ts";
+import type { Viewer } from "../../db/repositories/browse/trajectory-filters.ts";
 import { visibleAnnotators } from "../annotation/list-labels.ts";
 import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/browse/facets.ts";
 import type { ParsedSearch } from "../../db/repositories/search/index.ts";

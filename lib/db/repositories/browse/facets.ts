@@ -21,7 +21,7 @@ import {
   whereClause,
   type FilterScope,
   type Viewer,
-} from "./trajectories.ts";
+} from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
