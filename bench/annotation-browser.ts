@@ -16,6 +16,7 @@ import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/system/seed-demo.ts";
 import { createQueue } from "../lib/services/annotation/manage-queues.ts";
+import { waitForServer } from "./wait-for-server.ts";
 
 const args = process.argv.slice(2);
 const arg = (name: string, d: number) => Number(args[args.indexOf(name) + 1] || 0) || d;
@@ -62,18 +63,7 @@ async function startServer(dbUrl: string): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, DATABASE_URL: dbUrl, RETERM_DEMO: "0", RETERM_USER: "bench", NEXT_TELEMETRY_DISABLED: "1" },
   });
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return server;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  server.kill("SIGTERM");
-  throw new Error(`server did not start on ${base}`);
+  return waitForServer(server, base, 300);
 }
 
 async function run(provider: DatabaseConfig["provider"]): Promise<void> {

@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { waitForServer } from "./wait-for-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HARNESS = path.resolve(ROOT, "../shared/bench/replay-anchor");
@@ -136,18 +137,7 @@ async function startServer(): Promise<ChildProcess> {
       },
     },
   );
-  for (let i = 0; i < 150; i++) {
-    if (
-      await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return server;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  server.kill("SIGTERM");
-  throw new Error(`server did not start on ${base}`);
+  return waitForServer(server, base, 150);
 }
 
 /** Trajectory id per recording: the cast importer names the task after the file. */

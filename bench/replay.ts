@@ -13,6 +13,7 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { mulberry32 } from "../lib/domain/random.ts";
 import { ensureReplayDb, forgetReplayLayouts, IDS, waitForSynthesizedKeyframes } from "./replay-setup.ts";
+import { waitForServer } from "./wait-for-server.ts";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,18 +50,7 @@ async function startServer(dbUrl: string) {
       },
     },
   );
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return server;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  server.kill("SIGTERM");
-  throw new Error(`server did not start on ${base}`);
+  return waitForServer(server, base, 100);
 }
 
 function rssMb(pid: number | undefined): number {
