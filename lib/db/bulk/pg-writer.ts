@@ -19,7 +19,7 @@ import {
 } from "./rows.ts";
 import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows, ROLLUP_COLUMNS, VALUE_ROLLUP_COLUMNS } from "./mode-rollup.ts";
 import { copyRows } from "./pg-copy.ts";
-import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
+import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer-contract.ts";
 import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma maps DateTime to timestamp(3) without time zone holding UTC.

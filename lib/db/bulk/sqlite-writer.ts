@@ -16,7 +16,7 @@ import {
   addDetectedErrors,
 } from "./rows.ts";
 import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows } from "./mode-rollup.ts";
-import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer.ts";
+import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer-contract.ts";
 import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
 
 // Prisma's SQLite adapter stores DateTime as ISO-8601 text with an explicit offset and booleans as 0/1.

@@ -4,7 +4,7 @@ import { sqliteCodec } from "./sqlite-writer.ts";
 import { pgCodec } from "./pg-writer.ts";
 import type { LinkRequest } from "./fork-links.ts";
 import type { PreparedTrajectory } from "./rows.ts";
-import type { BulkWriter, WriteOutcome } from "./writer.ts";
+import type { BulkWriter, WriteOutcome } from "./writer-contract.ts";
 
 /** BulkWriter facade over writer-thread.ts (either provider). Calls may overlap: the worker handles them in order. */
 export class ThreadedWriter implements BulkWriter {

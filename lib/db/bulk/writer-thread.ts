@@ -4,7 +4,7 @@
 // writer is synchronous; the PostgreSQL writer queues its batches itself).
 import { parentPort, workerData } from "node:worker_threads";
 import type { DatabaseConfig } from "../../env.ts";
-import type { BulkWriter } from "./writer.ts";
+import type { BulkWriter } from "./writer-contract.ts";
 
 const config = workerData.config as DatabaseConfig;
 const writer: BulkWriter =

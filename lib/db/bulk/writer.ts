@@ -2,22 +2,9 @@
 // in the db layer and writes exactly the rows Prisma would. A batch is one transaction; when a batch fails, each of
 // its trajectories is retried in its own transaction so a bad one is rolled back alone.
 import type { DatabaseConfig } from "../../env.ts";
-import type { CellCodec, PreparedTrajectory } from "./rows.ts";
-import type { LinkRequest } from "./fork-links.ts";
+import type { BulkWriter } from "./writer-contract.ts";
 
-export type { LinkRequest };
-
-export type WriteOutcome = { status: "imported"; id: string } | { status: "duplicate"; id: string } | { status: "failed"; error: string };
-
-export interface BulkWriter {
-  /** How this provider encodes booleans and dates (rows are prepared with it before being written). */
-  readonly codec: CellCodec;
-  /** Runs addDetectedErrors() on each trajectory first (on the writer's own thread where it has one). */
-  write(batch: PreparedTrajectory[]): Promise<WriteOutcome[]>;
-  /** Link attempts to their parents (creating fork points); returns the requests whose parent is not in the database. */
-  linkForks(links: LinkRequest[]): Promise<LinkRequest[]>;
-  close(): Promise<void>;
-}
+export { conflictMessage, errorMessage, type BulkWriter, type LinkRequest, type WriteOutcome } from "./writer-contract.ts";
 
 /**
  * `threaded`: run the writer (error detection, encoding, the driver) on a worker thread (CLI and benchmarks, where tsx can load the worker); the Next.js
@@ -34,13 +21,4 @@ export async function openBulkWriter(config: DatabaseConfig, opts: { threaded?: 
   }
   const { PgBulkWriter } = await import("./pg-writer.ts");
   return new PgBulkWriter(config.url);
-}
-
-/** Same client id, different content: refuse rather than silently keep either version. */
-export function conflictMessage(externalId: string | null): string {
-  return `id "${externalId}" was already imported with different content (ids must be unique; re-import identical content, or use a new id)`;
-}
-
-export function errorMessage(e: unknown): string {
-  return ((e as Error)?.message ?? String(e)).split("\n").filter(Boolean).at(-1) ?? "unknown error";
 }

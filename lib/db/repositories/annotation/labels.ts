@@ -2,6 +2,9 @@
 // one transaction so the count, the label and its history never disagree.
 import type { Db, Prisma } from "../../client.ts";
 import { decisionRow, type NewDecision } from "./suggestions.ts";
+import type { LabelTargetRow } from "./target-row.ts";
+
+export type { LabelTargetRow };
 
 export interface LabelView {
   id: string;
@@ -142,15 +145,6 @@ export async function listLabels(db: Db, f: LabelFilter): Promise<LabelView[]> {
 }
 
 /** Where a label (or a suggestion of one) points: the columns Annotation and Suggestion rows share. */
-export interface LabelTargetRow {
-  targetType: string;
-  targetKey: string;
-  trajectoryId: string;
-  stepStart: number | null;
-  stepEnd: number | null;
-  forkPointId: string | null;
-}
-
 export interface NewLabel extends LabelTargetRow {
   schemaId: string;
   annotatorId: string;

@@ -2,7 +2,7 @@
 // (each finding is a suggestion of its category on its step), and one SuggestionDecision per annotator and suggestion.
 // Nothing here touches Annotation: labels made by accepting are written by the labels repository (insertLabel).
 import type { Db } from "../../client.ts";
-import type { LabelTargetRow } from "./labels.ts";
+import type { LabelTargetRow } from "./target-row.ts";
 import { DETECTOR_SOURCE, parseSuggestionKey, type DecisionCount } from "../../../domain/annotation/suggestions.ts";
 
 export interface SuggestionView {

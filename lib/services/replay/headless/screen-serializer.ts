@@ -4,7 +4,7 @@
 // turns erased cells into spaces and drops soft-wrap flags of rows it trims. Every row is written in full when the
 // next row continues it, so the restored terminal wraps exactly where the original did.
 import type { IBuffer, IBufferCell, IBufferLine } from "@xterm/headless";
-import { sgrOf, type AttrData } from "./terminal-state.ts";
+import { sgrOf, type AttrData } from "./sgr.ts";
 
 const HAS_EXTENDED = 0x10000000;
 
