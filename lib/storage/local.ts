@@ -31,6 +31,11 @@ export class LocalStorage implements FileStorage {
     }
   }
 
+  async check(): Promise<void> {
+    await fs.promises.mkdir(this.root, { recursive: true });
+    await fs.promises.access(this.root, fs.constants.W_OK);
+  }
+
   async removePrefix(prefix: string): Promise<void> {
     await fs.promises.rm(this.at(prefix), { recursive: true, force: true });
   }

@@ -3,7 +3,15 @@
 // (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL).
 import fs from "node:fs";
 import type { Readable } from "node:stream";
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { checkKey, type FileStorage, type StoredFile } from "./types.ts";
 
@@ -57,6 +65,10 @@ export class S3Storage implements FileStorage {
       if (e instanceof NoSuchKey || (e as { name?: string }).name === "NoSuchKey") return null;
       throw e;
     }
+  }
+
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
   }
 
   async removePrefix(prefix: string): Promise<void> {

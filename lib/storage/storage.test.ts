@@ -13,6 +13,15 @@ import { checkKey, type FileStorage } from "./types.ts";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reterm-storage-test-"));
 let server: S3rver;
 let s3: S3Storage;
+let port = 0;
+/** A driver for `url` on the local s3rver. */
+const s3At = (url: string) =>
+  new S3Storage(parseS3Url(url), {
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
 
 beforeAll(async () => {
   server = new S3rver({
@@ -22,13 +31,8 @@ beforeAll(async () => {
     directory: path.join(dir, "s3"),
     configureBuckets: [{ name: "reterm-test", configs: [] }],
   });
-  const { port } = (await server.run()) as AddressInfo;
-  s3 = new S3Storage(parseS3Url("s3://reterm-test/team/exports"), {
-    endpoint: `http://127.0.0.1:${port}`,
-    forcePathStyle: true,
-    region: "us-east-1",
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-  });
+  port = ((await server.run()) as AddressInfo).port;
+  s3 = s3At("s3://reterm-test/team/exports");
 }, 30_000);
 afterAll(async () => {
   await server?.close();
@@ -73,6 +77,10 @@ describe.each([
     expect(back?.equals(bytes)).toBe(true);
   }, 60_000);
 
+  it("says it can take files", async () => {
+    await expect(make().check()).resolves.toBeUndefined();
+  });
+
   it("removes everything under a prefix and nothing beside it", async () => {
     const storage = make();
     const src = file("x", Buffer.from("x"));
@@ -81,6 +89,18 @@ describe.each([
     await storage.removePrefix("job-3/");
     for (let i = 0; i < 5; i++) expect(await read(storage, `job-3/f${i}.txt`)).toBeNull();
     expect(await read(storage, "job-30/keep.txt")).toEqual(Buffer.from("x"));
+  });
+});
+
+describe("storage that cannot take files", () => {
+  it("a missing bucket fails the check, naming why", async () => {
+    await expect(s3At("s3://no-such-bucket/x").check()).rejects.toThrow();
+  });
+
+  it("a folder that cannot be written fails the check", async () => {
+    const file = path.join(dir, "not-a-folder");
+    fs.writeFileSync(file, "x");
+    await expect(new LocalStorage(path.join(file, "sub")).check()).rejects.toThrow();
   });
 });
 

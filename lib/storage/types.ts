@@ -16,6 +16,8 @@ export interface FileStorage {
   open(key: string): Promise<StoredFile | null>;
   /** Delete everything under `prefix` (a key ending in "/"). */
   removePrefix(prefix: string): Promise<void>;
+  /** Whether files can be stored now (the folder is writable; the bucket exists and answers); throws why not. */
+  check(): Promise<void>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/;

@@ -9,3 +9,4 @@ export { getExportJob, listDatasetExports, openExportFile, startExportJob } from
 export { openExport } from "../../lib/services/curation/export-dataset.ts";
 export { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 export { fileStorage } from "../../lib/storage/index.ts";
+export { checkStorage } from "../../lib/services/system/check-health.ts";

@@ -68,6 +68,7 @@ for (const p of PROVIDERS) {
 
     it("stores every file of the job in the bucket and streams them back from there", async () => {
       expect(svc.fileStorage().kind).toBe("s3");
+      expect(await svc.checkStorage()).toEqual({ ok: true, kind: "s3" });
       let job = await svc.startExportJob(t.ctx, { name: "s3-set", format: "openai" });
       for (let i = 0; i < 400 && job.status === "running"; i++) {
         await new Promise((r) => setTimeout(r, 50));
