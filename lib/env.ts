@@ -131,6 +131,13 @@ export const envSchema = z.object({
   RETERM_STORAGE: z.string().trim().min(1).optional(),
   /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
    * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
+  /** Background jobs in this process: on (default; `npm start` runs web and jobs together) or off (a web replica that
+   * only queues jobs for `npm run worker` processes). */
+  RETERM_JOBS: z.enum(["on", "off"]).default("on"),
+  /** Seconds without a heartbeat after which a running job's worker is taken to be dead and the job is queued again. */
+  RETERM_JOB_STALE_SECONDS: z.coerce.number({ message: "must be a number of seconds" }).min(1).max(3600).default(60),
+  /** Jobs of each kind one process runs at once. */
+  RETERM_JOB_CONCURRENCY: z.coerce.number({ message: "must be a whole number" }).int().min(1).max(16).default(1),
   RETERM_EXPORT_RETENTION_DAYS: z.coerce
     .number({ message: "must be a number of days" })
     .positive("must be more than 0")

@@ -1,6 +1,6 @@
 // The sidebar's account block: who is acting, links to their own pages and (admins) user administration, sign-out.
 import Link from "next/link";
-import { KeyRound, LogOut, ScrollText, UserCog, UserRound } from "lucide-react";
+import { KeyRound, ListTodo, LogOut, ScrollText, UserCog, UserRound } from "lucide-react";
 import { signOutAction } from "@/lib/actions/accounts/session-actions";
 
 export interface UserMenuProps {
@@ -9,12 +9,13 @@ export interface UserMenuProps {
   teamMode: boolean;
   canManageUsers: boolean;
   canReadAudit: boolean;
+  canReadJobs: boolean;
 }
 
 const linkClass =
   "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground";
 
-export function UserMenu({ userName, role, teamMode, canManageUsers, canReadAudit }: UserMenuProps) {
+export function UserMenu({ userName, role, teamMode, canManageUsers, canReadAudit, canReadJobs }: UserMenuProps) {
   return (
     <div className="flex flex-col gap-0.5" aria-label="Account">
       <p className="flex items-center gap-2 px-2.5 pb-1 text-xs text-muted-foreground" data-testid="current-user">
@@ -37,6 +38,11 @@ export function UserMenu({ userName, role, teamMode, canManageUsers, canReadAudi
       {canReadAudit ? (
         <Link href="/admin/audit" className={linkClass}>
           <ScrollText className="size-4" aria-hidden /> Audit log
+        </Link>
+      ) : null}
+      {canReadJobs ? (
+        <Link href="/admin/jobs" className={linkClass}>
+          <ListTodo className="size-4" aria-hidden /> Jobs
         </Link>
       ) : null}
       {teamMode ? (

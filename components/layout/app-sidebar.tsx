@@ -10,7 +10,13 @@ import { UserMenu, type UserMenuProps } from "@/components/accounts/user-menu";
  * The main nav: a sidebar from 768 px, a menu button with a drawer below (mobile-nav.tsx). Either shows only the
  * pages the role can open (`pages`, from lib/domain/authz.ts).
  */
-export function AppSidebar({ user, pages }: { user: Omit<UserMenuProps, "canManageUsers" | "canReadAudit">; pages: NavPage[] }) {
+export function AppSidebar({
+  user,
+  pages,
+}: {
+  user: Omit<UserMenuProps, "canManageUsers" | "canReadAudit" | "canReadJobs">;
+  pages: NavPage[];
+}) {
   const body = (
     <>
       {/* The same page as the Trajectories link below, which prefetches it where that is wanted (nav-links.tsx). */}
@@ -20,7 +26,12 @@ export function AppSidebar({ user, pages }: { user: Omit<UserMenuProps, "canMana
       </Link>
       <NavLinks pages={pages} />
       <div className="mt-auto flex flex-col gap-2 border-t pt-3">
-        <UserMenu {...user} canManageUsers={pages.includes("/admin/users")} canReadAudit={pages.includes("/admin/audit")} />
+        <UserMenu
+          {...user}
+          canManageUsers={pages.includes("/admin/users")}
+          canReadAudit={pages.includes("/admin/audit")}
+          canReadJobs={pages.includes("/admin/jobs")}
+        />
         <ThemeToggle />
       </div>
     </>

@@ -114,7 +114,7 @@ export const freezeDatasetAction = defineAction(
   freezeInputSchema,
   async (ctx, v) => {
     const r = await freezeDataset(ctx, v);
-    startStoringFrozenExports(ctx, { name: v.name, version: r.version });
+    await startStoringFrozenExports(ctx, { name: v.name, version: r.version });
     return { version: r.version, contentHash: r.contentHash };
   },
   { revalidate: (v) => `/datasets/${v.name}` },

@@ -15,6 +15,8 @@ export const PERMISSIONS = {
   "schema:write": ["admin"],
   "user:manage": ["admin"],
   "audit:read": ["admin"],
+  // The background jobs page: who started what, its state and error (researchers run exports and freezes).
+  "jobs:read": ["admin", "researcher"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -45,6 +47,7 @@ export const PAGE_PERMISSIONS = {
   "/import": "trajectory:import",
   "/admin/users": "user:manage",
   "/admin/audit": "audit:read",
+  "/admin/jobs": "jobs:read",
 } as const satisfies Record<string, Permission>;
 
 export type NavPage = keyof typeof PAGE_PERMISSIONS;

@@ -9,6 +9,7 @@ import { createDb, type Db } from "../../lib/db/client.ts";
 import { setupDatabase } from "../../lib/services/system/setup-database.ts";
 import { ensureUser } from "../../lib/db/repositories/accounts/users.ts";
 import { stopReplayWork } from "../../lib/services/replay/index.ts";
+import { stopJobWorker } from "../../lib/services/jobs/start-worker.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import type { Role } from "../../lib/domain/authz.ts";
 
@@ -94,6 +95,7 @@ export async function createTestDatabase(provider: Provider): Promise<TestDataba
     drop: async () => {
       // Background replay work (keyframe builds started by a test's views) must not outlive the database.
       await stopReplayWork();
+      await stopJobWorker(db);
       await db.$disconnect();
       await dropDb();
     },

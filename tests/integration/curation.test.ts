@@ -13,6 +13,7 @@ import { freezeDataset } from "../../lib/services/curation/freeze-dataset.ts";
 import { openExport, writeExportFiles, type ExportInput } from "../../lib/services/curation/export-dataset.ts";
 import { listHeldOutTasks, markHeldOut, unmarkHeldOut } from "../../lib/services/curation/held-out.ts";
 import { getExportJob, openExportFile, startExportJob } from "../../lib/services/curation/export-jobs.ts";
+import { startJobWorker } from "../../lib/services/jobs/start-worker.ts";
 import { compareWithPrevious, getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { checkOpenAiLine } from "../helpers/trainer-rules/openai.ts";
 import { checkShareGptLine } from "../helpers/trainer-rules/llama-factory.ts";
@@ -110,6 +111,7 @@ for (const p of PROVIDERS) {
 
     beforeAll(async () => {
       t = await createTestDatabase(p.provider);
+      await startJobWorker(t.db);
       other = await createTestDatabase(p.provider);
       const report = await importNative(t.ctx, generated);
       expect(report.imported).toBe(generated.length);

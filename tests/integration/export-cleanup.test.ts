@@ -19,6 +19,7 @@ import { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 import { listAuditEvents } from "../../lib/services/audit/list-audit-events.ts";
 import type { ServiceContext } from "../../lib/services/context.ts";
 import { fileStorage } from "../../lib/storage/index.ts";
+import { startJobWorker } from "../../lib/services/jobs/start-worker.ts";
 
 async function finished(ctx: ServiceContext, job: ExportJob): Promise<ExportJob> {
   let now = job;
@@ -29,10 +30,13 @@ async function finished(ctx: ServiceContext, job: ExportJob): Promise<ExportJob>
   expect(now.status).toBe("succeeded");
   return now;
 }
-/** A finished job's id, once its data file opens (its files live under "<id>/" in the app's storage). */
-const folderOf = async (ctx: ServiceContext, id: string) => {
-  (await openExportFile(ctx, id, "data")).body.destroy();
-  return id;
+/** A finished job's storage folder, once its data file opens (the files of the run that completed live together under
+ * "<export id>/<run id>/"). */
+const folderOf = async (t: TestDatabase, id: string) => {
+  (await openExportFile(t.ctx, id, "data")).body.destroy();
+  const { filePath } = await t.db.exportJob.findUniqueOrThrow({ where: { id }, select: { filePath: true } });
+  expect(filePath).toMatch(new RegExp(`^${id}/[0-9a-f-]{36}/`));
+  return filePath!.slice(0, filePath!.lastIndexOf("/"));
 };
 /** Whether the storage still holds the job's files (its card, written with every export). A job is marked expired
  * first and its files deleted right after, so a check for "gone" waits a little for the deletion. */
@@ -51,6 +55,7 @@ for (const p of PROVIDERS) {
     let t: TestDatabase;
     beforeAll(async () => {
       t = await createTestDatabase(p.provider);
+      await startJobWorker(t.db);
       const rows = [...generateTrajectories({ count: 12, seed: 3 })].map((r, i) => normalized(r, "native", "t.jsonl", i + 1));
       await importTrajectories(t.ctx, rows, { origin: "cli", indexSearch: false });
       await createDataset(t.ctx, { name: "keep", rules: { source: "filter", filter: "" } });
@@ -60,7 +65,7 @@ for (const p of PROVIDERS) {
 
     it("deletes a file when a newer export of the same version and format finishes, and says so", async () => {
       const first = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "openai" }));
-      const folder = await folderOf(t.ctx, first.id);
+      const folder = await folderOf(t, first.id);
       const other = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "native" }));
       expect(await stored(folder)).toBe(true); // another format does not replace it
       const second = await finished(t.ctx, await startExportJob(t.ctx, { name: "keep", format: "openai" }));
@@ -79,7 +84,7 @@ for (const p of PROVIDERS) {
 
     it("deletes files past the retention period (default 7 days) and only those", async () => {
       const [latest] = await listDatasetExports(t.ctx, "keep");
-      const folder = await folderOf(t.ctx, latest!.id);
+      const folder = await folderOf(t, latest!.id);
       await t.db.exportJob.update({ where: { id: latest!.id }, data: { finishedAt: new Date(Date.now() - 6.9 * 86_400_000) } });
       expect(await sweepExports(t.db)).toBe(0);
       expect(await stored(folder)).toBe(true);
@@ -91,7 +96,7 @@ for (const p of PROVIDERS) {
 
     it("deleting a dataset removes its versions, jobs and files; a stale revision deletes nothing (409)", async () => {
       const job = await finished(t.ctx, await startExportJob(t.ctx, { name: "doomed", format: "labels-jsonl" }));
-      const folder = await folderOf(t.ctx, job.id);
+      const folder = await folderOf(t, job.id);
       const d = (await getDatasetDetail(t.ctx, "doomed")).dataset;
       await expect(deleteDataset(t.ctx, { name: "doomed", expectedRevision: d.revision + 1 })).rejects.toMatchObject({ code: "CONFLICT" });
       expect(await stored(folder)).toBe(true);

@@ -10,3 +10,4 @@ export { openExport } from "../../lib/services/curation/export-dataset.ts";
 export { getDatasetDetail } from "../../lib/services/curation/view-datasets.ts";
 export { fileStorage } from "../../lib/storage/index.ts";
 export { checkStorage } from "../../lib/services/system/check-health.ts";
+export { startJobWorker } from "../../lib/services/jobs/start-worker.ts";

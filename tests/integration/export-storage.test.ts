@@ -60,6 +60,7 @@ for (const p of PROVIDERS) {
     let t: TestDatabase;
     beforeAll(async () => {
       t = await createTestDatabase(p.provider);
+      await svc.startJobWorker(t.db);
       const rows = [...svc.generateTrajectories({ count: 10, seed: 5 })].map((r, i) => svc.normalized(r, "native", "t.jsonl", i + 1));
       await svc.importTrajectories(t.ctx, rows, { origin: "cli", indexSearch: false });
       await svc.createDataset(t.ctx, { name: "s3-set", rules: { source: "filter", filter: "" } });
@@ -75,16 +76,19 @@ for (const p of PROVIDERS) {
         job = await svc.getExportJob(t.ctx, job.id);
       }
       expect(job).toMatchObject({ status: "succeeded", ready: true });
+      // The run that completed wrote them together under "<export id>/<run id>/".
       const stored = objects().filter((k) => k.startsWith(`lab/${job.id}/`));
+      const run = stored[0]!.split("/")[2]!;
+      expect(run).toMatch(/^[0-9a-f-]{36}$/);
       expect(stored).toEqual(
         [
-          `lab/${job.id}/${job.filename}`,
-          `lab/${job.id}/${job.filename!.replace(/\.jsonl$/, ".provenance.jsonl")}`,
-          `lab/${job.id}/README.md`,
+          `lab/${job.id}/${run}/${job.filename}`,
+          `lab/${job.id}/${run}/${job.filename!.replace(/\.jsonl$/, ".provenance.jsonl")}`,
+          `lab/${job.id}/${run}/README.md`,
         ].sort(),
       );
       // Nothing left on this machine: the scratch folder went once the files were stored.
-      expect(fs.existsSync(path.join(os.tmpdir(), "reterm-export-work", job.id))).toBe(false);
+      expect(fs.existsSync(path.join(os.tmpdir(), "reterm-export-work", run))).toBe(false);
       const data = await svc.openExportFile(t.ctx, job.id, "data");
       const opened = await svc.openExport(t.ctx, { name: "s3-set", format: "openai" });
       let expected = "";

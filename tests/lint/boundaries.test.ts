@@ -14,6 +14,7 @@ const PROBES: Record<Ban, string> = {
   xtermBrowser: "@xterm/addon-fit",
   authLib: "better-auth",
   storageSdk: "@aws-sdk/client-s3",
+  jobQueue: "pg-boss",
   headless: "@/lib/services/replay/headless/emulator",
   db: "@/lib/db/client",
   services: "@/lib/services/context",

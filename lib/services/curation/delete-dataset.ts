@@ -20,8 +20,8 @@ export async function deleteDataset(
   const e = deleteDatasetInputSchema.parse(input);
   const d = await requireDataset(ctx, e.name);
   const jobs = await listAllExportJobFiles(ctx.db, d.id);
-  if (exportRunningFor(jobs))
-    throw new AppError("CONFLICT", `an export of "${d.name}" is still being written; delete the dataset when it has finished`);
+  if (await exportRunningFor(ctx.db, jobs))
+    throw new AppError("CONFLICT", `an export of "${d.name}" is queued or still being written; delete the dataset when it has finished`);
   if (!(await deleteDatasetRow(ctx.db, d.id, e.expectedRevision)))
     throw new AppError("CONFLICT", `dataset "${d.name}" changed since you loaded it; reload and try again`);
   // Rows first, then files: a failure in between leaves orphan files (harmless), never rows pointing at missing files.

@@ -104,7 +104,7 @@ function resolveVersion(t: ExportTarget, version: number | undefined): VersionSu
   return d.latest.frozenAt || !t.latestFrozen ? d.latest : t.latestFrozen;
 }
 
-export async function openExport(ctx: ServiceContext, input: ExportInput): Promise<OpenedExport> {
+export async function openExport(ctx: ServiceContext, input: ExportInput, opts: { audit?: boolean } = {}): Promise<OpenedExport> {
   authorize(ctx, "dataset:export");
   const e = exportInputSchema.parse(input);
   // The export's own reader connects at once; the dataset, the version and the stored export are read on it (one
@@ -132,19 +132,21 @@ export async function openExport(ctx: ServiceContext, input: ExportInput): Promi
         `refusing to export: tasks held out after version ${v.version} was frozen are in it (${override.tasks.filter((t) => !recorded.tasks.includes(t)).join(", ")}); override with a reason`,
       );
     }
-    await recordAudit(ctx, {
-      action: "dataset.export",
-      targetType: "dataset",
-      targetId: d.name,
-      details: {
-        version: v.frozenAt ? v.version : "draft",
-        format: e.format,
-        ...(e.options ? { options } : {}),
-        contentHash: v.contentHash || null,
-        fileSha256: frozen?.sha256 ?? null,
-        heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null,
-      },
-    });
+    // A background export is audited once, when it is asked for (not again by the worker that writes it).
+    if (opts.audit !== false)
+      await recordAudit(ctx, {
+        action: "dataset.export",
+        targetType: "dataset",
+        targetId: d.name,
+        details: {
+          version: v.frozenAt ? v.version : "draft",
+          format: e.format,
+          ...(e.options ? { options } : {}),
+          contentHash: v.contentHash || null,
+          fileSha256: frozen?.sha256 ?? null,
+          heldOutOverride: override ? { tasks: override.tasks, reason: e.override?.reason ?? recorded?.reason ?? null } : null,
+        },
+      });
     // A stored export has its card; anything rendered needs the dataset's rules (up to megabytes of ids) for one.
     const rendered = renderExport(
       ctx.db,

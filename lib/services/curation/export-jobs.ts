@@ -1,65 +1,37 @@
-// Background exports for the UI: the job row records progress while the server writes the files into a scratch
-// folder on its own disk, then moves them to the app's file storage (lib/storage: a directory or S3-compatible object
-// storage) under "<job id>/"; the browser polls the job and downloads the file (and its card) when ready, from
-// whichever replica answers.
-import fs from "node:fs";
-import os from "node:os";
+// Exports for the UI and the API run as background jobs (lib/jobs): the export row records progress while a worker
+// (this process, or `npm run worker` on any machine) writes the files and puts them into the app's file storage
+// (lib/storage: a directory or S3-compatible object storage); the browser polls the export and downloads the file
+// (and its card) when ready, from whichever replica answers.
 import path from "node:path";
 import { authorize, type ServiceContext } from "../context.ts";
 import {
-  findExpirableExportJobs,
   findExportJob,
   insertExportJob,
   listExportJobs,
-  markExportExpired,
   updateExportJob,
   type ExportJobView,
 } from "../../db/repositories/datasets/export-jobs.ts";
+import { anyJobUnfinished, findJobs } from "../../db/repositories/jobs.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import { getEnv } from "../../env.ts";
+import { jobRunner } from "../../jobs/index.ts";
 import { fileStorage, type StoredFile } from "../../storage/index.ts";
-import { openExport, writeExportFiles, type ExportInput } from "./export-dataset.ts";
+import { openExport, type ExportInput } from "./export-dataset.ts";
+import { EXPORT_JOB } from "./export-job-run.ts";
+import { exportPrefix, sweepExports } from "./export-retention.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { DATASET_INFO_FILE, provenanceFile, SIDECARS } from "../../exporters/registry.ts";
 import type { ExportFormat } from "../../domain/curation/types.ts";
 
-export type ExportJob = Omit<ExportJobView, "filePath"> & { ready: boolean; filename: string | null; sidecars: string[] };
-
-/** Where a job's files are written before they go to storage (this machine's temp folder). */
-const scratchFolder = (id: string) => path.join(os.tmpdir(), "reterm-export-work", id);
-
-/** Jobs this server process is writing. A job "running" in the database but not here died with an earlier process. */
-const active = new Set<string>();
-const PROGRESS_EVERY = 2_000;
-const DAY_MS = 86_400_000;
-
-/** A job's storage prefix. Always derived from the job id (never from the stored path), so cleanup cannot reach outside. */
-const jobPrefix = (id: string) => `${id}/`;
-
-/** Delete the files of a job and mark it expired with the reason shown in the UI. */
-async function expire(db: Db, id: string, why: string): Promise<void> {
-  if (await markExportExpired(db, id, why)) await fileStorage().removePrefix(jobPrefix(id));
-}
-
-/**
- * Delete finished export files past the retention period (RETERM_EXPORT_RETENTION_DAYS, default 7) and files that a
- * newer export of the same version and format has replaced. Runs when exports start, finish and are listed, so no
- * scheduler is needed; `reterm export --clean` runs it by hand. Returns how many files were deleted.
- */
-export async function sweepExports(db: Db, now = new Date()): Promise<number> {
-  const days = getEnv().RETERM_EXPORT_RETENTION_DAYS;
-  const due = await findExpirableExportJobs(db, new Date(now.getTime() - days * DAY_MS));
-  for (const j of due)
-    await expire(
-      db,
-      j.id,
-      j.reason === "replaced"
-        ? "replaced by a newer export of the same version and format"
-        : `deleted after ${days} day${days === 1 ? "" : "s"} (RETERM_EXPORT_RETENTION_DAYS)`,
-    );
-  return due.length;
-}
+export type ExportJob = Omit<ExportJobView, "filePath"> & {
+  ready: boolean;
+  filename: string | null;
+  sidecars: string[];
+  /** While running: "queued" until a worker takes it, then "writing" (null once finished). */
+  phase: "queued" | "writing" | null;
+  /** Attempts so far, when more than one (a retry after a failure or a stopped worker). */
+  attempts: number;
+};
 
 /** `reterm export --clean`: the sweep, by hand. */
 export async function cleanExports(ctx: ServiceContext): Promise<number> {
@@ -67,96 +39,85 @@ export async function cleanExports(ctx: ServiceContext): Promise<number> {
   return sweepExports(ctx.db);
 }
 
-/** Whether an export of this dataset is being written by this process (deleting the dataset waits for it). */
-export const exportRunningFor = (jobs: { id: string }[]) => jobs.some((j) => active.has(j.id));
+/** Whether an export of this dataset is queued or being written (deleting the dataset waits for it). */
+export async function exportRunningFor(db: Db, jobs: { jobId: string | null }[]): Promise<boolean> {
+  return anyJobUnfinished(
+    db,
+    jobs.flatMap((j) => (j.jobId ? [j.jobId] : [])),
+  );
+}
 
 /** Remove the stored files of a deleted dataset's jobs. */
 export async function removeExportFolders(jobs: { id: string }[]): Promise<void> {
-  for (const j of jobs) await fileStorage().removePrefix(jobPrefix(j.id));
+  for (const j of jobs) await fileStorage().removePrefix(exportPrefix(j.id));
 }
-const toPublic = (j: ExportJobView): ExportJob => {
-  const { filePath, ...rest } = j;
-  return {
-    ...rest,
-    ready: j.status === "succeeded" && !!filePath,
-    filename: filePath ? path.basename(filePath) : null,
-    sidecars: SIDECARS[j.format as ExportFormat] ?? [],
-  };
-};
 
-/** Validate and start an export; returns at once with the running job. Leakage and bad input fail here, synchronously. */
+async function toPublic(db: Db, list: ExportJobView[]): Promise<ExportJob[]> {
+  const jobs = new Map(
+    (
+      await findJobs(
+        db,
+        list.flatMap((j) => (j.status === "running" && j.jobId ? [j.jobId] : [])),
+      )
+    ).map((j) => [j.id, j]),
+  );
+  return list.map((j) => {
+    const { filePath, ...rest } = j;
+    const job = j.jobId ? jobs.get(j.jobId) : undefined;
+    return {
+      ...rest,
+      ready: j.status === "succeeded" && !!filePath,
+      filename: filePath ? path.basename(filePath) : null,
+      sidecars: SIDECARS[j.format as ExportFormat] ?? [],
+      phase: j.status !== "running" ? null : job?.state === "queued" ? "queued" : "writing",
+      attempts: job?.attempts ?? 1,
+    };
+  });
+}
+
+/** Validate, audit and queue an export; returns at once. Leakage and bad input fail here, synchronously. */
 export async function startExportJob(ctx: ServiceContext, input: ExportInput): Promise<ExportJob> {
   const opened = await openExport(ctx, input);
-  let job: ExportJobView;
-  let folder: string;
-  try {
-    await sweepExports(ctx.db);
-    job = await insertExportJob(ctx.db, {
-      datasetId: opened.dataset.id,
-      datasetVersionId: opened.version.id,
-      format: opened.format,
-      rowsTotal: opened.total,
-      override: input.override ? JSON.stringify(input.override) : null,
-      createdById: ctx.actor.id,
-    });
-    folder = scratchFolder(job.id);
-    fs.mkdirSync(folder, { recursive: true });
-  } catch (e) {
-    await opened.close(); // the stored export's reader, opened for a write that never starts
-    throw e;
-  }
-  const out = path.join(folder, opened.filename);
-  active.add(job.id);
-  void (async () => {
-    let last = 0;
-    try {
-      const { bytes } = await writeExportFiles(opened, out, (done) => {
-        if (done - last < PROGRESS_EVERY) return;
-        last = done;
-        void updateExportJob(ctx.db, job.id, { rowsWritten: done }).catch(() => undefined);
-      });
-      // Every file (data, card, sidecars) is stored before the job says succeeded: a download never finds half.
-      for (const name of await fs.promises.readdir(folder))
-        await fileStorage().putFile(`${jobPrefix(job.id)}${name}`, path.join(folder, name));
-      await updateExportJob(ctx.db, job.id, {
-        status: "succeeded",
-        rowsWritten: opened.total,
-        bytesWritten: bytes,
-        filePath: `${jobPrefix(job.id)}${opened.filename}`,
-        finished: true,
-      });
-      await sweepExports(ctx.db); // this export replaces older ones of the same version and format
-    } catch (e) {
-      await fileStorage()
-        .removePrefix(jobPrefix(job.id))
-        .catch(() => undefined);
-      await updateExportJob(ctx.db, job.id, { status: "failed", error: (e as Error).message, finished: true }).catch(() => undefined);
-    } finally {
-      fs.rmSync(folder, { recursive: true, force: true });
-      active.delete(job.id);
-    }
-  })();
-  return toPublic(job);
+  await opened.close(); // checked and audited here; the worker opens it again to write
+  await sweepExports(ctx.db);
+  const row = await insertExportJob(ctx.db, {
+    datasetId: opened.dataset.id,
+    datasetVersionId: opened.version.id,
+    format: opened.format,
+    rowsTotal: opened.total,
+    override: input.override ? JSON.stringify(input.override) : null,
+    createdById: ctx.actor.id,
+  });
+  const version = opened.version.frozenAt ? `v${opened.version.version}` : "draft";
+  const job = await jobRunner(ctx.db).enqueue(
+    EXPORT_JOB,
+    { exportId: row.id, input },
+    { title: `${opened.format} export of ${opened.dataset.name} ${version}`, createdById: ctx.actor.id, progressTotal: opened.total },
+  );
+  await updateExportJob(ctx.db, row.id, { jobId: job.id });
+  return (await toPublic(ctx.db, [{ ...row, jobId: job.id }]))[0]!;
 }
 
 export async function getExportJob(ctx: ServiceContext, id: string): Promise<ExportJob> {
   authorize(ctx, "dataset:export");
   const j = await findExportJob(ctx.db, id);
   if (!j) throw new AppError("NOT_FOUND", "export not found");
-  if (j.status === "running" && !active.has(j.id)) {
-    // Single-process server: nobody is writing this file any more (the server restarted mid-export).
+  if (j.status === "running" && !j.jobId) {
+    // Started by a release that wrote exports inside the web process: nobody is writing this file any more.
     const error = "the server stopped during this export; start it again";
     await updateExportJob(ctx.db, j.id, { status: "failed", error, finished: true });
-    return toPublic({ ...j, status: "failed", error });
+    return (await toPublic(ctx.db, [{ ...j, status: "failed", error }]))[0]!;
   }
-  return toPublic(j);
+  return (await toPublic(ctx.db, [j]))[0]!;
 }
+
+export { sweepExports };
 
 export async function listDatasetExports(ctx: ServiceContext, name: string): Promise<ExportJob[]> {
   authorize(ctx, "dataset:export");
   const d = await requireDataset(ctx, name);
   await sweepExports(ctx.db);
-  return (await listExportJobs(ctx.db, d.id)).map(toPublic);
+  return toPublic(ctx.db, await listExportJobs(ctx.db, d.id));
 }
 
 export const EXPORT_FILES = ["data", "card", "provenance", "dataset-info"] as const;
@@ -175,6 +136,9 @@ export async function openExportFile(ctx: ServiceContext, id: string, which: Exp
     throw new AppError("NOT_FOUND", `a ${j.format} export has no ${which} file`);
   }
   const data = path.basename(j.filePath);
+  // The files of the run that completed sit together under "<export id>/<run id>/".
+  const folder = `${path.posix.dirname(j.filePath)}/`;
+  if (!folder.startsWith(exportPrefix(j.id))) throw new AppError("NOT_FOUND", "the export file is gone; export again");
   const [stored, filename] =
     which === "data"
       ? [data, data]
@@ -183,7 +147,7 @@ export async function openExportFile(ctx: ServiceContext, id: string, which: Exp
         : which === "provenance"
           ? [provenanceFile(data), provenanceFile(data)]
           : [DATASET_INFO_FILE, DATASET_INFO_FILE];
-  const file = await fileStorage().open(`${jobPrefix(j.id)}${stored}`);
+  const file = await fileStorage().open(`${folder}${stored}`);
   if (!file) throw new AppError("NOT_FOUND", "the export file is gone (the export storage was cleaned); export again");
   return { ...file, filename };
 }

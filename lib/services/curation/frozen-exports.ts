@@ -22,6 +22,8 @@ import { AppError } from "../../errors.ts";
 import { requireDataset } from "./manage-datasets.ts";
 import { renderExport, storedManifest } from "./render-export.ts";
 import { SIDECARS } from "../../exporters/registry.ts";
+import { jobRunner, type JobKind } from "../../jobs/index.ts";
+import { getJobContext } from "../job-context.ts";
 
 /**
  * The key a stored export is kept under: the format, or `<format>.provenance` for a chat format's provenance sidecar
@@ -101,15 +103,43 @@ export async function storeFrozenExports(
   return out;
 }
 
+export interface FrozenExportsJobPayload {
+  name: string;
+  version: number;
+}
+
+/** Storing a frozen version's exports, as a background job (any worker; a retry skips what is stored already). */
+export const FROZEN_EXPORTS_JOB: JobKind<FrozenExportsJobPayload> = {
+  kind: "frozen-exports",
+  maxAttempts: 3,
+  async run({ db, payload, createdById, signal, progress }) {
+    const ctx = await getJobContext(db, createdById);
+    const formats = EXPORT_FORMATS.length;
+    let index = 0;
+    let current: ExportFormat | null = null;
+    const out = await storeFrozenExports(ctx, payload, (format, done, total) => {
+      signal.throwIfAborted();
+      if (format !== current) [current, index] = [format, index + 1];
+      progress(Math.floor(((index - 1 + (total ? done / total : 1)) / formats) * 1000), 1000);
+    });
+    const stored = out.filter((o) => o.stored).length;
+    return { result: `${stored} of ${out.length} formats stored (${out.length - stored} were already)`, progressDone: 1000 };
+  },
+};
+
 /**
  * Store a frozen version's exports in the background (freezing from the UI or the API returns at once). Exports asked
- * for before they are stored are rendered from the items, with the same bytes. A failure is logged; the version
- * stays exportable by rendering, and `reterm dataset store-exports` stores it again.
+ * for before they are stored are rendered from the items, with the same bytes. A failure shows on the jobs page; the
+ * version stays exportable by rendering, and `reterm dataset store-exports` stores it again.
  */
-export function startStoringFrozenExports(ctx: ServiceContext, input: { name: string; version: number }): void {
-  void storeFrozenExports(ctx, input).catch((e: unknown) => {
-    console.error(`[reterm] storing the exports of "${input.name}" version ${input.version} failed: ${(e as Error).message}`);
+export async function startStoringFrozenExports(ctx: ServiceContext, input: FrozenExportsJobPayload): Promise<{ jobId: string }> {
+  authorize(ctx, "dataset:write");
+  const job = await jobRunner(ctx.db).enqueue(FROZEN_EXPORTS_JOB, input, {
+    title: `storing the exports of ${input.name} v${input.version}`,
+    createdById: ctx.actor.id || null,
+    progressTotal: 1000,
   });
+  return { jobId: job.id };
 }
 
 async function storeOne(

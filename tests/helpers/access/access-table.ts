@@ -39,6 +39,7 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "page", path: "/account/tokens", need: "signed-in" },
   { kind: "page", path: "/admin/users", need: "user:manage" },
   { kind: "page", path: "/admin/audit", need: "audit:read" },
+  { kind: "page", path: "/admin/jobs", need: "jobs:read" },
   // route handlers
   { kind: "route", path: "/api/health", method: "GET", need: "public" },
   { kind: "route", path: "/api/imports", method: "POST", need: "trajectory:import" },
@@ -51,6 +52,8 @@ export const ACCESS_TABLE: AccessEntry[] = [
   { kind: "route", path: "/api/v1/trajectories/[id]/replay/screen", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/trajectories/[id]/steps", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/audit", method: "GET", need: "audit:read" },
+  { kind: "route", path: "/api/v1/jobs", method: "GET", need: "jobs:read" },
+  { kind: "route", path: "/api/v1/jobs/[id]", method: "GET", need: "jobs:read" },
   { kind: "route", path: "/api/v1/annotations", method: "GET", need: "trajectory:read" },
   { kind: "route", path: "/api/v1/annotations", method: "POST", need: "annotation:write" },
   { kind: "route", path: "/api/v1/annotations", method: "PATCH", need: "annotation:write" },

@@ -37,6 +37,11 @@ export async function findAccountByName(db: Db, name: string): Promise<AccountAc
   return u ? toAccountActor(u) : null;
 }
 
+export async function findAccountById(db: Db, id: string): Promise<AccountActor | null> {
+  const u = await db.user.findUnique({ where: { id }, select: accountSelect });
+  return u ? toAccountActor(u) : null;
+}
+
 export interface UserSummary {
   id: string;
   name: string;

@@ -15,6 +15,8 @@ export interface ExportJobView {
   error: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** The background job writing it (null for exports started before exports were jobs). */
+  jobId: string | null;
 }
 
 type Row = Awaited<ReturnType<Db["exportJob"]["findUniqueOrThrow"]>>;
@@ -31,6 +33,7 @@ const toView = (j: Row): ExportJobView => ({
   error: j.error,
   createdAt: j.createdAt.toISOString(),
   finishedAt: j.finishedAt?.toISOString() ?? null,
+  jobId: j.jobId,
 });
 
 export async function insertExportJob(
@@ -43,7 +46,7 @@ export async function insertExportJob(
 export async function updateExportJob(
   db: Db,
   id: string,
-  p: Partial<Pick<ExportJobView, "status" | "rowsWritten" | "bytesWritten" | "filePath" | "error">> & { finished?: boolean },
+  p: Partial<Pick<ExportJobView, "status" | "rowsWritten" | "bytesWritten" | "filePath" | "error" | "jobId">> & { finished?: boolean },
 ): Promise<void> {
   const { finished, ...data } = p;
   await db.exportJob.update({ where: { id }, data: { ...data, ...(finished ? { finishedAt: new Date() } : {}) } });
@@ -89,6 +92,9 @@ export async function markExportExpired(db: Db, id: string, why: string): Promis
 }
 
 /** Every job of a dataset with its folder (for deleting the dataset). */
-export async function listAllExportJobFiles(db: Db, datasetId: string): Promise<{ id: string; filePath: string | null }[]> {
-  return db.exportJob.findMany({ where: { datasetId }, select: { id: true, filePath: true } });
+export async function listAllExportJobFiles(
+  db: Db,
+  datasetId: string,
+): Promise<{ id: string; filePath: string | null; jobId: string | null }[]> {
+  return db.exportJob.findMany({ where: { datasetId }, select: { id: true, filePath: true, jobId: true } });
 }

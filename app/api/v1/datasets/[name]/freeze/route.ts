@@ -9,8 +9,8 @@ export const POST = route<{ name: string }>(
   async (req, ctx, { name }) => {
     const body = await readJsonBody(req, { empty: {} });
     const r = await freezeDataset(ctx, { ...(typeof body === "object" && body ? body : {}), name });
-    startStoringFrozenExports(ctx, { name, version: r.version });
-    return NextResponse.json(r);
+    const { jobId } = await startStoringFrozenExports(ctx, { name, version: r.version });
+    return NextResponse.json({ ...r, storeExportsJob: jobId });
   },
   { permission: "dataset:write" },
 );
