@@ -73,6 +73,7 @@ export const LAYERS = [
   },
   { name: "storage", files: ["lib/storage/**"], bans: ["prisma", "xterm", "authLib", "jobQueue", "db", "services", "ui"] },
   { name: "storage tests", files: ["tests/integration/export-storage.test.ts"], bans: ["prisma", "xterm", "authLib", "jobQueue", "db"] },
+  { name: "deployment test", files: ["e2e/deploy/**"], bans: ["prisma", "xterm", "authLib", "jobQueue"] },
   { name: "jobs", files: ["lib/jobs/**"], bans: ["prisma", "xterm", "authLib", "storageSdk", "services", "ui", "headless"] },
   {
     name: "domain",

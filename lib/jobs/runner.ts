@@ -141,7 +141,14 @@ export class JobRunner {
         })) ?? {};
       abort.signal.throwIfAborted();
       clearInterval(timer);
-      const won = await completeJob(this.db, id, runId, { result: out.result ?? null, progressDone: out.progressDone }, out.effect);
+      const last = pending as { done: number; total?: number } | undefined;
+      const won = await completeJob(
+        this.db,
+        id,
+        runId,
+        { result: out.result ?? null, progressDone: out.progressDone ?? last?.done, progressTotal: last?.total },
+        out.effect,
+      );
       if (!won) await kind.discardRun?.(payload, runId);
       else await out.afterCommit?.().catch((e: unknown) => console.error(`[jobs] ${kindName} ${id}: after completing:`, e));
       return "done";

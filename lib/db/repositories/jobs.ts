@@ -113,7 +113,7 @@ export async function completeJob(
   db: Db,
   id: string,
   token: string,
-  outcome: { result: string | null; progressDone?: number },
+  outcome: { result: string | null; progressDone?: number; progressTotal?: number },
   effect?: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   return db.$transaction(async (tx) => {
@@ -125,6 +125,7 @@ export async function completeJob(
         error: null,
         finishedAt: new Date(),
         ...(outcome.progressDone !== undefined ? { progressDone: outcome.progressDone } : {}),
+        ...(outcome.progressTotal !== undefined ? { progressTotal: outcome.progressTotal } : {}),
       },
     });
     if (count !== 1) return false;
