@@ -18,7 +18,8 @@ import { createUser } from "../../lib/services/accounts/manage-users.ts";
 import { createApiTokenFor } from "../../lib/services/accounts/api-tokens.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const TRAJECTORIES = Number(process.env.DEPLOY_TRAJECTORIES ?? 400);
+// Enough that writing the export takes a few seconds (the spec kills the worker while it writes).
+const TRAJECTORIES = Number(process.env.DEPLOY_TRAJECTORIES ?? 1500);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
