@@ -29,6 +29,8 @@ const jobSchema = z.object({
   ready: z.boolean(),
   filename: z.string().nullable(),
   sidecars: z.array(z.string()).default([]),
+  phase: z.enum(["queued", "writing"]).nullable().default(null),
+  attempts: z.number().default(0),
 });
 type Job = z.infer<typeof jobSchema>;
 const errorSchema = z.object({ error: z.object({ message: z.string() }) });
@@ -209,7 +211,16 @@ function JobStatus({ job }: { job: Job }) {
         <div className="h-2 w-64 overflow-hidden rounded-full bg-muted" aria-hidden>
           <div className="h-full bg-primary transition-[width]" style={{ width: `${pct}%` }} />
         </div>
-        {formatCount(job.rowsWritten)} / {formatCount(job.rowsTotal)} items
+        {job.phase === "queued" ? (
+          <span data-testid="export-queued">
+            {job.attempts > 0 ? `Attempt ${job.attempts} stopped; queued again for a worker` : "Queued: waiting for a worker"}
+          </span>
+        ) : (
+          <span>
+            {formatCount(job.rowsWritten)} / {formatCount(job.rowsTotal)} items
+            {job.attempts > 1 ? ` (attempt ${job.attempts})` : ""}
+          </span>
+        )}
       </div>
     );
   }

@@ -29,7 +29,7 @@ export type ExportJob = Omit<ExportJobView, "filePath"> & {
   sidecars: string[];
   /** While running: "queued" until a worker takes it, then "writing" (null once finished). */
   phase: "queued" | "writing" | null;
-  /** Attempts so far, when more than one (a retry after a failure or a stopped worker). */
+  /** Runs started so far (0 while it waits for its first worker; more than 1 after a failure or a stopped worker). */
   attempts: number;
 };
 
@@ -70,7 +70,7 @@ async function toPublic(db: Db, list: ExportJobView[]): Promise<ExportJob[]> {
       filename: filePath ? path.basename(filePath) : null,
       sidecars: SIDECARS[j.format as ExportFormat] ?? [],
       phase: j.status !== "running" ? null : job?.state === "queued" ? "queued" : "writing",
-      attempts: job?.attempts ?? 1,
+      attempts: job?.attempts ?? 0,
     };
   });
 }
