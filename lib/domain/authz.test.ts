@@ -14,6 +14,7 @@ describe("openablePages", () => {
       "/datasets",
       "/analytics",
       "/import",
+      "/admin/jobs",
     ]);
     expect(openablePages({ role: "admin" })).toEqual(Object.keys(PAGE_PERMISSIONS));
   });

@@ -9,6 +9,10 @@ import { jobRunner, type JobKind } from "../../lib/jobs/index.ts";
 import { AppError } from "../../lib/errors.ts";
 import { getBackgroundJob, listBackgroundJobs } from "../../lib/services/jobs/list-jobs.ts";
 import type { JobSummary } from "../../lib/services/jobs/list-jobs.ts";
+import { startJobWorker } from "../../lib/services/jobs/start-worker.ts";
+import { generateTrajectories } from "../../lib/generator/generate.ts";
+import { normalized } from "../../lib/importers/util.ts";
+import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
 
 async function settled(t: TestDatabase, id: string, ms = 30_000): Promise<JobSummary> {
   const deadline = Date.now() + ms;
@@ -142,6 +146,22 @@ for (const p of PROVIDERS) {
       expect(effects.filter((e) => e.startsWith("gated 5"))).toEqual([]);
       expect(await getBackgroundJob(t.ctx, queued.id)).toMatchObject({ state: "succeeded", attempts: 1 });
     });
+
+    it("an API push answers before its big replays are laid out; a worker lays them out", async () => {
+      const [big] = [...generateTrajectories({ count: 1, seed: 91 })];
+      big!.steps[0]!.observation = "line of output from a long build\r\n".repeat(90_000); // ≈ 3 MB
+      const report = await importTrajectories(t.ctx, [normalized(big!, "native", "push.jsonl", 1)], { origin: "api", indexSearch: false });
+      expect(report.imported).toBe(1);
+      const queued = (await listBackgroundJobs(t.ctx, { limit: 50 })).jobs.find((j) => j.kind === "replay-layouts");
+      expect(queued).toMatchObject({ progressTotal: 1 });
+      expect(await t.db.replayLayout.count({ where: { trajectoryId: report.trajectoryIds[0] } })).toBe(0);
+      await startJobWorker(t.db);
+      expect(await settled(t, queued!.id, 60_000)).toMatchObject({
+        state: "succeeded",
+        result: "1 of 1 replays laid out (the rest were already)",
+      });
+      expect(await t.db.replayLayout.count({ where: { trajectoryId: report.trajectoryIds[0] } })).toBe(1);
+    }, 90_000);
 
     it("queues again a job whose worker stopped beating, and another run finishes it", async () => {
       // A run of a worker that died: running, its heartbeat long stopped, its token no one holds.

@@ -11,7 +11,8 @@ const saved = { cwd: process.cwd(), env: { ...process.env } };
 
 describe("team mode's session secret", () => {
   beforeAll(() => {
-    Object.assign(process.env, { RETERM_AUTH: "on", NEXT_RUNTIME: "nodejs" });
+    // RETERM_JOBS=off: register() would otherwise start running jobs on the default database, which this test never sets up.
+    Object.assign(process.env, { RETERM_AUTH: "on", NEXT_RUNTIME: "nodejs", RETERM_JOBS: "off" });
     delete process.env.RETERM_AUTH_SECRET;
     process.chdir(dir);
   });

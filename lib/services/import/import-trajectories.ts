@@ -246,6 +246,8 @@ export async function importTrajectories(
       indexSearch: opts.indexSearch !== false,
       bigOutput,
       warmChars: REPLAY_WARM_CHARS,
+      // A request (upload, API push) answers once the trajectories are in; a worker lays their replays out.
+      deferLayouts: opts.origin === "upload" || opts.origin === "api",
       onIndexProgress: opts.onIndexProgress,
     });
     report.unresolvedForks = settled.unresolvedForks;

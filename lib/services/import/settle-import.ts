@@ -9,7 +9,7 @@ import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/
 import { indexMissingAfter, type IndexCursor } from "../../db/repositories/search/index.ts";
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay/layouts.ts";
 import { inferForks } from "./infer-forks.ts";
-import { warmReplayLayouts } from "../replay/index.ts";
+import { queueReplayLayouts, warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
 import type { ImportIssue } from "../../importers/types.ts";
 
@@ -24,6 +24,8 @@ export interface SettleOptions {
   bigOutput: readonly string[];
   /** Output size from which a trajectory's replay is laid out during the import. */
   warmChars: number;
+  /** Lay the replays out in a background job (uploads and API pushes: answer sooner) instead of before returning. */
+  deferLayouts: boolean;
   onIndexProgress?: (indexed: number) => void;
 }
 
@@ -76,7 +78,15 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   }
 
   const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];
-  if (layouts.length) {
+  if (layouts.length && opts.deferLayouts) {
+    await queueReplayLayouts(ctx, layouts).catch((e: unknown) =>
+      warnings.push({
+        file: "(replay layout)",
+        message: `queueing the replay layouts failed: ${(e as Error).message}`,
+        severity: "warning",
+      }),
+    );
+  } else if (layouts.length) {
     // A layout that cannot be computed now is computed (and reported) on first view: the import itself stands.
     await warmReplayLayouts(ctx, layouts).catch((e: unknown) =>
       warnings.push({ file: "(replay layout)", message: `laying out replays failed: ${(e as Error).message}`, severity: "warning" }),

@@ -12,6 +12,7 @@ export {
   warmReplayLayouts,
   type ReplayRangeQuery,
 } from "./session.ts";
+export { queueReplayLayouts, REPLAY_LAYOUTS_JOB } from "./layout-job.ts";
 export { compareAttempts, compareLinkSchema, MAX_COMPARED, type AttemptComparison, type ComparedAttempt } from "./compare.ts";
 export { getTestReport, type TestReport } from "./test-report.ts";
 export {
