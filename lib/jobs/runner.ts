@@ -13,6 +13,7 @@ import {
   findStaleJobs,
   heartbeatJob,
   insertJob,
+  releaseJob,
   requeueStaleJob,
   type JobView,
 } from "../db/repositories/jobs.ts";
@@ -36,6 +37,7 @@ export class JobRunner {
   private reaper: NodeJS.Timeout | null = null;
   private runs = new Set<AbortController>();
   private working = false;
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -85,6 +87,7 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.reaper) clearInterval(this.reaper);
     this.reaper = null;
     for (const c of this.runs) c.abort(new Error("the job runner is stopping"));
@@ -156,6 +159,8 @@ export class JobRunner {
       clearInterval(timer);
       const message = (e as Error).message || String(e);
       await kind.discardRun?.(payload, runId).catch(() => undefined);
+      // Stopped with its worker (SIGTERM, a deploy): back to the queue for another worker, not a failed attempt.
+      if (this.stopping && (await releaseJob(this.db, id, runId).catch(() => false))) return "retry";
       // An error that another attempt cannot change (bad input, a deleted dataset, no permission) fails at once.
       const final = e instanceof AppError && PERMANENT.has(e.code);
       const r = await failJobRun(

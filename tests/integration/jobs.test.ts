@@ -9,7 +9,7 @@ import { jobRunner, type JobKind } from "../../lib/jobs/index.ts";
 import { AppError } from "../../lib/errors.ts";
 import { getBackgroundJob, listBackgroundJobs } from "../../lib/services/jobs/list-jobs.ts";
 import type { JobSummary } from "../../lib/services/jobs/list-jobs.ts";
-import { startJobWorker } from "../../lib/services/jobs/start-worker.ts";
+import { startJobWorker, stopJobWorker } from "../../lib/services/jobs/start-worker.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
@@ -184,5 +184,23 @@ for (const p of PROVIDERS) {
       expect(done.worker).not.toBe("gone-host:1");
       expect(effects.filter((e) => e.startsWith("gated 6"))).toHaveLength(1);
     });
+
+    it("a worker that stops hands its run back to the queue without spending an attempt; the next worker finishes it", async () => {
+      let reached!: () => void;
+      const atGate = new Promise<void>((r) => (reached = r));
+      let release!: () => void;
+      gate = { reached, release: new Promise<void>((r) => (release = r)) };
+      const queued = await enqueue("test-gated", 7);
+      await atGate;
+      const stopping = stopJobWorker(t.db);
+      gate = null;
+      release();
+      await stopping;
+      expect(await getBackgroundJob(t.ctx, queued.id)).toMatchObject({ state: "queued", attempts: 0 });
+      expect(effects.filter((e) => e.startsWith("gated 7"))).toEqual([]);
+      await jobRunner(t.db).start(kinds as JobKind<never>[]);
+      expect(await settled(t, queued.id)).toMatchObject({ state: "succeeded", attempts: 1 });
+      expect(effects.filter((e) => e.startsWith("gated 7"))).toHaveLength(1);
+    }, 60_000);
   });
 }

@@ -159,6 +159,15 @@ export async function failJobRun(
   });
 }
 
+/** Hand a run's job back to the queue without counting the attempt (its worker is stopping, not failing). */
+export async function releaseJob(db: Db, id: string, token: string): Promise<boolean> {
+  const { count } = await db.job.updateMany({
+    where: { id, runToken: token, state: "running" },
+    data: { state: "queued", runToken: null, attempts: { decrement: 1 } },
+  });
+  return count === 1;
+}
+
 /** Running jobs whose heartbeat stopped before `staleBefore` (their worker died), oldest first. */
 export async function findStaleJobs(
   db: Db,
