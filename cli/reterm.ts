@@ -13,6 +13,7 @@ import { importCommand, IMPORT_HELP } from "./commands/import.ts";
 import { generateCommand, GENERATE_HELP } from "./commands/generate.ts";
 import { forksCommand, FORKS_HELP } from "./commands/forks.ts";
 import { importsCommand, IMPORTS_HELP } from "./commands/imports.ts";
+import { jobsCommand, JOBS_HELP } from "./commands/jobs.ts";
 import { schemaCommand, SCHEMA_HELP } from "./commands/schema.ts";
 import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { userCommand, USER_HELP } from "./commands/user.ts";
@@ -40,6 +41,7 @@ const COMMAND_HELP: Record<string, string> = {
   stats: STATS_HELP,
   import: IMPORT_HELP,
   imports: IMPORTS_HELP,
+  jobs: JOBS_HELP,
   forks: FORKS_HELP,
   generate: GENERATE_HELP,
   schema: SCHEMA_HELP,
@@ -137,6 +139,7 @@ const commands: Record<string, Command> = {
   import: importCommand,
   generate: generateCommand,
   imports: importsCommand,
+  jobs: jobsCommand,
   forks: forksCommand,
   schema: schemaCommand,
   token: tokenCommand,

@@ -1,3 +1,5 @@
+// The jobs page's list: a table from 768 px, one card per job below (a phone shows every field without scrolling
+// sideways).
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { JobSummary } from "@/lib/services/jobs/list-jobs";
@@ -7,51 +9,78 @@ const STATE_VARIANT = { queued: "outline", running: "primary", succeeded: "succe
 
 function progress(j: JobSummary): string {
   if (!j.progressTotal) return j.state === "succeeded" ? "done" : "—";
-  const pct = Math.min(100, Math.floor((j.progressDone / j.progressTotal) * 100));
-  return `${pct} %`;
+  return `${Math.min(100, Math.floor((j.progressDone / j.progressTotal) * 100))} %`;
+}
+
+/** What the job ended with: its result once succeeded, else the last attempt's error (kept while it retries). */
+function Outcome({ job }: { job: JobSummary }) {
+  if (job.state === "succeeded") return <>{job.result}</>;
+  if (!job.error) return null;
+  return <span className={job.state === "failed" ? "text-destructive" : "text-muted-foreground"}>{job.error}</span>;
 }
 
 export function JobsTable({ jobs }: { jobs: JobSummary[] }) {
   if (!jobs.length) return <p className="p-4 text-sm text-muted-foreground">No jobs yet.</p>;
   return (
-    <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Job</TableHead>
-          <TableHead>State</TableHead>
-          <TableHead className="text-right">Progress</TableHead>
-          <TableHead className="text-right">Attempts</TableHead>
-          <TableHead>Queued (UTC)</TableHead>
-          <TableHead>Finished (UTC)</TableHead>
-          <TableHead>Worker</TableHead>
-          <TableHead>Result or error</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
+    <>
+      <ul className="divide-y md:hidden">
         {jobs.map((j) => (
-          <TableRow key={j.id} data-testid="job-row" data-state={j.state}>
-            <TableCell>
+          <li key={j.id} data-testid="job-card" data-state={j.state} className="flex flex-col gap-1 p-3 text-sm">
+            <div className="flex items-start justify-between gap-2">
               <span className="font-medium">{j.title}</span>
-              <span className="block font-mono text-xs text-muted-foreground">
-                {j.kind} · {j.id}
-              </span>
-            </TableCell>
-            <TableCell>
               <Badge variant={STATE_VARIANT[j.state]}>{j.state}</Badge>
-            </TableCell>
-            <TableCell className="text-right tabular-nums">{progress(j)}</TableCell>
-            <TableCell className="text-right tabular-nums">
-              {j.attempts} / {j.maxAttempts}
-            </TableCell>
-            <TableCell className="font-mono text-xs">{when(j.createdAt)}</TableCell>
-            <TableCell className="font-mono text-xs">{when(j.finishedAt)}</TableCell>
-            <TableCell className="font-mono text-xs">{j.worker ?? "—"}</TableCell>
-            <TableCell className={`max-w-md text-xs ${j.error && j.state !== "succeeded" ? "text-destructive" : ""}`}>
-              {j.state === "succeeded" ? j.result : (j.error ?? "")}
-            </TableCell>
-          </TableRow>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              {progress(j)} · attempt {j.attempts} of {j.maxAttempts} · queued {when(j.createdAt)} UTC
+              {j.worker ? ` · ${j.worker}` : ""}
+            </p>
+            <p className="text-xs break-words">
+              <Outcome job={j} />
+            </p>
+          </li>
         ))}
-      </TableBody>
-    </Table>
+      </ul>
+      <div className="hidden md:block">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Job</TableHead>
+              <TableHead>State</TableHead>
+              <TableHead className="text-right">Progress</TableHead>
+              <TableHead className="text-right">Attempts</TableHead>
+              <TableHead>Queued (UTC)</TableHead>
+              <TableHead>Finished (UTC)</TableHead>
+              <TableHead>Worker</TableHead>
+              <TableHead>Result or error</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {jobs.map((j) => (
+              <TableRow key={j.id} data-testid="job-row" data-state={j.state}>
+                <TableCell>
+                  <span className="font-medium">{j.title}</span>
+                  <span className="block font-mono text-xs text-muted-foreground">
+                    {j.kind} · {j.id}
+                  </span>
+                </TableCell>
+                <TableCell>
+                  <Badge variant={STATE_VARIANT[j.state]}>{j.state}</Badge>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{progress(j)}</TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {j.attempts} / {j.maxAttempts}
+                </TableCell>
+                <TableCell className="font-mono text-xs">{when(j.createdAt)}</TableCell>
+                <TableCell className="font-mono text-xs">{when(j.finishedAt)}</TableCell>
+                <TableCell className="font-mono text-xs">{j.worker ?? "—"}</TableCell>
+                <TableCell className="min-w-48 text-xs whitespace-normal">
+                  <Outcome job={j} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </>
   );
 }
