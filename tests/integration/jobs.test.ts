@@ -1,6 +1,8 @@
 // Background jobs on both databases (pg-boss delivery on PostgreSQL, the Job table on SQLite): a job runs once to
 // its effect, failures retry up to the kind's attempts and then fail with the error shown, errors no retry can change
 // fail at once, a run that lost its job records nothing, and a job whose worker died is queued again and finished.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 // Read when the first runner is made (getEnv is lazy): a dead run is noticed after a second.
 process.env.RETERM_JOB_STALE_SECONDS = "1";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +15,8 @@ import { startJobWorker, stopJobWorker } from "../../lib/services/jobs/start-wor
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 async function settled(t: TestDatabase, id: string, ms = 30_000): Promise<JobSummary> {
   const deadline = Date.now() + ms;
@@ -202,5 +206,22 @@ for (const p of PROVIDERS) {
       expect(await settled(t, queued.id)).toMatchObject({ state: "succeeded", attempts: 1 });
       expect(effects.filter((e) => e.startsWith("gated 7"))).toHaveLength(1);
     }, 60_000);
+
+    it("`reterm jobs` lists them for the operator, as JSON too", () => {
+      const r = spawnSync(
+        process.execPath,
+        [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "cli/reterm.ts", "jobs", "--state", "failed", "--json"],
+        {
+          cwd: ROOT,
+          encoding: "utf8",
+          timeout: 120_000,
+          env: { ...process.env, DATABASE_URL: t.config.url, RETERM_USER: "test-admin" },
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as { jobs: JobSummary[]; counts: Record<string, number> };
+      expect(out.jobs.map((j) => j.title).sort()).toEqual(["test-broken 3", "test-permanent 4"]);
+      expect(out.counts.failed).toBe(2);
+    }, 120_000);
   });
 }
