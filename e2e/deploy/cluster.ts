@@ -5,12 +5,12 @@
 // database. Run with tsx (it imports the app's services to seed; the spec's process does not).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, postgres } from "../../tests/helpers/test-db.ts";
+import { freePort } from "../../tests/hostile/server.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
@@ -20,17 +20,6 @@ import { createApiTokenFor } from "../../lib/services/accounts/api-tokens.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // Enough that writing the export takes a few seconds (the spec kills the worker while it writes).
 const TRAJECTORIES = Number(process.env.DEPLOY_TRAJECTORIES ?? 1500);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 if (!postgres.available) {
   console.log(JSON.stringify({ skip: postgres.reason }));

@@ -36,7 +36,6 @@ export class JobRunner {
   private kinds = new Map<string, JobKind<unknown>>();
   private reaper: NodeJS.Timeout | null = null;
   private runs = new Set<AbortController>();
-  private working = false;
   private stopping = false;
 
   constructor(
@@ -68,7 +67,6 @@ export class JobRunner {
     const fresh = kinds.filter((k) => !this.kinds.has(k.kind));
     for (const k of fresh) this.kinds.set(k.kind, k);
     if (!fresh.length) return;
-    this.working = true;
     await this.delivery.work(
       fresh.map((k) => k.kind),
       this.opts.concurrency,
@@ -80,10 +78,6 @@ export class JobRunner {
       this.reaper.unref();
       await this.reap().catch((e: unknown) => console.error("[jobs] reaping failed:", e));
     }
-  }
-
-  get isWorking(): boolean {
-    return this.working;
   }
 
   async stop(): Promise<void> {

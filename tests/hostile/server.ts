@@ -21,7 +21,8 @@ export function buildMissing(): string | null {
   return fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) ? null : "no production build (.next/BUILD_ID): run `npx next build` first";
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the deployment spec's cluster uses it too). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once("error", reject);
