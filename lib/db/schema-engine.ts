@@ -7,6 +7,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
@@ -144,10 +145,17 @@ function factoryFor(config: DatabaseConfig): SqlMigrationAwareDriverAdapterFacto
       const admin = await base.connect();
       const name = `reterm_shadow_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
       await admin.executeRaw({ sql: `CREATE DATABASE "${name}"`, args: [], argTypes: [] });
-      const shadow = pgAdapterWithFixes(await new PrismaPg(pgConfig(config.url, name)).connect());
+      const pool = new pg.Pool(pgConfig(config.url, name));
+      const shadow = pgAdapterWithFixes(await new PrismaPg(pool).connect());
+      // adapter-pg splits a script on every ";", quoted or not, which breaks a migration holding a PL/pgSQL function;
+      // one simple-protocol query runs the whole file, as the app's migration runner does (lib/db/migrations).
+      shadow.executeScript = async (script) => {
+        await pool.query(script);
+      };
       const dispose = shadow.dispose.bind(shadow);
       shadow.dispose = async () => {
         await dispose();
+        await pool.end();
         await admin.executeRaw({ sql: `DROP DATABASE IF EXISTS "${name}"`, args: [], argTypes: [] });
         await admin.dispose();
       };

@@ -7,7 +7,9 @@
 // per group here, so every facet gets exactly "all filters but its own" without one query (or one table scan) per
 // facet. The groups are few (a few thousand at 10^5-10^6 rows: the dimensions do not grow with the table), and
 // grouping on the index's prefix streams them in index order without a sort (at 10^5 on SQLite, 162 ms
-// with the three state columns in the GROUP BY, which sorted, against 40 ms for the prefix).
+// with the three state columns in the GROUP BY, which sorted, against 40 ms for the prefix). When no other filter is
+// set (no search, dates, ranges, labels…), the same groups are summed from the precomputed TrajectoryFacetCell rows
+// (facet-cells.ts) instead: a few thousand cells rather than every trajectory.
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
@@ -23,6 +25,7 @@ import {
   type Viewer,
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
+import { cellsAnswer } from "./facet-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -77,20 +80,40 @@ const STATE_SQL: Record<StateDim, Prisma.Sql> = {
   attempt: sql`t."parentId" IS NOT NULL`,
   warnings: sql`t."warningCount" > 0`,
 };
+// Per group: the alias, the aggregate, the Trajectory column and the TrajectoryFacetCell column holding it per cell.
 const RANGE_AGGREGATES = [
-  ["rmin", "MIN", `"reward"`],
-  ["rmax", "MAX", `"reward"`],
-  ["smin", "MIN", `"stepCount"`],
-  ["smax", "MAX", `"stepCount"`],
-  ["dmin", "MIN", `"durationMs"`],
-  ["dmax", "MAX", `"durationMs"`],
-  ["emin", "MIN", `"firstErrorStep"`],
-  ["emax", "MAX", `"firstErrorStep"`],
+  ["rmin", "MIN", `"reward"`, `"rewardMin"`],
+  ["rmax", "MAX", `"reward"`, `"rewardMax"`],
+  ["smin", "MIN", `"stepCount"`, `"stepsMin"`],
+  ["smax", "MAX", `"stepCount"`, `"stepsMax"`],
+  ["dmin", "MIN", `"durationMs"`, `"durationMin"`],
+  ["dmax", "MAX", `"durationMs"`, `"durationMax"`],
+  ["emin", "MIN", `"firstErrorStep"`, `"errorStepMin"`],
+  ["emax", "MAX", `"firstErrorStep"`, `"errorStepMax"`],
 ] as const;
 
+/**
+ * Where the grouped pass reads: Trajectory rows (alias t, each counting 1) or the precomputed cells (alias c, each
+ * counting its n, with the state flags as columns and per-cell bounds).
+ */
+interface GroupSource {
+  state: Record<StateDim, Prisma.Sql>;
+  weight: Prisma.Sql | null;
+  range: (trajectoryColumn: string, cellColumn: string) => Prisma.Sql;
+}
+const ROWS: GroupSource = { state: STATE_SQL, weight: null, range: (col) => sql`t.${Prisma.raw(col)}` };
+const CELLS: GroupSource = {
+  state: { forks: sql`c."forks" = 1`, attempt: sql`c."attempt" = 1`, warnings: sql`c."warnings" = 1` },
+  weight: sql`c."n"`,
+  range: (_col, cellCol) => sql`c.${Prisma.raw(cellCol)}`,
+};
+
 /** Rows of the group that pass every condition (a plain COUNT(*) when there is none: the common case, no state filter). */
-const countWhere = (conds: Prisma.Sql[]) =>
-  conds.length ? sql`SUM(CASE WHEN ${Prisma.join(conds, " AND ")} THEN 1 ELSE 0 END)` : sql`COUNT(*)`;
+function countWhere(conds: Prisma.Sql[], weight: Prisma.Sql | null): Prisma.Sql {
+  const one = weight ?? sql`1`;
+  if (conds.length) return sql`SUM(CASE WHEN ${Prisma.join(conds, " AND ")} THEN ${one} ELSE 0 END)`;
+  return weight ? sql`SUM(${weight})` : sql`COUNT(*)`;
+}
 const as = (alias: string) => Prisma.raw(`"${alias}"`);
 
 /**
@@ -99,20 +122,20 @@ const as = (alias: string) => Prisma.raw(`"${alias}"`);
  * filters only — its own is left out, as for every facet). Marginal counts rather than the 2^3 state combinations:
  * with no state filter set they are COUNT(*) and three sums, half the CPU of the eight combinations on SQLite.
  */
-function stateAggregates(q: TrajectoryListQuery): Prisma.Sql {
+function stateAggregates(q: TrajectoryListQuery, src: GroupSource): Prisma.Sql {
   const active = (except?: StateDim) =>
-    STATE_DIMS.filter((d) => d !== except && q[d] !== undefined).map((d) => (q[d] === "yes" ? STATE_SQL[d] : sql`NOT (${STATE_SQL[d]})`));
+    STATE_DIMS.filter((d) => d !== except && q[d] !== undefined).map((d) => (q[d] === "yes" ? src.state[d] : sql`NOT (${src.state[d]})`));
   const all = active();
   return Prisma.join([
-    sql`${countWhere(all)} AS "n"`,
+    sql`${countWhere(all, src.weight)} AS "n"`,
     ...STATE_DIMS.flatMap((d) => [
-      sql`${countWhere([STATE_SQL[d], ...active(d)])} AS ${as(`${d}Yes`)}`,
-      sql`${countWhere(active(d))} AS ${as(`${d}Of`)}`,
+      sql`${countWhere([src.state[d], ...active(d)], src.weight)} AS ${as(`${d}Yes`)}`,
+      sql`${countWhere(active(d), src.weight)} AS ${as(`${d}Of`)}`,
     ]),
-    ...RANGE_AGGREGATES.map(
-      ([alias, fn, col]) =>
-        sql`${Prisma.raw(fn)}(${all.length ? sql`CASE WHEN ${Prisma.join(all, " AND ")} THEN t.${Prisma.raw(col)} END` : sql`t.${Prisma.raw(col)}`}) AS ${as(alias)}`,
-    ),
+    ...RANGE_AGGREGATES.map(([alias, fn, col, cellCol]) => {
+      const value = src.range(col, cellCol);
+      return sql`${Prisma.raw(fn)}(${all.length ? sql`CASE WHEN ${Prisma.join(all, " AND ")} THEN ${value} END` : value}) AS ${as(alias)}`;
+    }),
   ]);
 }
 
@@ -204,13 +227,17 @@ export async function findTrajectoryFacets(
   const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     // Grouped by the index's four leading columns only, so both databases stream the groups in index order without a
     // sort; forks / attempt / warnings are counted inside each group (stateAggregates).
-    withIndexCosts(
-      db,
-      (tx) => tx.$queryRaw<
-        unknown[]
-      >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q)}
-      FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
-    ),
+    // With no other filter, the same groups are sums over the precomputed cells.
+    cellsAnswer(q, scope)
+      ? db.$queryRaw<unknown[]>`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+        ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
+      : withIndexCosts(
+          db,
+          (tx) => tx.$queryRaw<
+            unknown[]
+          >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
+          FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
+        ),
     datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
     annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.

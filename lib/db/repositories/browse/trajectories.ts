@@ -9,6 +9,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Dialect } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
+import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
 import {
   TRAJECTORY_COLUMNS,
   type PageCursor,
@@ -260,7 +261,7 @@ const parseRows = (raw: unknown[]) => z.array(rowSchema).parse(raw).map(toRow);
 
 async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deepOffset: number): Promise<TrajectoryPage> {
   const conditions = filterConditions(q, scope);
-  const countSql = sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
+  const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
   const offset = (q.page - 1) * q.perPage;
   const finish = (raw: unknown[], total: number, reverse: boolean): TrajectoryPage => {
     const rows = parseRows(raw);
@@ -351,7 +352,8 @@ export async function findMatchingTrajectoryIds(
             .parse(await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${limit + 1}`)
             .map((r) => r.id);
     if (ids.length <= limit) return { ids, total: ids.length };
-    const total = countSchema.parse(await tx.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+    const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`;
+    const total = countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
     return { ids: ids.slice(0, limit), total };
   });
 }

@@ -1,0 +1,114 @@
+// TrajectoryFacetCell, the browser's precomputed facet counts, on SQLite and PostgreSQL: after an import and after
+// every other kind of write to Trajectory (Prisma updates, raw SQL, a parent's deletion setting its attempts'
+// parentId to NULL, a strict import's rollback), the cells equal a GROUP BY over Trajectory, counts and bounds alike.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
+import { deleteImportedTrajectories } from "../../lib/db/repositories/import-jobs.ts";
+
+const KEY = ["outcome", "runId", "taskId", "errorCategory", "forks", "attempt", "warnings"] as const;
+const VALUES = [
+  "n",
+  "rewardMin",
+  "rewardMax",
+  "stepsMin",
+  "stepsMax",
+  "durationMin",
+  "durationMax",
+  "errorStepMin",
+  "errorStepMax",
+] as const;
+
+/** Rows as comparable strings, numbers normalised (bigint on PostgreSQL, 0/1 booleans on SQLite). */
+const normalise = (rows: Record<string, unknown>[]) =>
+  rows
+    .map((r) =>
+      [...KEY, ...VALUES]
+        .map((k) => (r[k] === null || r[k] === undefined ? "null" : String(Number.isNaN(Number(r[k])) ? r[k] : Number(r[k]))))
+        .join("|"),
+    )
+    .sort();
+
+describe.each(PROVIDERS)("facet cells on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    const r = await seedDemo(t.ctx, { count: 240, seed: 7 });
+    expect(r?.imported).toBeGreaterThan(200);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function expected() {
+    return normalise(
+      await t.db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT t."outcome", t."runId", t."taskId",
+        COALESCE(t."firstErrorCategory", '') AS "errorCategory", CASE WHEN t."forkPointCount" > 0 THEN 1 ELSE 0 END AS "forks",
+        CASE WHEN t."parentId" IS NOT NULL THEN 1 ELSE 0 END AS "attempt", CASE WHEN t."warningCount" > 0 THEN 1 ELSE 0 END AS "warnings",
+        COUNT(*) AS "n", MIN(t."reward") AS "rewardMin", MAX(t."reward") AS "rewardMax", MIN(t."stepCount") AS "stepsMin",
+        MAX(t."stepCount") AS "stepsMax", MIN(t."durationMs") AS "durationMin", MAX(t."durationMs") AS "durationMax",
+        MIN(t."firstErrorStep") AS "errorStepMin", MAX(t."firstErrorStep") AS "errorStepMax"
+        FROM "Trajectory" t GROUP BY 1, 2, 3, 4, 5, 6, 7`),
+    );
+  }
+  const cells = async () => normalise(await t.db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "TrajectoryFacetCell"`));
+  async function expectExact() {
+    const want = await expected();
+    expect(await cells()).toEqual(want);
+    return want;
+  }
+
+  it.skipIf(skip)("an import fills the cells, with every dimension represented", async () => {
+    const rows = await expectExact();
+    expect(rows.length).toBeGreaterThan(10);
+    const attempts = await t.db.trajectory.count({ where: { parentId: { not: null } } });
+    const forked = await t.db.trajectory.count({ where: { forkPointCount: { gt: 0 } } });
+    expect(attempts).toBeGreaterThan(0);
+    expect(forked).toBeGreaterThan(0);
+  });
+
+  it.skipIf(skip)("updates move rows between cells and keep the bounds exact, widening and shrinking", async () => {
+    const ids = (await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "asc" }, take: 12 })).map((r) => r.id);
+    await t.db.trajectory.updateMany({ where: { id: { in: ids.slice(0, 6) } }, data: { outcome: "passed", firstErrorCategory: null } });
+    await expectExact();
+    // One extreme value widens its cell; putting it back shrinks the cell to the others' bounds again.
+    const one = await t.db.trajectory.findUniqueOrThrow({ where: { id: ids[7]! } });
+    await t.db.trajectory.update({ where: { id: one.id }, data: { reward: 1e6, stepCount: 99_999, durationMs: 1, firstErrorStep: 4_000 } });
+    await expectExact();
+    await t.db.trajectory.update({
+      where: { id: one.id },
+      data: { reward: one.reward, stepCount: one.stepCount, durationMs: one.durationMs, firstErrorStep: one.firstErrorStep },
+    });
+    await expectExact();
+    // Raw SQL, several rows and several dimensions in one statement.
+    await t.db.$executeRawUnsafe(
+      `UPDATE "Trajectory" SET "warningCount" = "warningCount" + 1, "outcome" = 'unknown' WHERE "id" IN (${ids
+        .slice(6)
+        .map((id) => `'${id}'`)
+        .join(", ")})`,
+    );
+    await expectExact();
+    // A column outside the cells changes no cell.
+    const before = await cells();
+    await t.db.trajectory.updateMany({ where: { id: { in: ids } }, data: { annotationCount: { increment: 1 } } });
+    expect(await cells()).toEqual(before);
+  });
+
+  it.skipIf(skip)("becoming an attempt, and a parent's deletion setting its attempts' parentId to NULL", async () => {
+    const [a, b] = await t.db.trajectory.findMany({ where: { parentId: null, forkPointCount: 0 }, take: 2, orderBy: { id: "desc" } });
+    await t.db.trajectory.update({ where: { id: b!.id }, data: { parentId: a!.id, forkStepIndex: 0 } });
+    await expectExact();
+    const parent = await t.db.trajectory.findFirstOrThrow({ where: { attempts: { some: {} } }, include: { attempts: true } });
+    await t.db.trajectory.delete({ where: { id: parent.id } });
+    expect(await t.db.trajectory.count({ where: { id: { in: parent.attempts.map((x) => x.id) }, parentId: { not: null } } })).toBe(0);
+    await expectExact();
+  });
+
+  it.skipIf(skip)("a rolled-back import's trajectories leave no cell behind", async () => {
+    const jobs = await t.db.importJob.findMany({ select: { id: true } });
+    for (const j of jobs) await deleteImportedTrajectories(t.db, j.id);
+    await t.db.trajectory.deleteMany({});
+    expect(await cells()).toEqual([]);
+  });
+});
