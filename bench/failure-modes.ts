@@ -4,6 +4,7 @@
 // p95 ms, ratio to a COUNT(*) baseline). Usage: BENCH_TAG=x BENCH_OUT=/tmp/dir tsx bench/failure-modes.ts [N=100000]
 // [--skip-pg] [--runs=15]. Generated data (lib/generator) via seed-demo, the same data as bench/analytics.ts.
 // --fixtures[=K]: only the import cost, on the real shared fixtures × K (default 10).
+// --pg-url=<url>: only the page timings, on an existing PostgreSQL database (e.g. bench/browser-setup.ts's 10^6 one).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +39,7 @@ import { trajectoryListQuerySchema } from "../lib/validation/search-params/index
 const n = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 15);
 const skipPg = process.argv.includes("--skip-pg");
+const existingPg = process.argv.find((a) => a.startsWith("--pg-url="))?.slice(9);
 const tag = process.env.BENCH_TAG ?? "fm";
 const OUT = process.env.BENCH_OUT ?? path.join(os.tmpdir(), `reterm-bench-${tag}`);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -139,6 +141,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
   if (provider === "sqlite") {
     const file = path.join(OUT, `failure-modes-${n}.db`);
     cfg = { provider, file, url: `file:${file}` };
+  } else if (existingPg) {
+    cfg = { provider, url: existingPg };
   } else {
     const url = new URL(PG_ADMIN_URL);
     url.pathname = `/reterm_${tag}_fm_${n}`;
@@ -153,8 +157,8 @@ async function bench(provider: DatabaseConfig["provider"]) {
   const db = createDb(cfg);
   const actor = await ensureUser(db, "bench", "admin");
   const ctx = { db, actor };
-  const write = await signatureWriteCost(provider, [...generateTrajectories({ count: Math.min(n, 5000), seed: 12 })]);
   if ((await db.trajectory.count()) === 0) {
+    const write = await signatureWriteCost(provider, [...generateTrajectories({ count: Math.min(n, 5000), seed: 12 })]);
     const t0 = performance.now();
     await seedDemo(ctx, { count: n, seed: 11, checkpoints: [100, 200, 400] });
     const ms = performance.now() - t0;
@@ -270,6 +274,10 @@ if (fixtures) {
   process.exit(0);
 }
 
+if (existingPg) {
+  await bench("postgresql");
+  process.exit(0);
+}
 signatureShare([...generateTrajectories({ count: Math.min(n, 5000), seed: 11 })]);
 await bench("sqlite");
 if (!skipPg) await bench("postgresql");

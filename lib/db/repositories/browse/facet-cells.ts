@@ -2,7 +2,11 @@
 // warnings) with its count and range bounds, kept exact by triggers on Trajectory (see the facet_cells migration).
 // When every active filter is one of those dimensions, a count or the facets' grouped pass sums a few thousand
 // cells instead of reading every trajectory (at 10^6 on PostgreSQL, a COUNT(*) alone is ~100 ms, the grouped pass 1-2 s).
+import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
+import type { Db } from "../../client.ts";
+import { dialectOf } from "../../dialect.ts";
+import { ERROR_CATEGORY_SCHEMA_KEY, labelledForkCategorySql } from "../analytics/fork-category.ts";
 import { filterConditions, list, whereClause, type FilterScope } from "./trajectory-filters.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -22,8 +26,12 @@ export const CELL_FILTERS = [
 ] as const satisfies readonly TrajectoryFilterKey[];
 type CellFilter = (typeof CELL_FILTERS)[number];
 
-/** True when the query filters on cell dimensions only (no search, dates, ranges, labels, datasets…). */
-export const cellsAnswer = (q: TrajectoryListQuery, scope: FilterScope): boolean => filterConditions(q, scope, CELL_FILTERS).length === 0;
+/**
+ * True when the query filters on cell dimensions only (no search, dates, ranges, labels, datasets…), leaving out the
+ * filters in `omit` (a facet's own).
+ */
+export const cellsAnswer = (q: TrajectoryListQuery, scope: FilterScope, omit: readonly TrajectoryFilterKey[] = []): boolean =>
+  filterConditions(q, scope, [...CELL_FILTERS, ...omit]).length === 0;
 
 const yesNo = (v: "yes" | "no" | undefined, column: string) =>
   v === undefined ? null : sql`c.${Prisma.raw(`"${column}"`)} = ${v === "yes" ? 1 : 0}`;
@@ -52,4 +60,36 @@ export function cellConditions(q: TrajectoryListQuery, omit: readonly CellFilter
 /** The number of trajectories matching `q`, which cellsAnswer must have accepted, as a COUNT(*)-shaped statement. */
 export function cellCountSql(q: TrajectoryListQuery): Prisma.Sql {
   return sql`SELECT COALESCE(SUM(c."n"), 0) AS "c" FROM "TrajectoryFacetCell" c${whereClause(cellConditions(q))}`;
+}
+
+const num = z.union([z.number(), z.bigint()]).transform(Number);
+
+/**
+ * Attempts per fork-point category (the forkError facet) for a query cellsAnswer accepts without its forkError
+ * filter: the cells count attempts under their fork point's detected category; the few fork points an annotator
+ * labelled count under the label instead (forkCategorySql's rule), so their matching attempts are moved across.
+ */
+export async function forkCategoryCounts(db: Db, q: TrajectoryListQuery, scope: FilterScope): Promise<Map<string, number>> {
+  const [cells, labelled] = await Promise.all([
+    db.$queryRaw<unknown[]>`SELECT c."forkCategory" AS "k", SUM(c."n") AS "c" FROM "TrajectoryFacetCell" c
+      ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q)])} GROUP BY c."forkCategory"`,
+    db.$queryRaw<
+      unknown[]
+    >`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", dialectOf(db))} AS "label", COUNT(*) AS "c"
+      FROM "Trajectory" t JOIN "ForkPoint" fp ON fp."id" = t."forkPointId"
+      ${whereClause([
+        sql`t."forkPointId" IN (SELECT la."forkPointId" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
+          WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`,
+        ...filterConditions(q, scope, ["forkError"]),
+      ])}
+      GROUP BY fp."id", fp."errorCategory"`,
+  ]);
+  const counts = new Map<string, number>();
+  const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);
+  for (const r of z.array(z.object({ k: z.string(), c: num })).parse(cells)) add(r.k || NO_ERROR, r.c);
+  for (const r of z.array(z.object({ detected: z.string().nullable(), label: z.string(), c: num })).parse(labelled)) {
+    add(r.detected ?? NO_ERROR, -r.c);
+    add(r.label, r.c);
+  }
+  return counts;
 }

@@ -25,7 +25,7 @@ import {
   type Viewer,
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
-import { cellsAnswer } from "./facet-cells.ts";
+import { cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -243,7 +243,9 @@ export async function findTrajectoryFacets(
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(db, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(db, where(["annotated"])) : Promise.resolve(null),
-    forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
+    cellsAnswer(q, scope, ["forkError"])
+      ? forkCategoryCounts(db, q, scope)
+      : forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
     labelGroups(db, scope, filterConditions(q, scope, ["label"])),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
