@@ -408,10 +408,18 @@ async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<st
   );
 }
 
+/**
+ * The join to Trajectory that a facet driven from a small table needs for the filters on `t`, left out when there are
+ * none (every annotation and dataset item has its trajectory: the foreign keys cascade), as it costs a Trajectory
+ * lookup per annotation or item.
+ */
+const joinTrajectory = (conditions: Prisma.Sql[], alias: string) =>
+  conditions.length ? sql` JOIN "Trajectory" t ON t."id" = ${Prisma.raw(`"${alias}"`)}."trajectoryId"` : Prisma.empty;
+
 /** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
 async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
-    FROM "Annotation" la JOIN "Trajectory" t ON t."id" = la."trajectoryId"${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
+    FROM "Annotation" la${joinTrajectory(conditions, "la")}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
   return new Map(
     z
       .array(z.object({ k: z.string(), c: num }))
@@ -422,7 +430,7 @@ async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[])
 
 async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   const rows = await db.$queryRaw<unknown[]>`SELECT v."datasetId" AS "k", COUNT(DISTINCT di."trajectoryId") AS "c"
-    FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" JOIN "Trajectory" t ON t."id" = di."trajectoryId"
+    FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId"${joinTrajectory(conditions, "di")}
     ${whereClause([LATEST_VERSION_SQL, ...conditions])} GROUP BY v."datasetId"`;
   return new Map(
     z
@@ -437,7 +445,7 @@ async function annotationCounts(db: Db, conditions: Prisma.Sql[], actorId: strin
   const rows = await db.$queryRaw<
     unknown[]
   >`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
-    FROM "Annotation" a JOIN "Trajectory" t ON t."id" = a."trajectoryId"${whereClause(conditions)}`;
+    FROM "Annotation" a${joinTrajectory(conditions, "a")}${whereClause(conditions)}`;
   return z
     .array(z.object({ anyone: num, me: num }))
     .length(1)
