@@ -129,8 +129,6 @@ export const envSchema = z.object({
   /** Where files written for later download are kept: `s3://bucket/prefix` (S3-compatible object storage, with the
    * AWS SDK's variables for credentials, region and AWS_ENDPOINT_URL_S3) or a directory; unset: RETERM_EXPORT_DIR. */
   RETERM_STORAGE: z.string().trim().min(1).optional(),
-  /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
-   * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
   /** Background jobs in this process: on (default; `npm start` runs web and jobs together) or off (a web replica that
    * only queues jobs for `npm run worker` processes). */
   RETERM_JOBS: z.enum(["on", "off"]).default("on"),
@@ -138,6 +136,11 @@ export const envSchema = z.object({
   RETERM_JOB_STALE_SECONDS: z.coerce.number({ message: "must be a number of seconds" }).min(1).max(3600).default(60),
   /** Jobs of each kind one process runs at once. */
   RETERM_JOB_CONCURRENCY: z.coerce.number({ message: "must be a whole number" }).int().min(1).max(16).default(1),
+  /** Requests a minute one API token may send (0: no limit). Counted in the database on PostgreSQL, so across every
+   * replica; in the process on SQLite. */
+  RETERM_API_RATE_LIMIT: z.coerce.number({ message: "must be a whole number" }).int().min(0).max(1_000_000).default(600),
+  /** Days a finished export file is kept before it is deleted; a newer export of the same version and format
+   * replaces it sooner. Fractions allowed (0.5 = 12 hours). */
   RETERM_EXPORT_RETENTION_DAYS: z.coerce
     .number({ message: "must be a number of days" })
     .positive("must be more than 0")

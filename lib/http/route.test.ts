@@ -11,7 +11,7 @@ vi.mock("../services/accounts/authenticate.ts", () => ({
     return { db: null, actor: { id: "u1", name: "alice", role: "admin" } };
   },
 }));
-const { route } = await import("./route.ts");
+const { route, errorResponse } = await import("./route.ts");
 
 const call = (handler: ReturnType<typeof route>, headers: Record<string, string> = {}) =>
   handler(new NextRequest("http://10.0.0.7:3000/api/v1/things", { headers: { host: "localhost", ...headers } }), {
@@ -52,5 +52,12 @@ describe("route() answer headers", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("http://localhost/elsewhere");
     expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("a rate-limited answer says when to retry (Retry-After)", async () => {
+    const res = errorResponse(new AppError("RATE_LIMITED", "slow down", { retryAfter: 17 }));
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("17");
+    expect(errorResponse(new AppError("CONFLICT", "x")).headers.get("retry-after")).toBeNull();
   });
 });

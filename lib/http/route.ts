@@ -22,11 +22,20 @@ export function errorResponse(e: unknown): NextResponse {
     return NextResponse.json({ error: { code: "INVALID_INPUT", message, details } }, { status: 400 });
   }
   if (isAppError(e)) {
-    return NextResponse.json({ error: { code: e.code, message: e.message, details: e.details } }, { status: e.status });
+    const retryAfter = e.code === "RATE_LIMITED" ? retryAfterOf(e.details) : null;
+    return NextResponse.json(
+      { error: { code: e.code, message: e.message, details: e.details } },
+      { status: e.status, headers: retryAfter ? { "retry-after": String(retryAfter) } : undefined },
+    );
   }
   console.error(e);
   return NextResponse.json({ error: { code: "INTERNAL", message: "Internal server error" } }, { status: 500 });
 }
+
+const retryAfterOf = (details: unknown): number | null =>
+  typeof details === "object" && details !== null && "retryAfter" in details && typeof details.retryAfter === "number"
+    ? details.retryAfter
+    : null;
 
 /**
  * The request gate for API routes (the proxy leaves /api alone so bodies stream): Host allow-list, method, path and

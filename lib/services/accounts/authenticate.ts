@@ -7,6 +7,7 @@ import { findSessionActor } from "../../db/auth/credentials.ts";
 import { ensureUser } from "../../db/repositories/accounts/users.ts";
 import { sha256 } from "../../domain/hash.ts";
 import { authMode, getEnv } from "../../env.ts";
+import { takeApiRequest } from "./api-rate-limit.ts";
 import { AppError } from "../../errors.ts";
 import { getLocalContext, type ServiceContext } from "../context.ts";
 
@@ -20,8 +21,10 @@ export async function findRequestContext(headers: Headers, db: Db = getDb()): Pr
   if (auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     if (!m) throw new AppError("UNAUTHENTICATED", "Authorization header must be 'Bearer <token>'");
-    const actor = await findActorByTokenHash(db, sha256(m[1]!));
+    const hash = sha256(m[1]!);
+    const actor = await findActorByTokenHash(db, hash);
     if (!actor) throw new AppError("UNAUTHENTICATED", "Unknown or revoked API token");
+    await takeApiRequest(db, hash);
     return { db, actor };
   }
   if (currentAuthMode() === "local")
