@@ -1,5 +1,5 @@
-// The jobs page's list: a table from 768 px, one card per job below (a phone shows every field without scrolling
-// sideways).
+// The jobs page's list: a table from 1024 px, one card per job below (a phone or a narrow window shows every field
+// without scrolling sideways). Queued and finished share a column so the table fits beside the sidebar at 1280 px.
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { JobSummary } from "@/lib/services/jobs/list-jobs";
@@ -23,7 +23,7 @@ export function JobsTable({ jobs }: { jobs: JobSummary[] }) {
   if (!jobs.length) return <p className="p-4 text-sm text-muted-foreground">No jobs yet.</p>;
   return (
     <>
-      <ul className="divide-y md:hidden">
+      <ul className="divide-y lg:hidden">
         {jobs.map((j) => (
           <li key={j.id} data-testid="job-card" data-state={j.state} className="flex flex-col gap-1 p-3 text-sm">
             <div className="flex items-start justify-between gap-2">
@@ -40,7 +40,7 @@ export function JobsTable({ jobs }: { jobs: JobSummary[] }) {
           </li>
         ))}
       </ul>
-      <div className="hidden md:block">
+      <div className="hidden lg:block">
         <Table>
           <TableHeader>
             <TableRow>
@@ -48,8 +48,7 @@ export function JobsTable({ jobs }: { jobs: JobSummary[] }) {
               <TableHead>State</TableHead>
               <TableHead className="text-right">Progress</TableHead>
               <TableHead className="text-right">Attempts</TableHead>
-              <TableHead>Queued (UTC)</TableHead>
-              <TableHead>Finished (UTC)</TableHead>
+              <TableHead>Queued · finished (UTC)</TableHead>
               <TableHead>Worker</TableHead>
               <TableHead>Result or error</TableHead>
             </TableRow>
@@ -70,10 +69,12 @@ export function JobsTable({ jobs }: { jobs: JobSummary[] }) {
                 <TableCell className="text-right tabular-nums">
                   {j.attempts} / {j.maxAttempts}
                 </TableCell>
-                <TableCell className="font-mono text-xs">{when(j.createdAt)}</TableCell>
-                <TableCell className="font-mono text-xs">{when(j.finishedAt)}</TableCell>
+                <TableCell className="font-mono text-xs">
+                  {when(j.createdAt)}
+                  <span className="block text-muted-foreground">{when(j.finishedAt)}</span>
+                </TableCell>
                 <TableCell className="font-mono text-xs">{j.worker ?? "—"}</TableCell>
-                <TableCell className="min-w-48 text-xs whitespace-normal">
+                <TableCell className="min-w-40 text-xs whitespace-normal">
                   <Outcome job={j} />
                 </TableCell>
               </TableRow>
