@@ -25,7 +25,15 @@ const LOCK_CONTENT = (provider: Provider) =>
 
 // Tables Prisma must not manage: the full-text search index (prisma/*/migrations/*_step_search, lib/db/repositories/search/).
 // The engine wants bare names on SQLite and schema-qualified names on PostgreSQL.
-const EXTERNAL_TABLES = ["step_search_doc", "step_search", "reterm_fork_point_gone", "step_fts", "step_fts_data", "step_fts_idx", "step_fts_config"];
+const EXTERNAL_TABLES = [
+  "step_search_doc",
+  "step_search",
+  "reterm_fork_point_gone",
+  "step_fts",
+  "step_fts_data",
+  "step_fts_idx",
+  "step_fts_config",
+];
 const filtersFor = (provider: Provider) => ({
   externalTables: EXTERNAL_TABLES.map((t) => (provider === "postgresql" ? `public.${t}` : t)),
   externalEnums: [],
