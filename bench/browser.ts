@@ -1,5 +1,5 @@
 // Trajectory-browser query benchmark on SQLite and PostgreSQL. Usage:
-//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>] [--explain]
+//   tsx bench/browser.ts [trajectories=100000] [--runs=30] [--skip-pg] [--skip-sqlite] [--only=<part of a query name>] [--explain] [--as-is]
 // Data: BENCH_OUT (default /tmp/reterm-bench) holds the SQLite file; BENCH_TAG suffixes the file and PG database names.
 // Builds (or reuses) bench/out/browser-<n>.db and the PostgreSQL database reterm_bench_browser_<n> (bench/browser-setup.ts),
 // then times each browser query through the app's service layer (zod-parsed query → service → repository → Prisma →
@@ -19,6 +19,8 @@ import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } fro
 import { searchSteps } from "../lib/services/browse/search-trajectories.ts";
 import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
+import { setupDatabase } from "../lib/services/system/setup-database.ts";
+import { createDb } from "../lib/db/client.ts";
 import { dialectOf } from "../lib/db/dialect.ts";
 import { parseSearchQuery, searchFilterSql } from "../lib/db/repositories/search/index.ts";
 
@@ -32,6 +34,9 @@ const skipSearch = process.argv.includes("--skip-search");
 // --partial-search: run the search queries over whatever part of the search index is built (no rebuild); the run
 // prints how many trajectories the index holds. For a loaded machine where indexing 10^5 does not fit the session.
 const partialSearch = process.argv.includes("--partial-search");
+// --as-is: measure the database as it stands (migrated, but not built, completed, indexed or vacuumed here): for a
+// build still running in another process.
+const asIs = process.argv.includes("--as-is");
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
 
 type Statement = LoggedStatement;
@@ -182,7 +187,8 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
 
 async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void> {
   const config = benchConfig(provider, n);
-  const setupDb = await prepareBenchDatabase(config, n, { searchIndex: !skipSearch && !partialSearch });
+  if (asIs) await setupDatabase(config);
+  const setupDb = asIs ? createDb(config) : await prepareBenchDatabase(config, n, { searchIndex: !skipSearch && !partialSearch });
   if (partialSearch)
     console.log(
       `\n${provider}: search index holds ${await setupDb.$queryRawUnsafe<{ c: bigint }[]>(`SELECT COUNT(*) AS c FROM "step_search_doc"`).then((r) => Number(r[0]!.c))} trajectories (--partial-search)`,
