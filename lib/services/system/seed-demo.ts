@@ -15,7 +15,15 @@ export const DEMO_CHECKPOINTS: readonly number[] = [100, 200, 400];
  */
 export async function seedDemo(
   ctx: ServiceContext,
-  opts: { count: number; seed?: number; checkpoints?: readonly number[]; onlyIfEmpty?: boolean; onProgress?: (r: ImportReport) => void },
+  opts: {
+    count: number;
+    seed?: number;
+    checkpoints?: readonly number[];
+    onlyIfEmpty?: boolean;
+    /** False for a bulk build that rebuilds the search index once afterwards (reindexSearch). */
+    indexSearch?: boolean;
+    onProgress?: (r: ImportReport) => void;
+  },
 ): Promise<ImportReport | null> {
   authorize(ctx, "trajectory:import");
   if (opts.onlyIfEmpty && (await countTrajectories(ctx.db)) > 0) return null;
@@ -28,5 +36,5 @@ export async function seedDemo(
       yield { ok: true, value: { trajectory: t, sourceFormat: "generator" }, file: "generator" };
     }
   }
-  return importTrajectories(ctx, records(), { origin: "seed", onProgress: opts.onProgress });
+  return importTrajectories(ctx, records(), { origin: "seed", indexSearch: opts.indexSearch, onProgress: opts.onProgress });
 }
