@@ -1,10 +1,12 @@
 // TrajectoryFacetCell, the browser's precomputed facet counts, on SQLite and PostgreSQL: after an import and after
 // every other kind of write to Trajectory (Prisma updates, raw SQL, a parent's deletion setting its attempts'
-// parentId to NULL, a strict import's rollback), the cells equal a GROUP BY over Trajectory, counts and bounds alike.
+// parentId to NULL, a strict import's rollback), the cells' counts equal a GROUP BY over Trajectory; their bounds do
+// too, or the cell is marked stale until refreshFacetCellBounds, and the facets read exact bounds either way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { deleteImportedTrajectories } from "../../lib/db/repositories/import-jobs.ts";
+import { refreshFacetCellBounds } from "../../lib/db/repositories/browse/facet-cells.ts";
 import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { NO_ERROR, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
@@ -56,15 +58,54 @@ describe.each(PROVIDERS)("facet cells on $title", ({ provider, skip }) => {
     );
   }
   const cells = async () => normalise(await t.db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "TrajectoryFacetCell"`));
-  async function expectExact() {
+  const staleCells = () => t.db.trajectoryFacetCell.count({ where: { boundsStale: 1 } });
+  /** The facets as read from the cells, and as counted over the rows (a step range every row passes, not a cell filter). */
+  async function facetsBothWays() {
+    const a = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
+    const b = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ steps: "0..100000" }));
+    return [
+      { ...a, steps: null },
+      { ...b, steps: null },
+    ];
+  }
+  /**
+   * Counts are exact after every write. A bound is exact, or its cell is marked stale and the stored bound is still
+   * at least as wide; the facets read the stale cells' bounds from their rows, so they are exact either way; and
+   * refreshFacetCellBounds makes every cell exact. Returns how many cells were stale before the refresh.
+   */
+  async function expectExact(): Promise<number> {
     const want = await expected();
+    const byKey = (rows: string[]) =>
+      new Map(rows.map((r) => [r.split("|").slice(0, KEY.length).join("|"), r.split("|").slice(KEY.length)]));
+    const truth = byKey(want);
+    const stored = await t.db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "TrajectoryFacetCell"`);
+    expect(stored.length).toBe(truth.size);
+    for (const row of stored) {
+      const [line] = normalise([row]);
+      const [key, values] = [line!.split("|").slice(0, KEY.length).join("|"), line!.split("|").slice(KEY.length)];
+      const exact = truth.get(key);
+      expect(exact, key).toBeDefined();
+      expect(values[0], `n of ${key}`).toBe(exact![0]);
+      values.slice(1).forEach((v, i) => {
+        if (Number(row.boundsStale) === 0 || exact![i + 1] === "null") expect(v, `${VALUES[i + 1]} of ${key}`).toBe(exact![i + 1]);
+        else if (i % 2 === 0) expect(Number(v), `${VALUES[i + 1]} of stale ${key}`).toBeLessThanOrEqual(Number(exact![i + 1]));
+        else expect(Number(v), `${VALUES[i + 1]} of stale ${key}`).toBeGreaterThanOrEqual(Number(exact![i + 1]));
+      });
+    }
+    const [fromCells, fromRows] = await facetsBothWays();
+    expect(fromCells).toEqual(fromRows);
+    const stale = await staleCells();
+    expect(await refreshFacetCellBounds(t.db)).toBe(stale);
     expect(await cells()).toEqual(want);
-    return want;
+    expect(await staleCells()).toBe(0);
+    return stale;
   }
 
   it.skipIf(skip)("an import fills the cells, with every dimension represented", async () => {
-    const rows = await expectExact();
-    expect(rows.length).toBeGreaterThan(10);
+    // The import's settling refreshed the bounds its fork links made stale.
+    expect(await staleCells()).toBe(0);
+    await expectExact();
+    expect((await cells()).length).toBeGreaterThan(10);
     const attempts = await t.db.trajectory.count({ where: { parentId: { not: null } } });
     const forked = await t.db.trajectory.count({ where: { forkPointCount: { gt: 0 } } });
     expect(attempts).toBeGreaterThan(0);
@@ -103,15 +144,27 @@ describe.each(PROVIDERS)("facet cells on $title", ({ provider, skip }) => {
     const ids = (await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "asc" }, take: 12 })).map((r) => r.id);
     await t.db.trajectory.updateMany({ where: { id: { in: ids.slice(0, 6) } }, data: { outcome: "passed", firstErrorCategory: null } });
     await expectExact();
-    // One extreme value widens its cell; putting it back shrinks the cell to the others' bounds again.
-    const one = await t.db.trajectory.findUniqueOrThrow({ where: { id: ids[7]! } });
+    // One extreme value widens its cell; putting it back shrinks the cell to the others' bounds again (a cell with
+    // other rows: a cell left empty is deleted, and comes back exact).
+    const shared = await t.db.trajectory.groupBy({
+      by: ["outcome", "runId", "taskId", "firstErrorCategory"],
+      where: { forkPointCount: 0, parentId: null, warningCount: 0, id: { notIn: ids } },
+      having: { id: { _count: { gte: 2 } } },
+      take: 1,
+      orderBy: { runId: "asc" },
+    });
+    const { outcome, runId, taskId, firstErrorCategory } = shared[0]!;
+    const one = await t.db.trajectory.findFirstOrThrow({
+      where: { outcome, runId, taskId, firstErrorCategory, forkPointCount: 0, parentId: null, warningCount: 0 },
+    });
     await t.db.trajectory.update({ where: { id: one.id }, data: { reward: 1e6, stepCount: 99_999, durationMs: 1, firstErrorStep: 4_000 } });
     await expectExact();
     await t.db.trajectory.update({
       where: { id: one.id },
       data: { reward: one.reward, stepCount: one.stepCount, durationMs: one.durationMs, firstErrorStep: one.firstErrorStep },
     });
-    await expectExact();
+    // The extreme row left its cell's bounds: the cell is marked stale (not rescanned), and the facets still read exact.
+    expect(await expectExact()).toBeGreaterThan(0);
     // Raw SQL, several rows and several dimensions in one statement.
     await t.db.$executeRawUnsafe(
       `UPDATE "Trajectory" SET "warningCount" = "warningCount" + 1, "outcome" = 'unknown' WHERE "id" IN (${ids

@@ -1,5 +1,6 @@
 import type { Db } from "../client.ts";
 import { rebuildFailureModeRollups } from "./failure-modes/rollup.ts";
+import { refreshFacetCellBounds } from "./browse/facet-cells.ts";
 
 export type ImportOrigin = "cli" | "upload" | "api" | "seed";
 
@@ -38,6 +39,7 @@ export async function finishImportJob(
 export async function deleteImportedTrajectories(db: Db, jobId: string): Promise<number> {
   const runs = await db.trajectory.findMany({ where: { importJobId: jobId }, distinct: ["runId"], select: { runId: true } });
   const r = await db.trajectory.deleteMany({ where: { importJobId: jobId } });
+  await refreshFacetCellBounds(db);
   // Their signatures went with them (cascade); the failure-mode rollup is recounted for the runs they were in.
   await rebuildFailureModeRollups(
     db,

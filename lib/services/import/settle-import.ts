@@ -8,6 +8,7 @@ import { openBulkWriter } from "../../db/bulk/writer.ts";
 import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/repositories/forks.ts";
 import { indexMissingAfter, type IndexCursor } from "../../db/repositories/search/index.ts";
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay/layouts.ts";
+import { refreshFacetCellBounds } from "../../db/repositories/browse/facet-cells.ts";
 import { inferForks } from "./infer-forks.ts";
 import { queueReplayLayouts, warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
@@ -64,6 +65,8 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   const unresolvedForks = await findUnresolvedAttempts(ctx.db, jobs, MAX_UNRESOLVED);
 
   const inferredLinks = opts.inferForks ? (await inferForks(ctx, { importJobId: opts.jobId, alsoJobIds: opts.resumedJobIds })).links : [];
+  // Parents that got fork points left their cells: one grouped pass makes those cells' range bounds exact again.
+  await refreshFacetCellBounds(ctx.db);
 
   if (opts.indexSearch) {
     // After the write: the import's own transactions stay short, and search sees whole trajectories.

@@ -7,7 +7,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf } from "../../dialect.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, labelledForkCategorySql } from "../analytics/fork-category.ts";
-import { filterConditions, list, whereClause, type FilterScope } from "./trajectory-filters.ts";
+import { filterConditions, keyFilters, list, whereClause, type FilterScope } from "./trajectory-filters.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
 const sql = Prisma.sql;
@@ -36,14 +36,12 @@ export const cellsAnswer = (q: TrajectoryListQuery, scope: FilterScope, omit: re
 const yesNo = (v: "yes" | "no" | undefined, column: string) =>
   v === undefined ? null : sql`c.${Prisma.raw(`"${column}"`)} = ${v === "yes" ? 1 : 0}`;
 
-/** The cell-dimension filters as predicates on alias `c` (the same meaning as trajectory-filters.ts on `t`). */
+/**
+ * The cell-dimension filters as predicates on alias `c`: the key filters are trajectory-filters.ts's own; the state
+ * filters read the cell's flags, which the triggers derive exactly as those filters test the trajectory's columns.
+ */
 const CELL_SQL: Record<CellFilter, (q: TrajectoryListQuery) => Prisma.Sql | null> = {
-  runId: (q) => (q.runId.length ? sql`c."runId" IN (${list(q.runId)})` : null),
-  model: (q) => (q.model.length ? sql`c."runId" IN (SELECT r2."id" FROM "Run" r2 WHERE r2."model" IN (${list(q.model)}))` : null),
-  taskId: (q) => (q.taskId.length ? sql`c."taskId" IN (${list(q.taskId)})` : null),
-  category: (q) =>
-    q.category.length ? sql`c."taskId" IN (SELECT k2."id" FROM "Task" k2 WHERE k2."category" IN (${list(q.category)}))` : null,
-  outcome: (q) => (q.outcome.length ? sql`c."outcome" IN (${list(q.outcome)})` : null),
+  ...keyFilters("c"),
   // "No error found" is the empty category in a cell.
   error: (q) => (q.error.length ? sql`c."errorCategory" IN (${list(q.error.map((e) => (e === NO_ERROR ? "" : e)))})` : null),
   forks: (q) => yesNo(q.forks, "forks"),
@@ -63,6 +61,79 @@ export function cellCountSql(q: TrajectoryListQuery): Prisma.Sql {
 }
 
 const num = z.union([z.number(), z.bigint()]).transform(Number);
+
+// A trajectory's cell key, as the triggers derive it (CASE rather than a boolean cast: the same text on both databases).
+const flag = (condition: string) => `CASE WHEN ${condition} THEN 1 ELSE 0 END`;
+const KEY_OF_T = [
+  `t."outcome"`,
+  `t."runId"`,
+  `t."taskId"`,
+  `COALESCE(t."firstErrorCategory", '')`,
+  flag(`t."forkPointCount" > 0`),
+  flag(`t."parentId" IS NOT NULL`),
+  flag(`t."warningCount" > 0`),
+  flag(`t."forkPointId" IS NOT NULL`),
+  `COALESCE((SELECT f."errorCategory" FROM "ForkPoint" f WHERE f."id" = t."forkPointId"), '')`,
+];
+const KEY_COLUMNS = ["outcome", "runId", "taskId", "errorCategory", "forks", "attempt", "warnings", "forkPoint", "forkCategory"] as const;
+/** Trajectory `t` is in cell `alias` (the run, task and outcome first, so an index on them finds the rows). */
+const inCell = (alias: string) => Prisma.raw(KEY_OF_T.map((k, i) => `${k} = ${alias}."${KEY_COLUMNS[i]}"`).join(" AND "));
+
+/**
+ * A bound of cell `c` for the grouped pass: the stored one, or for a cell marked boundsStale (rows that may have held
+ * it left since), computed from the cell's rows, so the facets' ranges stay exact between refreshes.
+ */
+export function cellBoundSql(fn: "MIN" | "MAX", trajectoryColumn: string, cellColumn: string): Prisma.Sql {
+  const stored = Prisma.raw(`c."${cellColumn}"`);
+  return sql`CASE WHEN c."boundsStale" = 0 THEN ${stored} ELSE (SELECT ${Prisma.raw(`${fn}(t."${trajectoryColumn}")`)} FROM "Trajectory" t WHERE ${inCell("c")}) END`;
+}
+
+const BOUNDS = [
+  ["rewardMin", "MIN", "reward"],
+  ["rewardMax", "MAX", "reward"],
+  ["stepsMin", "MIN", "stepCount"],
+  ["stepsMax", "MAX", "stepCount"],
+  ["durationMin", "MIN", "durationMs"],
+  ["durationMax", "MAX", "durationMs"],
+  ["errorStepMin", "MIN", "firstErrorStep"],
+  ["errorStepMax", "MAX", "firstErrorStep"],
+] as const;
+
+/** The stale cells' bounds recomputed in one grouped pass over their rows; `keys` (JSON) narrows it to those cells. */
+function refreshSql(keys: string | null): Prisma.Sql {
+  const narrow =
+    keys === null
+      ? Prisma.empty
+      : sql` AND (${Prisma.raw(KEY_COLUMNS.map((k) => `x."${k}"`).join(", "))}) IN (SELECT ${Prisma.raw(KEY_COLUMNS.map((k) => `j."${k}"`).join(", "))}
+          FROM json_to_recordset(CAST(${keys} AS json)) AS j(${Prisma.raw(KEY_COLUMNS.map((k) => `"${k}" ${k === "forks" || k === "attempt" || k === "warnings" || k === "forkPoint" ? "integer" : "text"}`).join(", "))}))`;
+  const key = KEY_OF_T.map((k, i) => `${k} AS "${KEY_COLUMNS[i]}"`).join(", ");
+  const aggregates = BOUNDS.map(([cell, fn, col]) => `${fn}(t."${col}") AS "${cell}"`).join(", ");
+  return sql`UPDATE "TrajectoryFacetCell" SET ${Prisma.raw(BOUNDS.map(([cell]) => `"${cell}" = g."${cell}"`).join(", "))}, "boundsStale" = 0
+    FROM (SELECT ${Prisma.raw(key)}, ${Prisma.raw(aggregates)} FROM "Trajectory" t
+      WHERE (t."outcome", t."runId", t."taskId") IN (SELECT x."outcome", x."runId", x."taskId" FROM "TrajectoryFacetCell" x WHERE x."boundsStale" = 1${narrow})
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
+    WHERE ${Prisma.raw(KEY_COLUMNS.map((k) => `"TrajectoryFacetCell"."${k}" = g."${k}"`).join(" AND "))} AND "TrajectoryFacetCell"."boundsStale" = 1`;
+}
+
+const staleKeysSchema = z.array(z.object({ keys: z.string().nullable() }));
+
+/**
+ * Make every stale cell's bounds exact again (after an import, whose batches move parents out of their cells).
+ * Returns how many cells it refreshed. On PostgreSQL the stale cells are locked first (skipping any a writer holds:
+ * those stay stale for the next refresh, and nobody waits), and their rows are read by a second statement, whose
+ * snapshot includes every removal committed before the locks were granted.
+ */
+export async function refreshFacetCellBounds(db: Db): Promise<number> {
+  if (dialectOf(db) === "sqlite") return db.$executeRaw(refreshSql(null));
+  return db.$transaction(async (tx) => {
+    const locked = staleKeysSchema.parse(
+      await tx.$queryRaw<unknown[]>`SELECT json_agg(l)::text AS "keys" FROM (
+        SELECT ${Prisma.raw(KEY_COLUMNS.map((k) => `x."${k}"`).join(", "))} FROM "TrajectoryFacetCell" x WHERE x."boundsStale" = 1
+        ORDER BY ${Prisma.raw(KEY_COLUMNS.map((k) => `x."${k}"`).join(", "))} FOR UPDATE SKIP LOCKED) l`,
+    )[0]?.keys;
+    return locked ? tx.$executeRaw(refreshSql(locked)) : 0;
+  });
+}
 
 /**
  * Attempts per fork-point category (the forkError facet) for a query cellsAnswer accepts without its forkError

@@ -25,7 +25,7 @@ import {
   type Viewer,
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
-import { cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
+import { cellBoundSql, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -82,14 +82,14 @@ const STATE_SQL: Record<StateDim, Prisma.Sql> = {
 };
 // Per group: the alias, the aggregate, the Trajectory column and the TrajectoryFacetCell column holding it per cell.
 const RANGE_AGGREGATES = [
-  ["rmin", "MIN", `"reward"`, `"rewardMin"`],
-  ["rmax", "MAX", `"reward"`, `"rewardMax"`],
-  ["smin", "MIN", `"stepCount"`, `"stepsMin"`],
-  ["smax", "MAX", `"stepCount"`, `"stepsMax"`],
-  ["dmin", "MIN", `"durationMs"`, `"durationMin"`],
-  ["dmax", "MAX", `"durationMs"`, `"durationMax"`],
-  ["emin", "MIN", `"firstErrorStep"`, `"errorStepMin"`],
-  ["emax", "MAX", `"firstErrorStep"`, `"errorStepMax"`],
+  ["rmin", "MIN", "reward", "rewardMin"],
+  ["rmax", "MAX", "reward", "rewardMax"],
+  ["smin", "MIN", "stepCount", "stepsMin"],
+  ["smax", "MAX", "stepCount", "stepsMax"],
+  ["dmin", "MIN", "durationMs", "durationMin"],
+  ["dmax", "MAX", "durationMs", "durationMax"],
+  ["emin", "MIN", "firstErrorStep", "errorStepMin"],
+  ["emax", "MAX", "firstErrorStep", "errorStepMax"],
 ] as const;
 
 /**
@@ -99,13 +99,13 @@ const RANGE_AGGREGATES = [
 interface GroupSource {
   state: Record<StateDim, Prisma.Sql>;
   weight: Prisma.Sql | null;
-  range: (trajectoryColumn: string, cellColumn: string) => Prisma.Sql;
+  range: (fn: "MIN" | "MAX", trajectoryColumn: string, cellColumn: string) => Prisma.Sql;
 }
-const ROWS: GroupSource = { state: STATE_SQL, weight: null, range: (col) => sql`t.${Prisma.raw(col)}` };
+const ROWS: GroupSource = { state: STATE_SQL, weight: null, range: (_fn, col) => sql`t.${Prisma.raw(`"${col}"`)}` };
 const CELLS: GroupSource = {
   state: { forks: sql`c."forks" = 1`, attempt: sql`c."attempt" = 1`, warnings: sql`c."warnings" = 1` },
   weight: sql`c."n"`,
-  range: (_col, cellCol) => sql`c.${Prisma.raw(cellCol)}`,
+  range: cellBoundSql,
 };
 
 /** Rows of the group that pass every condition (a plain COUNT(*) when there is none: the common case, no state filter). */
@@ -133,7 +133,7 @@ function stateAggregates(q: TrajectoryListQuery, src: GroupSource): Prisma.Sql {
       sql`${countWhere(active(d), src.weight)} AS ${as(`${d}Of`)}`,
     ]),
     ...RANGE_AGGREGATES.map(([alias, fn, col, cellCol]) => {
-      const value = src.range(col, cellCol);
+      const value = src.range(fn, col, cellCol);
       return sql`${Prisma.raw(fn)}(${all.length ? sql`CASE WHEN ${Prisma.join(all, " AND ")} THEN ${value} END` : value}) AS ${as(alias)}`;
     }),
   ]);

@@ -46,15 +46,29 @@ export function labelScopeSql(s: Pick<FilterScope, "labelAnnotatorIds">): Prisma
 /** A dataset's membership = its latest version's items. */
 export const LATEST_VERSION_SQL = sql`v."version" = (SELECT MAX(v2."version") FROM "DatasetVersion" v2 WHERE v2."datasetId" = v."datasetId")`;
 
+type KeyFilter = "runId" | "model" | "taskId" | "category" | "outcome";
+
+/**
+ * The run, model, task, task category and outcome filters on an alias with "runId", "taskId" and "outcome" columns:
+ * a trajectory, a sibling attempt, or a facet cell (facet-cells.ts) — one definition, so every count means the same.
+ */
+export function keyFilters(alias: "t" | "s" | "c"): Record<KeyFilter, (q: TrajectoryListQuery) => Prisma.Sql | null> {
+  const col = (name: string) => Prisma.raw(`${alias}."${name}"`);
+  return {
+    runId: (q) => (q.runId.length ? sql`${col("runId")} IN (${list(q.runId)})` : null),
+    model: (q) => (q.model.length ? sql`${col("runId")} IN (SELECT r2."id" FROM "Run" r2 WHERE r2."model" IN (${list(q.model)}))` : null),
+    taskId: (q) => (q.taskId.length ? sql`${col("taskId")} IN (${list(q.taskId)})` : null),
+    category: (q) =>
+      q.category.length ? sql`${col("taskId")} IN (SELECT k2."id" FROM "Task" k2 WHERE k2."category" IN (${list(q.category)}))` : null,
+    outcome: (q) => (q.outcome.length ? sql`${col("outcome")} IN (${list(q.outcome)})` : null),
+  };
+}
+const SIBLING_FILTERS = keyFilters("s");
+
 /** Filter registry, db half: one SQL predicate per filter key (null = not set). */
 const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: FilterScope) => Prisma.Sql | null> = {
   q: (_q, s) => (s.search ? searchFilterSql(s.dialect, s.search, s.searchForm) : null),
-  runId: (q) => (q.runId.length ? sql`t."runId" IN (${list(q.runId)})` : null),
-  model: (q) => (q.model.length ? sql`t."runId" IN (SELECT r2."id" FROM "Run" r2 WHERE r2."model" IN (${list(q.model)}))` : null),
-  taskId: (q) => (q.taskId.length ? sql`t."taskId" IN (${list(q.taskId)})` : null),
-  category: (q) =>
-    q.category.length ? sql`t."taskId" IN (SELECT k2."id" FROM "Task" k2 WHERE k2."category" IN (${list(q.category)}))` : null,
-  outcome: (q) => (q.outcome.length ? sql`t."outcome" IN (${list(q.outcome)})` : null),
+  ...keyFilters("t"),
   error: (q) => {
     if (!q.error.length) return null;
     const named = q.error.filter((e) => e !== NO_ERROR);
@@ -134,11 +148,8 @@ function labelledSql(q: TrajectoryListQuery, s: FilterScope): Prisma.Sql {
  * so each filter below picks exactly the fork points counted in the chart's bar.
  */
 function siblingsSql(q: TrajectoryListQuery): Prisma.Sql {
-  const parts = [sql`s."forkPointId" = t."forkPointId"`];
-  if (q.runId.length) parts.push(sql`s."runId" IN (${list(q.runId)})`);
-  if (q.model.length) parts.push(sql`s."runId" IN (SELECT r3."id" FROM "Run" r3 WHERE r3."model" IN (${list(q.model)}))`);
-  if (q.category.length) parts.push(sql`s."taskId" IN (SELECT k3."id" FROM "Task" k3 WHERE k3."category" IN (${list(q.category)}))`);
-  return Prisma.join(parts, " AND ");
+  const scope = [SIBLING_FILTERS.runId(q), SIBLING_FILTERS.model(q), SIBLING_FILTERS.category(q)].filter((p) => p !== null);
+  return Prisma.join([sql`s."forkPointId" = t."forkPointId"`, ...scope], " AND ");
 }
 
 /** First success at 1-based attempt k: that attempt; "never": the known-outcome attempt with the smallest id. */
