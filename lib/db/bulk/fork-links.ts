@@ -11,11 +11,17 @@ export interface LinkRequest {
   inferred: boolean;
 }
 
-/** SQL shared by both providers (the rate over attempts with a known outcome, as lib/domain/analytics/metrics.ts; quoted identifiers, correlated sub-queries). `?` placeholders; the pg writer renumbers. */
+/**
+ * SQL shared by both providers (the rate over attempts with a known outcome, as lib/domain/analytics/metrics.ts; quoted
+ * identifiers, correlated sub-queries). `?` placeholders; the pg writer renumbers. The rate's sub-query filters on
+ * parentId alone and counts outcomes inside: with an outcome condition, PostgreSQL's statistics during a long import
+ * (stale until the closing ANALYZE) made it AND the parent's rows with every passed or failed trajectory's (8 ms a
+ * parent at 2x10^5 trajectories, growing with the table).
+ */
 export const REFRESH_COUNTS_SQL = `UPDATE "Trajectory" SET
   "forkPointCount" = (SELECT COUNT(*) FROM "ForkPoint" f WHERE f."trajectoryId" = "Trajectory"."id"),
   "attemptCount" = (SELECT COUNT(*) FROM "Trajectory" a WHERE a."parentId" = "Trajectory"."id"),
-  "recoveryRate" = (SELECT CASE WHEN COUNT(*) = 0 THEN NULL ELSE SUM(CASE WHEN a."outcome" = 'passed' THEN 1.0 ELSE 0.0 END) / COUNT(*) END FROM "Trajectory" a WHERE a."parentId" = "Trajectory"."id" AND a."outcome" IN ('passed', 'failed'))
+  "recoveryRate" = (SELECT SUM(CASE WHEN a."outcome" = 'passed' THEN 1.0 ELSE 0.0 END) / NULLIF(SUM(CASE WHEN a."outcome" IN ('passed', 'failed') THEN 1 ELSE 0 END), 0) FROM "Trajectory" a WHERE a."parentId" = "Trajectory"."id")
   WHERE "id" = ?`;
 
 /**

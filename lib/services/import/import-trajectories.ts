@@ -8,7 +8,12 @@ import { prepareTrajectory, type PreparedTrajectory } from "../../db/bulk/rows.t
 import { createImportJob, deleteImportedTrajectories, finishImportJob, markJobsResumed } from "../../db/repositories/import-jobs.ts";
 import { currentOwner, findInterruptedImports } from "../import-integrity/interrupted-imports.ts";
 import { settleImport } from "./settle-import.ts";
-import { ANALYZE_AFTER_TRAJECTORIES, refreshStatisticsAfterBulkLoad } from "../../db/bulk/statistics.ts";
+import {
+  ANALYZE_AFTER_TRAJECTORIES,
+  nextStatisticsRefresh,
+  refreshStatisticsAfterBulkLoad,
+  refreshStatisticsDuringBulkLoad,
+} from "../../db/bulk/statistics.ts";
 import type { ImportWarning, NormalizedTrajectory } from "../../domain/trajectory.ts";
 import type { ImportIssue, ImportRecord } from "../../importers/types.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
@@ -139,9 +144,14 @@ export async function importTrajectories(
   // Up to MAX_IN_FLIGHT batches are being written while the next is parsed (two smooth out batches that parse fast
   // but write slowly, or the reverse); outcomes are recorded in order, as the writer finishes them.
   const inFlight: Promise<void>[] = [];
+  let statisticsAt = nextStatisticsRefresh(0);
   const flush = async () => {
     if (!batch.length || !writer) return;
     while (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
+    if (report.imported >= statisticsAt) {
+      statisticsAt = nextStatisticsRefresh(report.imported);
+      await refreshStatisticsDuringBulkLoad(ctx.db);
+    }
     const sent = sources;
     const rows = batch;
     batch = [];
