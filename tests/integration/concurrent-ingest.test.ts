@@ -39,4 +39,13 @@ describe.each(PROVIDERS)("concurrent identical ingests on $title", ({ provider, 
     const again = await ingestTrajectories(t.ctx, JSON.stringify(windows[0]), { ndjson: false });
     expect(again).toMatchObject({ imported: 0, duplicates: 10, failed: 0 });
   });
+
+  it.skipIf(skip)("imports distinct trajectories with fork links from six requests at once, none failed", async () => {
+    // Each request's batch writes its trajectories, then moves its parents between facet cells: concurrent batches
+    // meet on the same cells, runs and tasks in different orders (a deadlock aborts one, which runs again).
+    const sets = Array.from({ length: 6 }, (_, k) => [...generateTrajectories({ count: 30, seed: 1700 + k })]);
+    const answers = await Promise.all(sets.map((w) => ingestTrajectories(t.ctx, JSON.stringify(w), { ndjson: false })));
+    expect(answers.flatMap((a) => a.results.filter((r) => r.status === "failed"))).toEqual([]);
+    expect(await t.db.trajectory.count({ where: { parentId: { not: null } } })).toBeGreaterThan(0);
+  });
 });

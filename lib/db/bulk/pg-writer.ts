@@ -96,6 +96,17 @@ function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === "23505";
 }
 
+/**
+ * A deadlock (40P01) between two writers' batches: PostgreSQL aborts one of them whole, and it can simply run again.
+ * Concurrent imports meet on shared rows — facet cells, failure-mode rollups, tasks and runs — each written in key
+ * order within a statement, but a batch's statements (its trajectories, then their parents' counts) cannot be ordered
+ * against another batch's.
+ */
+function isDeadlock(e: unknown): boolean {
+  return (e as { code?: string })?.code === "40P01";
+}
+const DEADLOCK_RETRIES = 3;
+
 export class PgBulkWriter implements BulkWriter {
   readonly codec = pgCodec;
   private readonly pool: pg.Pool;
@@ -302,7 +313,13 @@ export class PgBulkWriter implements BulkWriter {
     const client = await this.pool.connect();
     try {
       try {
-        return await this.writeBatch(client, batch);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await this.writeBatch(client, batch);
+          } catch (e) {
+            if (!isDeadlock(e) || attempt > DEADLOCK_RETRIES) throw e;
+          }
+        }
       } catch {
         const out: WriteOutcome[] = [];
         for (const p of batch) out.push(await this.writeOne(client, p));
@@ -317,14 +334,14 @@ export class PgBulkWriter implements BulkWriter {
    * One trajectory in its own transaction. A concurrent request importing the same content can commit between our
    * duplicate check and our insert; the insert then waits for it and fails on the unique index (23505). Running the
    * transaction again sees the committed row and answers `duplicate` (or the id conflict), as SQLite's serialized
-   * writes do, instead of surfacing the index violation.
+   * writes do, instead of surfacing the index violation. A deadlock is run again too.
    */
   private async writeOne(client: pg.PoolClient, p: PreparedTrajectory): Promise<WriteOutcome> {
     for (let attempt = 1; ; attempt++) {
       try {
         return (await this.writeBatch(client, [p]))[0]!;
       } catch (e) {
-        if (isUniqueViolation(e) && attempt < 4) continue;
+        if ((isUniqueViolation(e) || isDeadlock(e)) && attempt <= DEADLOCK_RETRIES) continue;
         return { status: "failed", error: errorMessage(e) };
       }
     }
