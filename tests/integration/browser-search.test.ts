@@ -193,4 +193,18 @@ describe.each(PROVIDERS)("search index catch-up on $title", ({ provider, skip })
     expect(await indexMissingAfter(t.db, 2, lastCursor)).toEqual({ indexed: 0, next: null });
     expect((await indexMissingAfter(t.db, 2, null)).indexed).toBe(1);
   });
+
+  it.skipIf(skip)(
+    "a rebuild over several batches (each next one read while the last is written) indexes every trajectory once",
+    async () => {
+      await seedDemo(t.ctx, { count: 200, seed: 10 });
+      const all = await t.db.trajectory.count();
+      expect(all).toBeGreaterThan(200); // more than two batches of 100
+      const before = (await listTrajectories(t.ctx, q({ q: "pip" }))).total;
+      expect(before).toBeGreaterThan(0);
+      expect(await rebuildSearchIndex(t.ctx)).toEqual({ trajectories: all });
+      expect(await searchIndexLag(t.db)).toBe(0);
+      expect((await listTrajectories(t.ctx, q({ q: "pip" }))).total).toBe(before);
+    },
+  );
 });

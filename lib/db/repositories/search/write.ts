@@ -72,25 +72,48 @@ export async function searchIndexLag(db: Db): Promise<number> {
 
 const idRowsSchema = z.array(z.object({ id: z.string() }));
 
-async function indexBatch(db: Db, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
+const BATCH = 100;
+
+type StepsOf = [trajectoryId: string, steps: StepText[]][];
+
+async function readSteps(db: Db, ids: string[]): Promise<StepsOf> {
   const steps = await db.step.findMany({
     where: { trajectoryId: { in: ids } },
     select: { trajectoryId: true, index: true, action: true, observation: true, reasoning: true, message: true },
   });
   const byTrajectory = new Map<string, StepText[]>(ids.map((id) => [id, []]));
   for (const s of steps) byTrajectory.get(s.trajectoryId)?.push(s);
+  return [...byTrajectory];
+}
+
+async function writeBatch(db: Db, batch: StepsOf): Promise<number> {
+  if (!batch.length) return 0;
   return db.$transaction(
     (tx) =>
       indexTrajectoriesForSearch(
         tx,
-        [...byTrajectory].map(([trajectoryId, st]) => ({ trajectoryId, steps: st })),
+        batch.map(([trajectoryId, steps]) => ({ trajectoryId, steps })),
       ),
     { timeout: 120_000 },
   );
 }
 
-const BATCH = 100;
+/**
+ * Index the trajectories in batches of BATCH, reading the next batch's steps while the current one is tokenized and
+ * written, so reading, tokenizing and writing overlap instead of taking turns.
+ */
+async function indexBatches(db: Db, ids: string[]): Promise<number> {
+  let indexed = 0;
+  let next = ids.length ? readSteps(db, ids.slice(0, BATCH)) : null;
+  for (let i = 0; next; i += BATCH) {
+    const current = await next;
+    next = i + BATCH < ids.length ? readSteps(db, ids.slice(i + BATCH, i + 2 * BATCH)) : null;
+    // A failed write leaves the prefetch unawaited: keep its rejection from going unhandled.
+    next?.catch(() => undefined);
+    indexed += await writeBatch(db, current);
+  }
+  return indexed;
+}
 
 /** Index up to `limit` trajectories that are missing from the index, oldest first. Returns how many were indexed. */
 export async function indexMissingTrajectories(db: Db, limit: number): Promise<number> {
@@ -125,9 +148,10 @@ export async function indexMissingAfter(
     unknown[]
   >`SELECT t."id", t."importedAt" FROM "Trajectory" t WHERE NOT EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id") ${past} ORDER BY t."importedAt", t."id" LIMIT ${limit}`;
   const found = cursorRowsSchema.parse(rows);
-  const ids = found.map((r) => r.id);
-  let indexed = 0;
-  for (let i = 0; i < ids.length; i += BATCH) indexed += await indexBatch(db, ids.slice(i, i + BATCH));
+  const indexed = await indexBatches(
+    db,
+    found.map((r) => r.id),
+  );
   const last = found.at(-1);
   return { indexed, next: last ? { importedAt: last.importedAt, id: last.id } : null };
 }
@@ -155,7 +179,7 @@ async function indexAll(db: Db, onProgress?: (indexed: number) => void): Promise
     >`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${BATCH * 5}`;
     const ids = idRowsSchema.parse(rows).map((r) => r.id);
     if (!ids.length) break;
-    for (let i = 0; i < ids.length; i += BATCH) total += await indexBatch(db, ids.slice(i, i + BATCH));
+    total += await indexBatches(db, ids);
     after = ids.at(-1)!;
     onProgress?.(total);
   }
