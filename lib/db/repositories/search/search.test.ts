@@ -58,6 +58,13 @@ describe("search tokens", () => {
     expect(body).not.toContain("w9000");
   });
 
+  it("indexes an output of megabytes (hundreds of thousands of tokens) without overflowing the stack", () => {
+    const body = searchBody({ observation: "line of output from a long build\r\n".repeat(90_000) }).split(" ");
+    expect(body).toHaveLength(10_000);
+    expect(body.slice(0, 3)).toEqual(["line", "of", "output"]);
+    expect(body.at(-1)).toBe("build");
+  });
+
   it("skips steps without text and keeps step indexes", () => {
     expect(searchRows([{ message: "hi" }, { action: "" }, { index: 7, observation: "ok" }])).toEqual([
       { index: 0, body: "hi" },

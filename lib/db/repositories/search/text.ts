@@ -44,12 +44,13 @@ function capField(s: string): string {
 
 /** What gets indexed for one step: normalized tokens separated by spaces ("" when the step has no text). */
 export function searchBody(step: StepText): string {
+  // Appended one by one: spreading a field's tokens into push() overflows the stack for a field of megabytes.
   const tokens: string[] = [];
   for (const f of SEARCH_FIELDS) {
     const v = step[f];
-    if (v) tokens.push(...searchTokens(stripAnsi(capField(v))));
+    if (v) for (const t of tokenSpans(stripAnsi(capField(v)))) tokens.push(t.token);
   }
-  const kept = tokens.length <= HEAD_TOKENS + TAIL_TOKENS ? tokens : [...tokens.slice(0, HEAD_TOKENS), ...tokens.slice(-TAIL_TOKENS)];
+  const kept = tokens.length <= HEAD_TOKENS + TAIL_TOKENS ? tokens : tokens.slice(0, HEAD_TOKENS).concat(tokens.slice(-TAIL_TOKENS));
   return kept.join(" ");
 }
 
