@@ -15,6 +15,9 @@ import { startJobWorker, stopJobWorker } from "../../lib/services/jobs/start-wor
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { normalized } from "../../lib/importers/util.ts";
 import { importTrajectories } from "../../lib/services/import/import-trajectories.ts";
+import { searchIndexLag } from "../../lib/db/repositories/search/index.ts";
+import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -165,6 +168,26 @@ for (const p of PROVIDERS) {
         result: "1 of 1 replays laid out (the rest were already)",
       });
       expect(await t.db.replayLayout.count({ where: { trajectoryId: report.trajectoryIds[0] } })).toBe(1);
+    }, 90_000);
+
+    it("an API push leaves its search index to a job; a worker indexes it and a search finds the trajectories", async () => {
+      const pushed = [...generateTrajectories({ count: 3, seed: 92 })];
+      pushed[0]!.steps[0]!.observation = "qzxjobindexedword appears only here";
+      const report = await importTrajectories(
+        t.ctx,
+        pushed.map((x, i) => normalized(x, "native", "push.jsonl", i + 1)),
+        { origin: "api" },
+      );
+      expect(report.imported).toBe(3);
+      const queued = (await listBackgroundJobs(t.ctx, { limit: 50 })).jobs.find((j) => j.kind === "search-index");
+      expect(queued).toMatchObject({ progressTotal: 3 });
+      await startJobWorker(t.db);
+      const done = await settled(t, queued!.id, 60_000);
+      expect(done, JSON.stringify(done)).toMatchObject({ state: "succeeded" });
+      expect((await getBackgroundJob(t.ctx, queued!.id))?.result).toMatch(/^\d+ trajectories added to the search index$/);
+      expect(await searchIndexLag(t.db)).toBe(0);
+      const found = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ q: "qzxjobindexedword" }));
+      expect(found.rows.map((r) => r.id)).toEqual([report.trajectoryIds[0]]);
     }, 90_000);
 
     it("queues again a job whose worker stopped beating, and another run finishes it", async () => {

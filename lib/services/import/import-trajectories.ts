@@ -256,8 +256,9 @@ export async function importTrajectories(
       indexSearch: opts.indexSearch !== false,
       bigOutput,
       warmChars: REPLAY_WARM_CHARS,
-      // A request (upload, API push) answers once the trajectories are in; a worker lays their replays out.
-      deferLayouts: opts.origin === "upload" || opts.origin === "api",
+      // A request (upload, API push) answers once the trajectories are in; a worker indexes them and lays their replays out.
+      defer: opts.origin === "upload" || opts.origin === "api",
+      imported: report.imported,
       onIndexProgress: opts.onIndexProgress,
     });
     report.unresolvedForks = settled.unresolvedForks;

@@ -10,6 +10,7 @@ import { indexMissingAfter, type IndexCursor } from "../../db/repositories/searc
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay/layouts.ts";
 import { refreshFacetCellBounds } from "../../db/repositories/browse/facet-cells.ts";
 import { inferForks } from "./infer-forks.ts";
+import { queueSearchIndex } from "./search-index-job.ts";
 import { queueReplayLayouts, warmReplayLayouts } from "../replay/index.ts";
 import type { InferredLink } from "../../domain/fork-inference.ts";
 import type { ImportIssue } from "../../importers/types.ts";
@@ -25,8 +26,13 @@ export interface SettleOptions {
   bigOutput: readonly string[];
   /** Output size from which a trajectory's replay is laid out during the import. */
   warmChars: number;
-  /** Lay the replays out in a background job (uploads and API pushes: answer sooner) instead of before returning. */
-  deferLayouts: boolean;
+  /**
+   * Leave the search index and the replay layouts to background jobs (uploads and API pushes: the request answers
+   * sooner, and the work runs on a worker rather than on whichever web server took the request).
+   */
+  defer: boolean;
+  /** Trajectories this run wrote (the search job's title). */
+  imported: number;
   onIndexProgress?: (indexed: number) => void;
 }
 
@@ -68,7 +74,21 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   // Parents that got fork points left their cells: one grouped pass makes those cells' range bounds exact again.
   await refreshFacetCellBounds(ctx.db);
 
-  if (opts.indexSearch) {
+  const queued =
+    opts.indexSearch && opts.defer && opts.imported > 0
+      ? await queueSearchIndex(ctx, opts.imported).then(
+          () => true,
+          (e: unknown) => {
+            warnings.push({
+              file: "(search index)",
+              message: `queueing the search index failed, indexed now: ${(e as Error).message}`,
+              severity: "warning",
+            });
+            return false;
+          },
+        )
+      : false;
+  if (opts.indexSearch && !queued) {
     // After the write: the import's own transactions stay short, and search sees whole trajectories.
     let indexed = 0;
     let cursor: IndexCursor | null = null;
@@ -81,7 +101,7 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
   }
 
   const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];
-  if (layouts.length && opts.deferLayouts) {
+  if (layouts.length && opts.defer) {
     await queueReplayLayouts(ctx, layouts).catch((e: unknown) =>
       warnings.push({
         file: "(replay layout)",
