@@ -17,7 +17,7 @@ export default async function JobsPage() {
     <>
       <PageHeader
         title="Background jobs"
-        description="Exports, storing a frozen version's exports, laying out imported replays and the retention sweep run as jobs, on this server or on workers (npm run worker). A job whose worker stops is picked up by another. Latest 200 shown."
+        description="Exports, storing a frozen version's exports, laying out and search-indexing uploaded trajectories and the retention sweep run as jobs, on this server or on workers (npm run worker). A job whose worker stops is picked up by another. Latest 200 shown."
       />
       <p className="mb-3 text-sm text-muted-foreground" data-testid="job-counts">
         {counts.queued} queued · {counts.running} running · {counts.succeeded} succeeded · {counts.failed} failed
