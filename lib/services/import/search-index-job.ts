@@ -4,7 +4,7 @@
 // and a search before the worker gets there catches up itself (ensureSearchIndex).
 import type { JobKind } from "../../jobs/index.ts";
 import { jobRunner } from "../../jobs/index.ts";
-import { indexMissingAfter, searchIndexLag, type IndexCursor } from "../../db/repositories/search/index.ts";
+import { indexAllMissing, searchIndexLag } from "../../db/repositories/search/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 export interface SearchIndexPayload {
@@ -12,22 +12,12 @@ export interface SearchIndexPayload {
   trajectories: number;
 }
 
-const STEP = 1000;
-
 export const SEARCH_INDEX_JOB: JobKind<SearchIndexPayload> = {
   kind: "search-index",
   maxAttempts: 3,
   async run({ db, signal, progress }) {
     const total = await searchIndexLag(db);
-    let indexed = 0;
-    let cursor: IndexCursor | null = null;
-    do {
-      signal.throwIfAborted();
-      const step = await indexMissingAfter(db, STEP, cursor);
-      indexed += step.indexed;
-      cursor = step.next;
-      progress(indexed, Math.max(total, indexed));
-    } while (cursor);
+    const indexed = await indexAllMissing(db, { signal, onStep: (n) => progress(n, Math.max(total, n)) });
     return { result: `${indexed} trajectories added to the search index`, progressDone: indexed };
   },
 };

@@ -6,7 +6,7 @@ import { authorize, type ServiceContext } from "../context.ts";
 import { configOf } from "../../db/client.ts";
 import { openBulkWriter } from "../../db/bulk/writer.ts";
 import { findResolvablePendingAttempts, findUnresolvedAttempts } from "../../db/repositories/forks.ts";
-import { indexMissingAfter, type IndexCursor } from "../../db/repositories/search/index.ts";
+import { indexAllMissing } from "../../db/repositories/search/index.ts";
 import { findUnlaidTrajectoriesOfImports } from "../../db/repositories/replay/layouts.ts";
 import { refreshFacetCellBounds } from "../../db/repositories/browse/facet-cells.ts";
 import { inferForks } from "./infer-forks.ts";
@@ -90,14 +90,7 @@ export async function settleImport(ctx: ServiceContext, opts: SettleOptions): Pr
       : false;
   if (opts.indexSearch && !queued) {
     // After the write: the import's own transactions stay short, and search sees whole trajectories.
-    let indexed = 0;
-    let cursor: IndexCursor | null = null;
-    do {
-      const step = await indexMissingAfter(ctx.db, 1000, cursor);
-      indexed += step.indexed;
-      cursor = step.next;
-      opts.onIndexProgress?.(indexed);
-    } while (cursor);
+    await indexAllMissing(ctx.db, { onStep: opts.onIndexProgress });
   }
 
   const layouts = [...opts.bigOutput, ...(await findUnlaidTrajectoriesOfImports(ctx.db, opts.resumedJobIds, opts.warmChars))];

@@ -88,7 +88,8 @@ export function cellBoundSql(fn: "MIN" | "MAX", trajectoryColumn: string, cellCo
   return sql`CASE WHEN c."boundsStale" = 0 THEN ${stored} ELSE (SELECT ${Prisma.raw(`${fn}(t."${trajectoryColumn}")`)} FROM "Trajectory" t WHERE ${inCell("c")}) END`;
 }
 
-const BOUNDS = [
+/** Each range bound a cell keeps: its column, the aggregate, and the Trajectory column it bounds. */
+export const CELL_BOUNDS = [
   ["rewardMin", "MIN", "reward"],
   ["rewardMax", "MAX", "reward"],
   ["stepsMin", "MIN", "stepCount"],
@@ -107,8 +108,8 @@ function refreshSql(keys: string | null): Prisma.Sql {
       : sql` AND (${Prisma.raw(KEY_COLUMNS.map((k) => `x."${k}"`).join(", "))}) IN (SELECT ${Prisma.raw(KEY_COLUMNS.map((k) => `j."${k}"`).join(", "))}
           FROM json_to_recordset(CAST(${keys} AS json)) AS j(${Prisma.raw(KEY_COLUMNS.map((k) => `"${k}" ${k === "forks" || k === "attempt" || k === "warnings" || k === "forkPoint" ? "integer" : "text"}`).join(", "))}))`;
   const key = KEY_OF_T.map((k, i) => `${k} AS "${KEY_COLUMNS[i]}"`).join(", ");
-  const aggregates = BOUNDS.map(([cell, fn, col]) => `${fn}(t."${col}") AS "${cell}"`).join(", ");
-  return sql`UPDATE "TrajectoryFacetCell" SET ${Prisma.raw(BOUNDS.map(([cell]) => `"${cell}" = g."${cell}"`).join(", "))}, "boundsStale" = 0
+  const aggregates = CELL_BOUNDS.map(([cell, fn, col]) => `${fn}(t."${col}") AS "${cell}"`).join(", ");
+  return sql`UPDATE "TrajectoryFacetCell" SET ${Prisma.raw(CELL_BOUNDS.map(([cell]) => `"${cell}" = g."${cell}"`).join(", "))}, "boundsStale" = 0
     FROM (SELECT ${Prisma.raw(key)}, ${Prisma.raw(aggregates)} FROM "Trajectory" t
       WHERE (t."outcome", t."runId", t."taskId") IN (SELECT x."outcome", x."runId", x."taskId" FROM "TrajectoryFacetCell" x WHERE x."boundsStale" = 1${narrow})
       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g

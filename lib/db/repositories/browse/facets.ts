@@ -25,7 +25,7 @@ import {
   type Viewer,
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
-import { cellBoundSql, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
+import { CELL_BOUNDS, cellBoundSql, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -80,17 +80,11 @@ const STATE_SQL: Record<StateDim, Prisma.Sql> = {
   attempt: sql`t."parentId" IS NOT NULL`,
   warnings: sql`t."warningCount" > 0`,
 };
-// Per group: the alias, the aggregate, the Trajectory column and the TrajectoryFacetCell column holding it per cell.
-const RANGE_AGGREGATES = [
-  ["rmin", "MIN", "reward", "rewardMin"],
-  ["rmax", "MAX", "reward", "rewardMax"],
-  ["smin", "MIN", "stepCount", "stepsMin"],
-  ["smax", "MAX", "stepCount", "stepsMax"],
-  ["dmin", "MIN", "durationMs", "durationMin"],
-  ["dmax", "MAX", "durationMs", "durationMax"],
-  ["emin", "MIN", "firstErrorStep", "errorStepMin"],
-  ["emax", "MAX", "firstErrorStep", "errorStepMax"],
-] as const;
+// Per group: the alias (rmin, smax…: the result's field), the aggregate, the Trajectory column and the
+// TrajectoryFacetCell column holding it per cell.
+const RANGE_AGGREGATES = CELL_BOUNDS.map(
+  ([cellColumn, fn, column]) => [`${cellColumn[0]}${fn.toLowerCase()}`, fn, column, cellColumn] as const,
+);
 
 /**
  * Where the grouped pass reads: Trajectory rows (alias t, each counting 1) or the precomputed cells (alias c, each

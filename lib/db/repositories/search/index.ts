@@ -18,6 +18,7 @@ export {
 export type { SearchForm } from "./provider.ts";
 export { findFirstMatchingSteps, findStepHits, findStepTexts, isCommonSearch, searchFilterSql, type StepHitRef } from "./read.ts";
 export {
+  indexAllMissing,
   indexMissingAfter,
   indexMissingTrajectories,
   indexStepsForSearch,

@@ -157,6 +157,26 @@ export async function indexMissingAfter(
 }
 
 /**
+ * Index every trajectory missing from the index, in steps of `step` that carry their cursor (see indexMissingAfter).
+ * `onStep` sees the running total after each step; `signal` stops the pass between steps. Returns how many were indexed.
+ */
+export async function indexAllMissing(
+  db: Db,
+  opts: { step?: number; onStep?: (indexed: number) => void; signal?: AbortSignal } = {},
+): Promise<number> {
+  let indexed = 0;
+  let cursor: IndexCursor | null = null;
+  do {
+    opts.signal?.throwIfAborted();
+    const step = await indexMissingAfter(db, opts.step ?? 1000, cursor);
+    indexed += step.indexed;
+    cursor = step.next;
+    opts.onStep?.(indexed);
+  } while (cursor);
+  return indexed;
+}
+
+/**
  * Rebuild the whole search index from the steps table (backfill after an upgrade, or repair). Also purges index
  * entries of deleted trajectories. Safe to run while the app serves: searches see a partial index meanwhile.
  */
