@@ -14,12 +14,14 @@ import {
   isCommonSearch,
   parseSearchQuery,
   searchFilterSql,
+  searchVerifySql,
   type ParsedSearch,
   type SearchForm,
 } from "../../lib/db/repositories/search/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
+import { Prisma } from "../../lib/db/generated/sqlite/client.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";
 
 const SEED = { count: 90, seed: 7 };
@@ -46,10 +48,10 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
     await t?.drop();
   });
 
-  async function idsWhere(s: ParsedSearch, form: SearchForm): Promise<string[]> {
+  async function idsWhere(s: ParsedSearch, form: SearchForm, extra: Prisma.Sql | null = null): Promise<string[]> {
     const rows = await t.db.$queryRaw<
       { id: string }[]
-    >`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)} ORDER BY t."id"`;
+    >`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)}${extra ? Prisma.sql` AND ${extra}` : Prisma.empty} ORDER BY t."id"`;
     return rows.map((r) => r.id);
   }
 
@@ -66,53 +68,75 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
     expect(await isCommonSearch(t.db, parsed("zzzqqq"))).toBe(false);
   });
 
-  it.skipIf(skip).each(["pytest", "pytest error", '"no module named"', "pip install", "modul*", "ModuleNotFoundError"])(
+  it.skipIf(skip).each(["pytest", "pytest error", "cat py", '"no module named"', "pip install", "modul*", "ModuleNotFoundError"])(
     "probing and reading hits select the same trajectories for %s",
     async (text) => {
       const s = parsed(text);
       const hits = await idsWhere(s, "hits");
       expect(await idsWhere(s, "probe")).toEqual(hits);
       if (text === "pytest") expect(hits).toHaveLength(trajectoriesWith(word("pytest")));
+      // Candidates hold every match; confirmed one by one, exactly the matches.
+      const verify = searchVerifySql(dialectOf(t.db), s, Prisma.sql`t."id"`);
+      const candidates = await idsWhere(s, "candidates");
+      expect(candidates).toEqual(expect.arrayContaining(hits));
+      expect(await idsWhere(s, "candidates", verify)).toEqual(hits);
+      // PostgreSQL's candidates are trajectories holding all the words: exact for one word, a superset otherwise.
+      if (provider === "postgresql") expect(verify === null).toBe(s.terms.length === 1 && s.terms[0]!.tokens.length === 1);
+      if (verify === null) expect(candidates).toEqual(hits);
     },
   );
 
-  it.skipIf(skip)("pages through a capped search to every match exactly once, forwards and back", async () => {
-    const s = parsed("pytest");
-    const cap = 10;
-    const base = { q: "pytest", perPage: 7, sort: "stepCount.desc" };
-    const all = (await findMatchingTrajectoryIds(t.db, q(base), t.ctx.actor.id, s, 10_000)).ids;
-    expect(all.length).toBeGreaterThan(cap + 7);
-    const pages: string[][] = [];
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      const p = await findTrajectoriesPage(t.db, q({ ...base, page, cursor }), t.ctx.actor.id, s, undefined, cap);
-      pages.push(p.rows.map((r) => r.id));
-      const seen = pages.flat().length;
-      if (p.nextCursor) {
-        // More rows follow: the total is the rows seen so far or the cap, whichever is larger, and says so.
-        expect(p).toMatchObject({ totalCapped: true, total: Math.max(cap, seen) });
-        cursor = encodeCursor(p.nextCursor);
-      } else {
-        // The last page knows the exact total.
-        expect(p).toMatchObject({ totalCapped: false, total: all.length });
-        break;
+  it.skipIf(skip || provider !== "postgresql")(
+    "narrows words that must share a step to trajectories holding them, then confirms",
+    async () => {
+      // Both words occur in trajectories where no single step holds both: the candidates are more than the matches.
+      const s = parsed("cat py");
+      const hits = await idsWhere(s, "hits");
+      expect(hits.length).toBeGreaterThan(0);
+      expect((await idsWhere(s, "candidates")).length).toBeGreaterThan(hits.length);
+    },
+  );
+
+  it.skipIf(skip).each(["pytest", "cat py"])(
+    "pages through a capped search for %s to every match exactly once, forwards and back",
+    async (text) => {
+      const s = parsed(text);
+      const cap = 10;
+      const base = { q: text, perPage: 7, sort: "stepCount.desc" };
+      const all = (await findMatchingTrajectoryIds(t.db, q(base), t.ctx.actor.id, s, 10_000)).ids;
+      expect(all.length).toBeGreaterThan(cap + 7);
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      for (let page = 1; ; page++) {
+        const p = await findTrajectoriesPage(t.db, q({ ...base, page, cursor }), t.ctx.actor.id, s, undefined, cap);
+        pages.push(p.rows.map((r) => r.id));
+        const seen = pages.flat().length;
+        if (p.nextCursor) {
+          // More rows follow: the total is the rows seen so far or the cap, whichever is larger, and says so.
+          expect(p).toMatchObject({ totalCapped: true, total: Math.max(cap, seen) });
+          cursor = encodeCursor(p.nextCursor);
+        } else {
+          // The last page knows the exact total.
+          expect(p).toMatchObject({ totalCapped: false, total: all.length });
+          break;
+        }
+        expect(page).toBeLessThan(100);
       }
-      expect(page).toBeLessThan(100);
-    }
-    expect(pages.flat()).toEqual(all);
-    // Back from the last page by the "before" cursor: the page before it, and a next page is known to exist.
-    const last = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length, cursor }), t.ctx.actor.id, s, undefined, cap);
-    const back = await findTrajectoriesPage(
-      t.db,
-      q({ ...base, page: pages.length - 1, cursor: encodeCursor(last.prevCursor!) }),
-      t.ctx.actor.id,
-      s,
-      undefined,
-      cap,
-    );
-    expect(back.rows.map((r) => r.id)).toEqual(pages.at(-2));
-    expect(back.nextCursor).not.toBeNull();
-  });
+      expect(pages.flat()).toEqual(all);
+      // Back from the last page by the "before" cursor: the page before it, and a next page is known to exist.
+      const last = await findTrajectoriesPage(t.db, q({ ...base, page: pages.length, cursor }), t.ctx.actor.id, s, undefined, cap);
+      const back = await findTrajectoriesPage(
+        t.db,
+        q({ ...base, page: pages.length - 1, cursor: encodeCursor(last.prevCursor!) }),
+        t.ctx.actor.id,
+        s,
+        undefined,
+        cap,
+      );
+      expect(back.rows.map((r) => r.id)).toEqual(pages.at(-2));
+      expect(back.nextCursor).not.toBeNull();
+    },
+  );
 
   it.skipIf(skip)("counts a search under the cap exactly; without a search the count is never capped", async () => {
     const rare = trajectoriesWith(word("modulenotfounderror"));
@@ -126,6 +150,19 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       1000,
     );
     expect(p).toMatchObject({ total: rare, totalCapped: false });
+    // A phrase (on PostgreSQL: candidates confirmed one by one) is counted exactly too.
+    const phrase = trajectoriesWith(/(?<![\p{L}\p{N}])no[^\p{L}\p{N}]+module[^\p{L}\p{N}]+named(?![\p{L}\p{N}])/iu);
+    expect(phrase).toBeGreaterThan(5);
+    const pp = await findTrajectoriesPage(
+      t.db,
+      q({ q: '"no module named"', perPage: 5 }),
+      t.ctx.actor.id,
+      parsed('"no module named"'),
+      undefined,
+      1000,
+    );
+    expect(pp).toMatchObject({ total: phrase, totalCapped: false });
+    expect(pp.rows).toHaveLength(5);
     const list = await listTrajectories(t.ctx, q({ q: "pytest", perPage: 5 }));
     expect(list).toMatchObject({
       total: trajectoriesWith(word("pytest")),

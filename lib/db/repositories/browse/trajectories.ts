@@ -8,7 +8,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Dialect } from "../../dialect.ts";
-import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
+import { isCommonSearch, searchVerifySql, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
 import {
   TRAJECTORY_COLUMNS,
@@ -188,9 +188,22 @@ const needsJoins = (sort: SortPart[]) => sort.some((s) => s.id === "task" || s.i
  * CROSS JOIN fixes SQLite's join order (its documented override): the page drives, each of its ids is one primary-key
  * lookup. Left free, SQLite walks the whole table in the order's index to skip the final sort of 25 rows.
  */
-function pageSql(scope: FilterScope, conditions: Prisma.Sql[], sort: SortPart[], reverse: boolean, take: number, skip: number): Prisma.Sql {
+function pageSql(
+  scope: FilterScope,
+  conditions: Prisma.Sql[],
+  sort: SortPart[],
+  reverse: boolean,
+  take: number,
+  skip: number,
+  verify: Prisma.Sql | null = null,
+): Prisma.Sql {
   const order = orderBySql(orderKeys(sort, reverse));
-  const inner = sql`SELECT t."id" FROM "Trajectory" t${needsJoins(sort) ? JOINS : Prisma.empty}${whereClause(conditions)} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`;
+  const ordered = sql`SELECT t."id" FROM "Trajectory" t${needsJoins(sort) ? JOINS : Prisma.empty}${whereClause(conditions)} ORDER BY ${order}`;
+  // A search's candidates in list order, then its exact check on each in turn until the page is full (the fenced
+  // subquery keeps its order, and the check runs on the rows the LIMIT pulls, not on every candidate).
+  const inner = verify
+    ? sql`SELECT c."id" FROM (${ordered} OFFSET 0) c WHERE ${verify} LIMIT ${take} OFFSET ${skip}`
+    : sql`${ordered} LIMIT ${take} OFFSET ${skip}`;
   return sql`SELECT t."id", t."taskId", k."name" AS "taskName", k."category" AS "taskCategory", t."runId", r."name" AS "runName", r."model", r."checkpoint",
     t."outcome", t."reward", t."stepCount", t."durationMs", t."firstErrorCategory", t."firstErrorStep", t."forkPointCount", t."attemptCount",
     t."recoveryRate", t."annotationCount", ${annotationExists(scope.actorId)} AS "mine", t."parentId", t."attemptIndex", t."importedAt", t."warningCount"
@@ -300,15 +313,20 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
  * so far), exact again on the last page.
  */
 async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
-  const conditions = filterConditions(q, scope);
-  const countConditions = scope.searchForm === "probe" ? conditions : filterConditions(q, { ...scope, searchForm: "hitSet" });
-  const countSql = sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM "Trajectory" t${whereClause(countConditions)} LIMIT ${cap + 1}) capped`;
+  // A phrase or words sharing a step (PostgreSQL): the trajectories holding all the words, each confirmed in turn.
+  const verify = scope.search && scope.searchForm !== "probe" ? searchVerifySql(scope.dialect, scope.search, sql`c."id"`) : null;
+  const conditions = filterConditions(q, verify ? { ...scope, searchForm: "candidates" } : scope);
+  const countConditions = scope.searchForm === "probe" || verify ? conditions : filterConditions(q, { ...scope, searchForm: "hitSet" });
+  const candidates = sql`SELECT t."id" FROM "Trajectory" t${whereClause(countConditions)}`;
+  const countSql = verify
+    ? sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM (${candidates} OFFSET 0) c WHERE ${verify} LIMIT ${cap + 1}) capped`
+    : sql`SELECT COUNT(*) AS "c" FROM (${candidates} LIMIT ${cap + 1}) capped`;
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
   const [count, raw] = await db.$transaction([
     db.$queryRaw<unknown[]>(countSql),
-    db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset)),
+    db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify)),
   ]);
   const fetched = parseRows(raw);
   const rows = fetched.slice(0, q.perPage);

@@ -16,7 +16,15 @@ export {
   type StepText,
 } from "./text.ts";
 export type { SearchForm } from "./provider.ts";
-export { findFirstMatchingSteps, findStepHits, findStepTexts, isCommonSearch, searchFilterSql, type StepHitRef } from "./read.ts";
+export {
+  findFirstMatchingSteps,
+  findStepHits,
+  findStepTexts,
+  isCommonSearch,
+  searchFilterSql,
+  searchVerifySql,
+  type StepHitRef,
+} from "./read.ts";
 export {
   indexAllMissing,
   indexMissingAfter,

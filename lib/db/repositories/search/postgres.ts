@@ -3,7 +3,7 @@
 import type pg from "pg";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import { seqRowSchema, totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
-import { searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
+import { docWords, searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
 
 /** PostgreSQL tsquery text (for to_tsquery('simple', …)). */
 export function tsQueryExpression(s: ParsedSearch): string {
@@ -12,12 +12,37 @@ export function tsQueryExpression(s: ParsedSearch): string {
     .join(" & ");
 }
 
+/** The words-only query on step_search_doc."words": every token of every term (prefixes kept), in any step. */
+export function wordsQueryExpression(s: ParsedSearch): string {
+  return s.terms.flatMap((t) => t.tokens.map((tok, i) => `'${tok}'${t.prefix && i === t.tokens.length - 1 ? ":*" : ""}`)).join(" & ");
+}
+
+/** One word (or prefix): holding it anywhere is matching it, so a trajectory's words answer exactly. */
+const wordsAreExact = (s: ParsedSearch) => s.terms.length === 1 && s.terms[0]!.tokens.length === 1;
+
+const stepMatch = (s: ParsedSearch) => Prisma.sql`s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})`;
+const wordsMatch = (s: ParsedSearch) => Prisma.sql`d."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})`;
+
 export const postgresSearch: SearchProvider = {
   filterSql(s, form) {
+    const fence = form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty;
     if (form === "probe") {
-      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = t."id" AND s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)}))`;
+      return wordsAreExact(s)
+        ? Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND ${wordsMatch(s)})`
+        : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = t."id" AND ${stepMatch(s)})`;
     }
-    return Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty})`;
+    // One row per trajectory instead of one per matching step: a word in 10^5 steps is a few 10^4 trajectories.
+    if (form === "candidates" || wordsAreExact(s)) {
+      return Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE ${wordsMatch(s)}${fence})`;
+    }
+    return Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)}${fence})`;
+  },
+
+  // OFFSET 0 keeps it a per-row check: flattened into a join, PostgreSQL may check every candidate's steps at once.
+  verifySql(s, id) {
+    return wordsAreExact(s)
+      ? null
+      : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = ${id} AND ${stepMatch(s)} OFFSET 0)`;
   },
 
   // The tsvector column's most-common-element frequencies gathered by ANALYZE (a word outside that list is rare).
@@ -48,6 +73,12 @@ export const postgresSearch: SearchProvider = {
     >`SELECT s."rid", s."trajectory_id" AS "trajectoryId" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND s."rid" < ${opts.beforeRid}`} ORDER BY s."rid" DESC LIMIT ${opts.limit}`;
   },
 
+  insertDocs(db, docs) {
+    return db.$queryRaw<
+      unknown[]
+    >`INSERT INTO "step_search_doc" ("trajectory_id", "words") VALUES ${Prisma.join(docs.map((d) => Prisma.sql`(${d.trajectoryId}, strip(to_tsvector('simple', ${d.words})))`))} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
+  },
+
   async insertRows(db, rows) {
     await db.$executeRaw`INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") VALUES ${Prisma.join(rows.map((r) => Prisma.sql`(CAST(${r.rid} AS BIGINT), ${r.trajectoryId}, to_tsvector('simple', ${r.body}))`))}`;
   },
@@ -61,6 +92,7 @@ export const postgresSearch: SearchProvider = {
     await db.$transaction([
       db.$executeRaw`TRUNCATE "step_search", "step_search_doc"`,
       db.$executeRaw`DROP INDEX IF EXISTS "step_search_tsv_idx"`,
+      db.$executeRaw`DROP INDEX IF EXISTS "step_search_doc_words_idx"`,
     ]);
   },
 
@@ -69,6 +101,7 @@ export const postgresSearch: SearchProvider = {
       [
         db.$executeRaw`SET LOCAL maintenance_work_mem = '256MB'`,
         db.$executeRaw`CREATE INDEX IF NOT EXISTS "step_search_tsv_idx" ON "step_search" USING GIN ("tsv")`,
+        db.$executeRaw`CREATE INDEX IF NOT EXISTS "step_search_doc_words_idx" ON "step_search_doc" USING GIN ("words")`,
       ],
       { timeout: 3_600_000 },
     );
@@ -79,8 +112,8 @@ export const postgresSearch: SearchProvider = {
 export async function indexRowsPg(client: pg.ClientBase, items: { trajectoryId: string; rows: readonly SearchRow[] }[]): Promise<void> {
   if (!items.length) return;
   const docs = await client.query(
-    `INSERT INTO "step_search_doc" ("trajectory_id") SELECT * FROM unnest($1::text[]) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`,
-    [items.map((i) => i.trajectoryId)],
+    `INSERT INTO "step_search_doc" ("trajectory_id", "words") SELECT t, strip(to_tsvector('simple', w)) FROM unnest($1::text[], $2::text[]) AS u(t, w) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`,
+    [items.map((i) => i.trajectoryId), items.map((i) => docWords(i.rows))],
   );
   const seqs = new Map(seqRowSchema.parse(docs.rows).map((r) => [r.trajectoryId, r.seq]));
   const rids: string[] = [];

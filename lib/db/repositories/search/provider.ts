@@ -17,8 +17,11 @@ import type { ParsedSearch } from "./text.ts";
  * trajectory order checking every row's tsvector, expecting matches early: 670 ms cold / 155 ms warm for a word in
  * 15,000 steps at 10^5 trajectories, 45 ms fenced. Not for a page: with LIMIT 26 it then loops over the whole set
  * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms).
+ * "candidates": a necessary condition only, for a query that verifySql must then confirm (a phrase, or several
+ * terms that must share a step): the trajectories holding all its words. A page or a capped count filters and orders
+ * the candidates first and confirms only as many as it shows or counts (trajectories.ts).
  */
-export type SearchForm = "hits" | "hitSet" | "probe";
+export type SearchForm = "hits" | "hitSet" | "probe" | "candidates";
 
 export const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));
 export const totalSchema = z.array(z.object({ n: z.coerce.number().nullable() })).length(1);
@@ -31,15 +34,28 @@ export interface IndexRow {
   body: string;
 }
 
+/** A trajectory entering the index: its distinct words (docWords), kept by PostgreSQL only. */
+export interface IndexDoc {
+  trajectoryId: string;
+  words: string;
+}
+
 export interface SearchProvider {
   /** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
   filterSql(s: ParsedSearch, form: SearchForm): Prisma.Sql;
+  /**
+   * The exact check on a trajectory id expression, for a query whose "candidates" form is not exact; null when it is
+   * (then that form alone decides).
+   */
+  verifySql(s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null;
   /** Indexed steps per plain word (from the index's own statistics), and how many trajectories there are. */
   wordCounts(db: Db, words: string[]): Promise<{ perWord: z.output<typeof wordCountSchema>; trajectories: number }>;
   /** Rows `{ trajectoryId, rid }`: the first matching step's row id of each of the trajectories `ids` (rid null: none). */
   firstMatchRows(db: Queryable, ids: Prisma.Sql, s: ParsedSearch): Promise<unknown[]>;
   /** Rows `{ rid, trajectoryId }`: matching steps, highest row id first, below `beforeRid` when given. */
   stepHitRows(db: Queryable, s: ParsedSearch, opts: { limit: number; beforeRid?: number }): Promise<unknown[]>;
+  /** Add the trajectories' step_search_doc rows; rows `{ seq, trajectoryId }` for those not indexed before. */
+  insertDocs(db: Queryable, docs: IndexDoc[]): Promise<unknown[]>;
   /** Insert index rows (at most a few hundred: the caller chunks). */
   insertRows(db: Queryable, rows: IndexRow[]): Promise<void>;
   /** Drop a trajectory's index rows, before its step_search_doc row goes. */

@@ -14,6 +14,11 @@ export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchF
   return (dialect === "sqlite" ? sqliteSearch : postgresSearch).filterSql(s, form);
 }
 
+/** The exact check of a "candidates" search on a trajectory id expression; null when the candidates are exact. */
+export function searchVerifySql(dialect: Dialect, s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null {
+  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).verifySql(s, id);
+}
+
 /**
  * Whether a query is common enough that probing candidates in list order (SearchForm "probe") beats reading its
  * hits: each of its plain one-word terms occurs in at least as many indexed steps as there are trajectories

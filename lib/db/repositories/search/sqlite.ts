@@ -17,8 +17,11 @@ export const sqliteSearch: SearchProvider = {
       // The rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.
       return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`;
     }
+    // "candidates" too: FTS5 answers phrases from its position lists, so its hits are already exact.
     return Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`;
   },
+
+  verifySql: () => null,
 
   async wordCounts(db, words) {
     const [perWord, trajectories] = await db.$transaction(async (tx) => {
@@ -53,6 +56,13 @@ export const sqliteSearch: SearchProvider = {
     return db.$queryRaw<
       unknown[]
     >`SELECT h."rid", d."trajectory_id" AS "trajectoryId" FROM (SELECT "rowid" AS "rid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}${before} ORDER BY "rowid" DESC LIMIT ${opts.limit}) h JOIN "step_search_doc" d ON d."seq" = (h."rid" >> 20) ORDER BY h."rid" DESC`;
+  },
+
+  // The words are PostgreSQL's narrowing index; FTS5 answers phrases from its own position lists.
+  insertDocs(db, docs) {
+    return db.$queryRaw<
+      unknown[]
+    >`INSERT INTO "step_search_doc" ("trajectory_id") VALUES ${Prisma.join(docs.map((d) => Prisma.sql`(${d.trajectoryId})`))} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
   },
 
   async insertRows(db, rows) {

@@ -54,15 +54,27 @@ export function searchBody(step: StepText): string {
   return kept.join(" ");
 }
 
+export type SearchRow = { index: number; body: string };
+
 /** Index rows for a trajectory's steps: (row id offset = step index, body), skipping steps without text. */
-export function searchRows(steps: readonly StepText[]): { index: number; body: string }[] {
-  const rows: { index: number; body: string }[] = [];
+export function searchRows(steps: readonly StepText[]): SearchRow[] {
+  const rows: SearchRow[] = [];
   steps.forEach((s, i) => {
     const index = s.index ?? i;
     const body = index < STEP_BITS ? searchBody(s) : "";
     if (body) rows.push({ index, body });
   });
   return rows;
+}
+
+/**
+ * A trajectory's distinct words across its index rows, space-separated (PostgreSQL keeps them per trajectory as a
+ * narrowing index for phrases and multi-word queries: see postgres.ts).
+ */
+export function docWords(rows: readonly SearchRow[]): string {
+  const words = new Set<string>();
+  for (const r of rows) for (const w of r.body.split(" ")) words.add(w);
+  return [...words].join(" ");
 }
 
 /** A query term: one token, or a phrase of adjacent tokens; `prefix` makes the last token a prefix match. */
@@ -94,5 +106,3 @@ export function parseSearchQuery(q: string): ParsedSearch | null {
   }
   return terms.length ? { terms } : null;
 }
-
-export type SearchRow = ReturnType<typeof searchRows>[number];

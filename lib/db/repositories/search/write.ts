@@ -5,17 +5,14 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Queryable } from "../../dialect.ts";
-import { seqRowSchema, type IndexRow } from "./provider.ts";
+import { seqRowSchema, type IndexDoc, type IndexRow } from "./provider.ts";
 import { searchProviderOf } from "./providers.ts";
-import { searchRows, STEP_BITS, type StepText } from "./text.ts";
+import { docWords, searchRows, STEP_BITS, type StepText } from "./text.ts";
 
 const INSERT_CHUNK = 200;
 
-async function allocateSeqs(db: Queryable, trajectoryIds: string[]): Promise<Map<string, number>> {
-  const values = Prisma.join(trajectoryIds.map((id) => Prisma.sql`(${id})`));
-  const rows = await db.$queryRaw<
-    unknown[]
-  >`INSERT INTO "step_search_doc" ("trajectory_id") VALUES ${values} ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`;
+async function allocateSeqs(db: Queryable, docs: IndexDoc[]): Promise<Map<string, number>> {
+  const rows = await searchProviderOf(db).insertDocs(db, docs);
   return new Map(seqRowSchema.parse(rows).map((r) => [r.trajectoryId, r.seq]));
 }
 
@@ -33,13 +30,14 @@ export async function indexTrajectoriesForSearch(
   items: { trajectoryId: string; steps: readonly StepText[] }[],
 ): Promise<number> {
   if (!items.length) return 0;
+  const prepared = items.map(({ trajectoryId, steps }) => ({ trajectoryId, rows: searchRows(steps) }));
   const seqs = await allocateSeqs(
     db,
-    items.map((i) => i.trajectoryId),
+    prepared.map(({ trajectoryId, rows }) => ({ trajectoryId, words: docWords(rows) })),
   );
-  const rows = items.flatMap(({ trajectoryId, steps }) => {
+  const rows = prepared.flatMap(({ trajectoryId, rows }) => {
     const seq = seqs.get(trajectoryId);
-    return seq === undefined ? [] : searchRows(steps).map((r) => ({ rid: seq * STEP_BITS + r.index, trajectoryId, body: r.body }));
+    return seq === undefined ? [] : rows.map((r) => ({ rid: seq * STEP_BITS + r.index, trajectoryId, body: r.body }));
   });
   await insertRows(db, rows);
   return seqs.size;
