@@ -21,7 +21,6 @@ import {
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
-import { Prisma } from "../../lib/db/generated/sqlite/client.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";
 
 const SEED = { count: 90, seed: 7 };
@@ -48,10 +47,12 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
     await t?.drop();
   });
 
-  async function idsWhere(s: ParsedSearch, form: SearchForm, extra: Prisma.Sql | null = null): Promise<string[]> {
-    const rows = await t.db.$queryRaw<
-      { id: string }[]
-    >`SELECT t."id" FROM "Trajectory" t WHERE ${searchFilterSql(dialectOf(t.db), s, form)}${extra ? Prisma.sql` AND ${extra}` : Prisma.empty} ORDER BY t."id"`;
+  async function idsWhere(s: ParsedSearch, form: SearchForm, confirmed = false): Promise<string[]> {
+    const where = searchFilterSql(dialectOf(t.db), s, form);
+    const verify = confirmed ? searchVerifySql(dialectOf(t.db), s, "t") : null;
+    const rows = verify
+      ? await t.db.$queryRaw<{ id: string }[]>`SELECT t."id" FROM "Trajectory" t WHERE ${where} AND ${verify} ORDER BY t."id"`
+      : await t.db.$queryRaw<{ id: string }[]>`SELECT t."id" FROM "Trajectory" t WHERE ${where} ORDER BY t."id"`;
     return rows.map((r) => r.id);
   }
 
@@ -76,10 +77,10 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       expect(await idsWhere(s, "probe")).toEqual(hits);
       if (text === "pytest") expect(hits).toHaveLength(trajectoriesWith(word("pytest")));
       // Candidates hold every match; confirmed one by one, exactly the matches.
-      const verify = searchVerifySql(dialectOf(t.db), s, Prisma.sql`t."id"`);
+      const verify = searchVerifySql(dialectOf(t.db), s, "t");
       const candidates = await idsWhere(s, "candidates");
       expect(candidates).toEqual(expect.arrayContaining(hits));
-      expect(await idsWhere(s, "candidates", verify)).toEqual(hits);
+      expect(await idsWhere(s, "candidates", true)).toEqual(hits);
       // PostgreSQL's candidates are trajectories holding all the words: exact for one word, a superset otherwise.
       if (provider === "postgresql") expect(verify === null).toBe(s.terms.length === 1 && s.terms[0]!.tokens.length === 1);
       if (verify === null) expect(candidates).toEqual(hits);

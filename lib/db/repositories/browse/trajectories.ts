@@ -314,7 +314,7 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
  */
 async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
   // A phrase or words sharing a step (PostgreSQL): the trajectories holding all the words, each confirmed in turn.
-  const verify = scope.search && scope.searchForm !== "probe" ? searchVerifySql(scope.dialect, scope.search, sql`c."id"`) : null;
+  const verify = scope.search && scope.searchForm !== "probe" ? searchVerifySql(scope.dialect, scope.search, "c") : null;
   const conditions = filterConditions(q, verify ? { ...scope, searchForm: "candidates" } : scope);
   const countConditions = scope.searchForm === "probe" || verify ? conditions : filterConditions(q, { ...scope, searchForm: "hitSet" });
   const candidates = sql`SELECT t."id" FROM "Trajectory" t${whereClause(countConditions)}`;

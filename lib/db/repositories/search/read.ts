@@ -14,9 +14,9 @@ export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchF
   return (dialect === "sqlite" ? sqliteSearch : postgresSearch).filterSql(s, form);
 }
 
-/** The exact check of a "candidates" search on a trajectory id expression; null when the candidates are exact. */
-export function searchVerifySql(dialect: Dialect, s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null {
-  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).verifySql(s, id);
+/** The exact check of a "candidates" search on the id of alias `t` or `c`; null when the candidates are exact. */
+export function searchVerifySql(dialect: Dialect, s: ParsedSearch, alias: "t" | "c"): Prisma.Sql | null {
+  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).verifySql(s, Prisma.raw(`${alias}."id"`));
 }
 
 /**
