@@ -8,8 +8,9 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Dialect } from "../../dialect.ts";
-import { isCommonSearch, searchVerifySql, type ParsedSearch } from "../search/index.ts";
+import { isCommonSearch, searchCandidateEstimate, searchVerifySql, type ParsedSearch, type SearchForm } from "../search/index.ts";
 import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
+import { isStatementTimeout } from "../../statement-timeout.ts";
 import {
   TRAJECTORY_COLUMNS,
   type PageCursor,
@@ -247,10 +248,17 @@ export async function findTrajectoriesPage(
   search: ParsedSearch | null = null,
   deepOffset = DEEP_OFFSET,
   searchCap = SEARCH_COUNT_CAP,
+  manyCandidates = MANY_CANDIDATES,
 ): Promise<TrajectoryPage> {
   const scope = scopeOf(db, viewer, search);
   const page = search
-    ? await readSearchPage(db, q, { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" }, searchCap)
+    ? await readSearchPage(
+        db,
+        q,
+        { ...scope, searchForm: (await isCommonSearch(db, search)) ? "probe" : "hits" },
+        searchCap,
+        manyCandidates,
+      )
     : await readPage(db, q, scope, deepOffset);
   const labels = await findLabelValues(
     db,
@@ -307,28 +315,89 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
   });
 }
 
+interface SearchPlan {
+  page: SearchForm;
+  count: SearchForm;
+  /** The exact check applied to candidates, in list order for the page (null: the forms are exact). */
+  verify: Prisma.Sql | null;
+}
+const HITS_PLAN: SearchPlan = { page: "hits", count: "hitSet", verify: null };
+/**
+ * A phrase's matching steps read as a set, for the page too: its words may be common where the phrase is rare, and
+ * PostgreSQL, estimating it from its words, then walked the list order probing every trajectory's steps (seconds at
+ * 10^6 for `"named pytest"`, in no step; 46 ms as a set).
+ */
+const STEP_SET_PLAN: SearchPlan = { page: "hitSet", count: "hitSet", verify: null };
+
+/**
+ * How long a page narrowed to candidates may take before it is answered from the steps' hits instead. Candidates can
+ * hold all the words without a step that matches: "named" and "pytest" share no step at 10^6 but 42,910 trajectories,
+ * so walking them would confirm every one (seconds), where the steps holding both are none (47 ms). Both ways give the
+ * same rows; the budget only bounds the slower guess.
+ */
+export const NARROWED_SEARCH_BUDGET_MS = 500;
+
+/** From this many candidates on, a phrase confirms candidates in turn (see planSearch). */
+export const MANY_CANDIDATES = 3_000;
+
+/**
+ * How a search page and its capped count evaluate the search. A common word: probed in list order. One word: its
+ * hits. A phrase or words sharing a step on PostgreSQL (verifySql not null): from the statistics, at most how many
+ * trajectories hold all the words (the rarest word's count). Fewer than `many`, and the steps holding all the words
+ * are few too: read as a set. More, and reading those
+ * steps grows with them (770 ms for `"no module named"` at 10^6, 144,789 steps): the page walks the list order
+ * checking each trajectory's words, confirming on its steps until the page is full, and the count confirms candidates
+ * until the cap — within NARROWED_SEARCH_BUDGET_MS, else as a set after all.
+ */
+async function planSearch(db: Db, scope: FilterScope, many: number): Promise<SearchPlan> {
+  if (scope.searchForm === "probe") return { page: "probe", count: "probe", verify: null };
+  const verify = scope.search ? searchVerifySql(scope.dialect, scope.search, "c") : null;
+  if (!verify) return HITS_PLAN;
+  const candidates = await searchCandidateEstimate(db, scope.search!);
+  return candidates < many ? STEP_SET_PLAN : { page: "candidateProbe", count: "candidates", verify };
+}
+
 /**
  * A page of search results. The count stops at SEARCH_COUNT_CAP + 1 rows; the page reads one row more than it shows,
  * so whether a next page exists is known without the total. Past the cap the total is a lower bound (the rows seen
  * so far), exact again on the last page.
  */
-async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number): Promise<TrajectoryPage> {
-  // A phrase or words sharing a step (PostgreSQL): the trajectories holding all the words, each confirmed in turn.
-  const verify = scope.search && scope.searchForm !== "probe" ? searchVerifySql(scope.dialect, scope.search, "c") : null;
-  const conditions = filterConditions(q, verify ? { ...scope, searchForm: "candidates" } : scope);
-  const countConditions = scope.searchForm === "probe" || verify ? conditions : filterConditions(q, { ...scope, searchForm: "hitSet" });
-  const candidates = sql`SELECT t."id" FROM "Trajectory" t${whereClause(countConditions)}`;
+async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number, many: number): Promise<TrajectoryPage> {
+  const plan = await planSearch(db, scope, many);
+  if (!plan.verify) return runSearchPage(db, q, scope, cap, plan);
+  try {
+    return await runSearchPage(db, q, scope, cap, plan, NARROWED_SEARCH_BUDGET_MS);
+  } catch (e) {
+    if (!isStatementTimeout(e)) throw e;
+    return runSearchPage(db, q, scope, cap, STEP_SET_PLAN);
+  }
+}
+
+async function runSearchPage(
+  db: Db,
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  cap: number,
+  plan: SearchPlan,
+  budgetMs?: number,
+): Promise<TrajectoryPage> {
+  const verify = plan.verify;
+  const conditions = filterConditions(q, { ...scope, searchForm: plan.page });
+  const candidates = sql`SELECT t."id" FROM "Trajectory" t${whereClause(filterConditions(q, { ...scope, searchForm: plan.count }))}`;
   const countSql = verify
     ? sql`SELECT COUNT(*) AS "c" FROM (SELECT 1 AS "x" FROM (${candidates} OFFSET 0) c WHERE ${verify} LIMIT ${cap + 1}) capped`
     : sql`SELECT COUNT(*) AS "c" FROM (${candidates} LIMIT ${cap + 1}) capped`;
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-  const [count, raw] = await db.$transaction([
-    db.$queryRaw<unknown[]>(countSql),
-    db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify)),
-  ]);
-  const fetched = parseRows(raw);
+  const [count, raw] = await db
+    .$transaction([
+      ...(budgetMs ? [db.$queryRaw<unknown[]>`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`] : []),
+      db.$queryRaw<unknown[]>(countSql),
+      db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify)),
+    ])
+    .then((r) => r.slice(budgetMs ? 1 : 0));
+  const fetched = parseRows(raw!);
   const rows = fetched.slice(0, q.perPage);
   if (reverse) rows.reverse();
   // Going back, the page after this one is where we came from; going forward, the extra row says whether it exists.

@@ -21,6 +21,7 @@ export {
   findStepHits,
   findStepTexts,
   isCommonSearch,
+  searchCandidateEstimate,
   searchFilterSql,
   searchVerifySql,
   type StepHitRef,

@@ -26,6 +26,10 @@ const wordsMatch = (s: ParsedSearch) => Prisma.sql`d."words" @@ to_tsquery('simp
 export const postgresSearch: SearchProvider = {
   filterSql(s, form) {
     const fence = form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty;
+    if (form === "candidateProbe") {
+      // OFFSET 0: a per-row check in list order; flattened into a semi-join it read every candidate first.
+      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND ${wordsMatch(s)} OFFSET 0)`;
+    }
     if (form === "probe") {
       return wordsAreExact(s)
         ? Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND ${wordsMatch(s)})`
@@ -43,6 +47,20 @@ export const postgresSearch: SearchProvider = {
     return wordsAreExact(s)
       ? null
       : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = ${id} AND ${stepMatch(s)} OFFSET 0)`;
+  },
+
+  async candidateEstimate(db, s) {
+    const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !(t.prefix && i === t.tokens.length - 1))))];
+    if (!words.length) return 0;
+    const rows = wordCountSchema.parse(
+      await db.$queryRaw<
+        unknown[]
+      >`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search_doc'::regclass) AS "n"
+        FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
+        WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search_doc' AND st."attname" = 'words' AND f."elem" IN (${Prisma.join(words)})`,
+    );
+    const counts = new Map(rows.map((r) => [r.w, r.n ?? 0]));
+    return Math.min(...words.map((w) => counts.get(w) ?? 0));
   },
 
   // The tsvector column's most-common-element frequencies gathered by ANALYZE (a word outside that list is rare).

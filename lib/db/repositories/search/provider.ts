@@ -16,12 +16,15 @@ import type { ParsedSearch } from "./text.ts";
  * capped count of a rare term. Left to the planner, PostgreSQL's capped count (LIMIT 1001) walked step_search in
  * trajectory order checking every row's tsvector, expecting matches early: 670 ms cold / 155 ms warm for a word in
  * 15,000 steps at 10^5 trajectories, 45 ms fenced. Not for a page: with LIMIT 26 it then loops over the whole set
- * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms).
- * "candidates": a necessary condition only, for a query that verifySql must then confirm (a phrase, or several
- * terms that must share a step): the trajectories holding all its words. A page or a capped count filters and orders
- * the candidates first and confirms only as many as it shows or counts (trajectories.ts).
+ * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms). A phrase's page does
+ * use it (trajectories.ts, STEP_SET_PLAN): estimated from its common words, unfenced, it walked every trajectory.
+ * "candidates" and "candidateProbe": a necessary condition only, for a query that verifySql must then confirm (a
+ * phrase, or several terms that must share a step): the trajectory holds all its words. "candidates" reads them as a
+ * set (a capped count confirms them one by one until the cap); "candidateProbe" checks each trajectory in list order
+ * (a page of a query with many candidates: the walk stops after a page). trajectories.ts picks by counting the
+ * candidates first.
  */
-export type SearchForm = "hits" | "hitSet" | "probe" | "candidates";
+export type SearchForm = "hits" | "hitSet" | "probe" | "candidates" | "candidateProbe";
 
 export const wordCountSchema = z.array(z.object({ w: z.string(), n: z.coerce.number().nullable() }));
 export const totalSchema = z.array(z.object({ n: z.coerce.number().nullable() })).length(1);
@@ -48,6 +51,12 @@ export interface SearchProvider {
    * (then that form alone decides).
    */
   verifySql(s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null;
+  /**
+   * At most how many trajectories hold all the query's words, from the index's statistics (PostgreSQL: the least
+   * frequent of its words among the trajectories' word sets; a word too rare to have a frequency counts as 0).
+   * Only asked when verifySql is not null.
+   */
+  candidateEstimate(db: Db, s: ParsedSearch): Promise<number>;
   /** Indexed steps per plain word (from the index's own statistics), and how many trajectories there are. */
   wordCounts(db: Db, words: string[]): Promise<{ perWord: z.output<typeof wordCountSchema>; trajectories: number }>;
   /** Rows `{ trajectoryId, rid }`: the first matching step's row id of each of the trajectories `ids` (rid null: none). */

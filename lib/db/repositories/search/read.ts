@@ -19,6 +19,11 @@ export function searchVerifySql(dialect: Dialect, s: ParsedSearch, alias: "t" | 
   return (dialect === "sqlite" ? sqliteSearch : postgresSearch).verifySql(s, Prisma.raw(`${alias}."id"`));
 }
 
+/** At most how many trajectories hold all of a query's words (see SearchProvider.candidateEstimate). */
+export function searchCandidateEstimate(db: Db, s: ParsedSearch): Promise<number> {
+  return searchProviderOf(db).candidateEstimate(db, s);
+}
+
 /**
  * Whether a query is common enough that probing candidates in list order (SearchForm "probe") beats reading its
  * hits: each of its plain one-word terms occurs in at least as many indexed steps as there are trajectories

@@ -13,7 +13,7 @@ export function ftsMatchExpression(s: ParsedSearch): string {
 
 export const sqliteSearch: SearchProvider = {
   filterSql(s, form) {
-    if (form === "probe") {
+    if (form === "probe" || form === "candidateProbe") {
       // The rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.
       return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`;
     }
@@ -22,6 +22,7 @@ export const sqliteSearch: SearchProvider = {
   },
 
   verifySql: () => null,
+  candidateEstimate: async () => 0,
 
   async wordCounts(db, words) {
     const [perWord, trajectories] = await db.$transaction(async (tx) => {

@@ -18,4 +18,9 @@ UPDATE "step_search_doc" d SET "words" = COALESCE(
 
 ALTER TABLE "step_search_doc" ALTER COLUMN "words" SET NOT NULL;
 
+-- Building the index in memory, not in many merged runs (it holds one entry per word per trajectory).
+SET LOCAL maintenance_work_mem = '256MB';
 CREATE INDEX "step_search_doc_words_idx" ON "step_search_doc" USING GIN ("words");
+
+-- The planner's word frequencies for the new column, before the first search needs them.
+ANALYZE "step_search_doc";
