@@ -177,6 +177,8 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
       run: (c) => listTrajectories(c, q({ q: '"no module named"', outcome: "failed" })),
     },
     { name: "search: table, q=pip install (one step)", target: 300, run: (c) => listTrajectories(c, q({ q: "pip install" })) },
+    // Two common words that no step holds side by side: the narrowing runs out of its budget, then the set answers.
+    { name: 'search: table, q="named pytest" (in no step)', target: 300, run: (c) => listTrajectories(c, q({ q: '"named pytest"' })) },
     { name: "search: steps API, q=pip install", target: 300, run: (c) => searchSteps(c, { q: "pip install", limit: 20 }) },
     { name: "search: table, q=pytest (very common)", target: 300, run: (c) => listTrajectories(c, q({ q: "pytest" })) },
     // What the table ran for a search before — an exact count and the first page,
