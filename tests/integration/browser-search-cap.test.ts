@@ -13,6 +13,7 @@ import { dialectOf } from "../../lib/db/dialect.ts";
 import {
   isCommonSearch,
   parseSearchQuery,
+  searchCandidateEstimate,
   searchFilterSql,
   searchVerifySql,
   type ParsedSearch,
@@ -95,7 +96,11 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       const s = parsed("cat py");
       const hits = await idsWhere(s, "hits");
       expect(hits.length).toBeGreaterThan(0);
-      expect((await idsWhere(s, "candidates")).length).toBeGreaterThan(hits.length);
+      const candidates = (await idsWhere(s, "candidates")).length;
+      expect(candidates).toBeGreaterThan(hits.length);
+      // The planner's estimate is the rarest word's count from ANALYZE: never below the trajectories holding both words.
+      expect(await searchCandidateEstimate(t.db, s)).toBeGreaterThanOrEqual(candidates - 0.5);
+      expect(await searchCandidateEstimate(t.db, parsed('"zzzqqq cat"'))).toBe(0);
     },
   );
 

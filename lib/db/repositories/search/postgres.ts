@@ -1,6 +1,7 @@
 // Full-text search on PostgreSQL: step_search (row id = seq * 2^20 + step index, trajectory, tsvector with the
 // 'simple' config: no stemming, no stop words) under a GIN index, beside step_search_doc (seq per trajectory).
 import type pg from "pg";
+import type { Db } from "../../client.ts";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import { seqRowSchema, totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
 import { docWords, searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
@@ -22,6 +23,20 @@ const wordsAreExact = (s: ParsedSearch) => s.terms.length === 1 && s.terms[0]!.t
 
 const stepMatch = (s: ParsedSearch) => Prisma.sql`s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})`;
 const wordsMatch = (s: ParsedSearch) => Prisma.sql`d."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})`;
+
+/**
+ * Rows holding each word, from a tsvector column's most-common-element frequencies gathered by ANALYZE (times the
+ * table's row estimate). A word outside that list is rare: it gets no row.
+ */
+async function elementCounts(db: Db, table: "step_search" | "step_search_doc", column: "tsv" | "words", words: string[]) {
+  return wordCountSchema.parse(
+    await db.$queryRaw<
+      unknown[]
+    >`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = ${table}::regclass) AS "n"
+      FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
+      WHERE st."schemaname" = current_schema() AND st."tablename" = ${table} AND st."attname" = ${column} AND f."elem" IN (${Prisma.join(words)})`,
+  );
+}
 
 export const postgresSearch: SearchProvider = {
   filterSql(s, form) {
@@ -52,26 +67,12 @@ export const postgresSearch: SearchProvider = {
   async candidateEstimate(db, s) {
     const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !(t.prefix && i === t.tokens.length - 1))))];
     if (!words.length) return 0;
-    const rows = wordCountSchema.parse(
-      await db.$queryRaw<
-        unknown[]
-      >`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search_doc'::regclass) AS "n"
-        FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
-        WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search_doc' AND st."attname" = 'words' AND f."elem" IN (${Prisma.join(words)})`,
-    );
-    const counts = new Map(rows.map((r) => [r.w, r.n ?? 0]));
+    const counts = new Map((await elementCounts(db, "step_search_doc", "words", words)).map((r) => [r.w, r.n ?? 0]));
     return Math.min(...words.map((w) => counts.get(w) ?? 0));
   },
 
-  // The tsvector column's most-common-element frequencies gathered by ANALYZE (a word outside that list is rare).
   async wordCounts(db, words) {
-    const perWord = wordCountSchema.parse(
-      await db.$queryRaw<
-        unknown[]
-      >`SELECT f."elem" AS "w", f."freq" * (SELECT GREATEST(c."reltuples", 0) FROM pg_class c WHERE c."oid" = 'step_search'::regclass) AS "n"
-        FROM pg_stats st, unnest(st."most_common_elems"::text::text[], st."most_common_elem_freqs") AS f("elem", "freq")
-        WHERE st."schemaname" = current_schema() AND st."tablename" = 'step_search' AND st."attname" = 'tsv' AND f."elem" IN (${Prisma.join(words)})`,
-    );
+    const perWord = await elementCounts(db, "step_search", "tsv", words);
     const trajectories =
       totalSchema.parse(
         await db.$queryRaw<unknown[]>`SELECT GREATEST(c."reltuples", 0) AS "n" FROM pg_class c WHERE c."oid" = '"Trajectory"'::regclass`,
