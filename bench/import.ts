@@ -5,6 +5,8 @@
 //   read by the format importers) written K times as native JSONL, each copy under its own ids — users' shapes
 //   (real step counts, output sizes, ANSI, recordings) at a measurable size.
 // Prints MB/s, trajectories/s, the ratio to parse-only, and peak RSS (VmHWM) of this process.
+// --search-words: the search index's per-trajectory word sets (PostgreSQL's step_search_doc.words) of the shared
+//   fixtures against as many generated trajectories: words and lexeme bytes per trajectory.
 // --memory: only the SQLite import (fresh process), to measure peak RSS on a large file, e.g.
 //   tsx bench/import.ts 160000 --memory   (≈2 GB of JSONL); --memory --pg: only the PostgreSQL import, the same way.
 import { spawnSync } from "node:child_process";
@@ -25,6 +27,7 @@ import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
 import { walkInputs } from "../lib/importers/walk.ts";
 import { NATIVE_FORMAT, type TrajectoryInput } from "../lib/domain/trajectory.ts";
+import { docWords, searchRows } from "../lib/db/repositories/search/text.ts";
 
 const fixturesArg = process.argv.find((a) => a.startsWith("--fixtures"));
 const copies = fixturesArg ? Number(fixturesArg.split("=")[1] ?? 50) : 0;
@@ -83,6 +86,20 @@ function copiesOf(base: readonly TrajectoryInput[], k: number): TrajectoryInput[
   });
 }
 
+if (process.argv[2] === "--search-words") {
+  const measure = (label: string, ts: TrajectoryInput[]) => {
+    const sizes = ts.map((t) => docWords(searchRows(t.steps)).split(" ").filter(Boolean));
+    const words = sizes.reduce((a, w) => a + w.length, 0);
+    const bytes = sizes.reduce((a, w) => a + w.reduce((b, x) => b + x.length + 4, 0), 0);
+    console.log(
+      `${label}: ${ts.length} trajectories, ${(words / ts.length).toFixed(0)} words each (max ${Math.max(...sizes.map((w) => w.length))}), ${(bytes / ts.length).toFixed(0)} lexeme bytes each`,
+    );
+  };
+  const real = await fixtureTrajectories();
+  measure("shared fixtures", real);
+  measure("generated", [...generateTrajectories({ count: real.length, seed: 1 })]);
+  process.exit(0);
+}
 if (process.argv[2] === "--write-fixtures") {
   const [target, k] = [process.argv[3]!, Number(process.argv[4])];
   const base = await fixtureTrajectories();
