@@ -20,13 +20,21 @@ export class LocalStorage implements FileStorage {
     await fs.promises.rename(part, to);
   }
 
+  // The file is opened before it is measured and streamed: a clean-up that deletes it afterwards leaves this reader its
+  // open descriptor. Streaming by name raced the clean-up, and the late ENOENT was an uncaught stream error.
   async open(key: string): Promise<StoredFile | null> {
-    const file = this.at(key);
+    let handle: fs.promises.FileHandle;
     try {
-      const { size } = await fs.promises.stat(file);
-      return { body: fs.createReadStream(file), size };
+      handle = await fs.promises.open(this.at(key), "r");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw e;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { body: handle.createReadStream(), size };
+    } catch (e) {
+      await handle.close();
       throw e;
     }
   }

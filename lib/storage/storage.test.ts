@@ -77,6 +77,18 @@ describe.each([
     expect(back?.equals(bytes)).toBe(true);
   }, 60_000);
 
+  it("a download opened before a clean-up deletes its file still reads the whole file", async () => {
+    const storage = make();
+    const bytes = Buffer.from("kept for the reader that opened it\n".repeat(1000));
+    await storage.putFile("job-4/data.jsonl", file("opened", bytes));
+    const f = await storage.open("job-4/data.jsonl");
+    await storage.removePrefix("job-4/");
+    expect(await read(storage, "job-4/data.jsonl")).toBeNull();
+    const chunks: Buffer[] = [];
+    for await (const c of f!.body) chunks.push(Buffer.from(c as Uint8Array));
+    expect(Buffer.concat(chunks)).toEqual(bytes);
+  });
+
   it("says it can take files", async () => {
     await expect(make().check()).resolves.toBeUndefined();
   });
@@ -89,6 +101,21 @@ describe.each([
     await storage.removePrefix("job-3/");
     for (let i = 0; i < 5; i++) expect(await read(storage, `job-3/f${i}.txt`)).toBeNull();
     expect(await read(storage, "job-30/keep.txt")).toEqual(Buffer.from("x"));
+  });
+});
+
+describe("local directory storage and clean-ups", () => {
+  it("a file deleted right after it was opened is still read whole (the reader holds it open, not its name)", async () => {
+    const root = path.join(dir, "local-race");
+    const storage = new LocalStorage(root);
+    const bytes = Buffer.from("still here\n".repeat(100));
+    await storage.putFile("job-5/data.jsonl", file("race", bytes));
+    const f = await storage.open("job-5/data.jsonl");
+    // Synchronously, before the stream has started: a clean-up on another request deleting the file.
+    fs.rmSync(path.join(root, "job-5", "data.jsonl"));
+    const chunks: Buffer[] = [];
+    for await (const c of f!.body) chunks.push(Buffer.from(c as Uint8Array));
+    expect(Buffer.concat(chunks)).toEqual(bytes);
   });
 });
 
