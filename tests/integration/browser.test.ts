@@ -177,6 +177,24 @@ describe.each(PROVIDERS)("trajectory browser on $title", ({ provider, skip }) =>
     const inDataset = await listTrajectories(t.ctx, q({ datasetId: ds.id }));
     expect(new Set(inDataset.rows.map((r) => r.id))).toEqual(new Set([b, c, d]));
     expect((await getTrajectoryFacets(t.ctx, q({})))!.datasetId).toEqual([{ value: ds.id, label: "recovery-v1", detail: null, count: 3 }]);
+
+    // Filtered, the dataset, "annotated" and label facets count the marked trajectories that pass every other filter:
+    // each count is what picking that value then lists, with the facet's own filter set or not.
+    const outcomeOf = new Map(
+      await t.db.trajectory.findMany({ select: { id: true, outcome: true } }).then((r) => r.map((x) => [x.id, x.outcome])),
+    );
+    const outcome = outcomeOf.get(b!)!;
+    for (const base of [{ outcome }, { outcome, annotated: "me" }, { outcome, datasetId: ds.id, label: "hang" }, { annotated: "nobody" }]) {
+      const facets = (await getTrajectoryFacets(t.ctx, q(base)))!;
+      const counted = [
+        ...facets.datasetId.map((o) => ["datasetId", o.value, o.count] as const),
+        ...facets.annotated.map((o) => ["annotated", o.value, o.count] as const),
+        ...facets.label.map((o) => ["label", o.value, o.count] as const),
+      ];
+      expect(counted.some(([, , n]) => n > 0)).toBe(true);
+      for (const [key, value, count] of counted)
+        expect([base, key, value, (await listTrajectories(t.ctx, q({ ...base, [key]: value }))).total]).toEqual([base, key, value, count]);
+    }
   });
 
   it.skipIf(skip)("selects every matching trajectory, not only the page", async () => {
