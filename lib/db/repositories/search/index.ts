@@ -37,5 +37,5 @@ export {
   searchIndexLag,
   type IndexCursor,
 } from "./write.ts";
-export { ftsMatchExpression, indexRowsSqlite, indexStepsSqlite } from "./sqlite.ts";
-export { indexRowsPg, indexStepsPg, tsQueryExpression } from "./postgres.ts";
+export { ftsMatchExpression } from "./sqlite.ts";
+export { tsQueryExpression } from "./postgres.ts";

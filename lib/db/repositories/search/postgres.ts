@@ -1,21 +1,24 @@
 // Full-text search on PostgreSQL: step_search (row id = seq * 2^20 + step index, trajectory, tsvector with the
 // 'simple' config: no stemming, no stop words) under a GIN index, beside step_search_doc (seq per trajectory).
-import type pg from "pg";
 import type { Db } from "../../client.ts";
 import { Prisma } from "../../generated/sqlite/client.ts";
-import { seqRowSchema, totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
-import { docWords, searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
+import { totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
+import type { ParsedSearch } from "./text.ts";
+
+type Term = ParsedSearch["terms"][number];
+/** A term's last token is a prefix when the term ends in `*`. */
+const isPrefix = (t: Term, i: number) => t.prefix && i === t.tokens.length - 1;
+/** A term's tokens as tsquery operands. Tokens are letters and digits only (text.ts), so quoting them is always safe. */
+const operands = (t: Term) => t.tokens.map((tok, i) => `'${tok}'${isPrefix(t, i) ? ":*" : ""}`);
 
 /** PostgreSQL tsquery text (for to_tsquery('simple', …)). */
 export function tsQueryExpression(s: ParsedSearch): string {
-  return s.terms
-    .map((t) => `(${t.tokens.map((tok, i) => `'${tok}'${t.prefix && i === t.tokens.length - 1 ? ":*" : ""}`).join(" <-> ")})`)
-    .join(" & ");
+  return s.terms.map((t) => `(${operands(t).join(" <-> ")})`).join(" & ");
 }
 
 /** The words-only query on step_search_doc."words": every token of every term (prefixes kept), in any step. */
 export function wordsQueryExpression(s: ParsedSearch): string {
-  return s.terms.flatMap((t) => t.tokens.map((tok, i) => `'${tok}'${t.prefix && i === t.tokens.length - 1 ? ":*" : ""}`)).join(" & ");
+  return s.terms.flatMap(operands).join(" & ");
 }
 
 /** One word (or prefix): holding it anywhere is matching it, so a trajectory's words answer exactly. */
@@ -65,7 +68,7 @@ export const postgresSearch: SearchProvider = {
   },
 
   async candidateEstimate(db, s) {
-    const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !(t.prefix && i === t.tokens.length - 1))))];
+    const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !isPrefix(t, i))))];
     if (!words.length) return 0;
     const counts = new Map((await elementCounts(db, "step_search_doc", "words", words)).map((r) => [r.w, r.n ?? 0]));
     return Math.min(...words.map((w) => counts.get(w) ?? 0));
@@ -126,36 +129,3 @@ export const postgresSearch: SearchProvider = {
     );
   },
 };
-
-/** For the bulk writer's own pg connection, inside its transaction: a batch of trajectories in two statements. */
-export async function indexRowsPg(client: pg.ClientBase, items: { trajectoryId: string; rows: readonly SearchRow[] }[]): Promise<void> {
-  if (!items.length) return;
-  const docs = await client.query(
-    `INSERT INTO "step_search_doc" ("trajectory_id", "words") SELECT t, strip(to_tsvector('simple', w)) FROM unnest($1::text[], $2::text[]) AS u(t, w) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq", "trajectory_id" AS "trajectoryId"`,
-    [items.map((i) => i.trajectoryId), items.map((i) => docWords(i.rows))],
-  );
-  const seqs = new Map(seqRowSchema.parse(docs.rows).map((r) => [r.trajectoryId, r.seq]));
-  const rids: string[] = [];
-  const ids: string[] = [];
-  const bodies: string[] = [];
-  for (const { trajectoryId, rows } of items) {
-    const seq = seqs.get(trajectoryId);
-    if (seq === undefined) continue;
-    for (const r of rows) {
-      rids.push(String(seq * STEP_BITS + r.index));
-      ids.push(trajectoryId);
-      bodies.push(r.body);
-    }
-  }
-  if (rids.length)
-    await client.query(
-      `INSERT INTO "step_search" ("rid", "trajectory_id", "tsv") SELECT r, t, to_tsvector('simple', b) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(r, t, b)`,
-      [rids, ids, bodies],
-    );
-}
-
-export const indexStepsPg = (client: pg.ClientBase, items: { trajectoryId: string; steps: readonly StepText[] }[]) =>
-  indexRowsPg(
-    client,
-    items.map((i) => ({ trajectoryId: i.trajectoryId, rows: searchRows(i.steps) })),
-  );

@@ -1,10 +1,8 @@
 // Full-text search on SQLite: a contentless FTS5 table (step_fts, row id = seq * 2^20 + step index) beside
 // step_search_doc (seq per trajectory).
-import type BetterSqlite3 from "better-sqlite3";
-import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import { totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
-import { searchRows, STEP_BITS, type ParsedSearch, type SearchRow, type StepText } from "./text.ts";
+import type { ParsedSearch } from "./text.ts";
 
 /** FTS5 query string. Tokens are letters/digits only, so quoting them is always safe. */
 export function ftsMatchExpression(s: ParsedSearch): string {
@@ -82,20 +80,3 @@ export const sqliteSearch: SearchProvider = {
 
   async afterRebuild() {},
 };
-
-/**
- * For the bulk writer's own better-sqlite3 connection, inside its transaction: index rows made by `searchRows`
- * (pure, so they can be prepared with the other rows, off the writing thread). Idempotent like the rest.
- */
-export function indexRowsSqlite(database: BetterSqlite3.Database, trajectoryId: string, rows: readonly SearchRow[]): void {
-  const doc = database
-    .prepare(`INSERT INTO "step_search_doc" ("trajectory_id") VALUES (?) ON CONFLICT ("trajectory_id") DO NOTHING RETURNING "seq"`)
-    .get(trajectoryId);
-  const parsed = z.object({ seq: z.number().int() }).safeParse(doc);
-  if (!parsed.success) return;
-  const insert = database.prepare(`INSERT INTO "step_fts" ("rowid", "body") VALUES (?, ?)`);
-  for (const r of rows) insert.run(parsed.data.seq * STEP_BITS + r.index, r.body);
-}
-
-export const indexStepsSqlite = (database: BetterSqlite3.Database, trajectoryId: string, steps: readonly StepText[]) =>
-  indexRowsSqlite(database, trajectoryId, searchRows(steps));
