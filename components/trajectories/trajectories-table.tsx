@@ -249,6 +249,11 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           <SearchX className="size-8" aria-hidden />
           {list.search && !list.search.searchable ? (
             <p>“{query.q}” has nothing to search for. Type words, commands or error messages (letters or digits).</p>
+          ) : list.search?.stopped ? (
+            <p data-testid="search-stopped">
+              Searching for “{query.q}” was stopped after a few seconds: its words appear together in too many steps to check them all, so
+              an empty table here does not mean that nothing matches. Add a filter (run, task, outcome) or search for rarer words.
+            </p>
           ) : filtered ? (
             <p>No trajectories match {query.q ? <>“{query.q}” with </> : null}these filters. Remove a filter or try other search words.</p>
           ) : (
@@ -262,7 +267,13 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         </div>
       )}
       <DataTablePagination
-        total={list.totalCapped ? `More than ${formatCount(list.total)} trajectories` : `${formatCount(list.total)} trajectories`}
+        total={
+          list.search?.stopped
+            ? "Search stopped"
+            : list.totalCapped
+              ? `More than ${formatCount(list.total)} trajectories`
+              : `${formatCount(list.total)} trajectories`
+        }
         page={page}
         pageCount={pageCount}
         pageCountKnown={!list.totalCapped}

@@ -10,6 +10,7 @@ import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { dialectOf } from "../../lib/db/dialect.ts";
+import { createDb } from "../../lib/db/client.ts";
 import {
   isCommonSearch,
   parseSearchQuery,
@@ -102,6 +103,49 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       expect(await searchCandidateEstimate(t.db, s)).toBeGreaterThanOrEqual(candidates - 0.5);
       expect(await searchCandidateEstimate(t.db, parsed('"zzzqqq cat"'))).toBe(0);
     },
+  );
+
+  // A phrase whose check outlives every budget (at 10^6: common words sharing millions of steps) is reported as
+  // stopped, with no rows, rather than failing the page or passing for "no matches". Here the step rows are locked
+  // away from the search, so each statement waits until its budget cancels it.
+  it.skipIf(skip || provider !== "postgresql")(
+    "reports a search that ran out of its budgets as stopped, not as no matches",
+    async () => {
+      const search = { q: "cat py", perPage: 5 };
+      // On a client of its own: the test database's pool may be a single connection.
+      const other = createDb(t.config);
+      let release = () => {};
+      const released = new Promise<void>((r) => (release = r));
+      let locked = () => {};
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = other.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(`LOCK TABLE "step_search" IN ACCESS EXCLUSIVE MODE`);
+          locked();
+          await released;
+        },
+        { timeout: 30_000 },
+      );
+      await isLocked;
+      try {
+        for (const many of [1, 10_000]) {
+          const started = performance.now();
+          const p = await findTrajectoriesPage(t.db, q(search), t.ctx.actor.id, parsed(search.q), undefined, undefined, many);
+          expect(p).toMatchObject({ rows: [], total: 0, searchStopped: true });
+          expect(performance.now() - started).toBeLessThan(4_900);
+        }
+        const listed = await listTrajectories(t.ctx, q(search));
+        expect(listed.search).toMatchObject({ searchable: true, stopped: true });
+      } finally {
+        release();
+        await holder;
+        await other.$disconnect();
+      }
+      const listed = await listTrajectories(t.ctx, q(search));
+      expect(listed.search).toMatchObject({ stopped: false });
+      expect(listed.rows.length).toBeGreaterThan(0);
+    },
+    30_000,
   );
 
   // "cat py" (two words in one step) both ways on PostgreSQL: few candidates read their steps' hits; many (here: from

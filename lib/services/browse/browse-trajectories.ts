@@ -18,6 +18,8 @@ export interface SearchState {
   searchable: boolean;
   /** Trajectories not yet in the search index (they cannot match until indexed). */
   indexLag: number;
+  /** The search ran out of time before it could say what matches: no rows is not "no matches". */
+  stopped: boolean;
 }
 
 export interface TrajectoryList {
@@ -40,8 +42,8 @@ async function prepareSearch(
 ): Promise<{ parsed: ParsedSearch | null; state: SearchState | null }> {
   if (!q.q) return { parsed: null, state: null };
   const parsed = parseSearchQuery(q.q);
-  if (!parsed) return { parsed: null, state: { searchable: false, indexLag: 0 } };
-  return { parsed, state: { searchable: true, indexLag: await ensureSearchIndex(ctx) } };
+  if (!parsed) return { parsed: null, state: { searchable: false, indexLag: 0, stopped: false } };
+  return { parsed, state: { searchable: true, indexLag: await ensureSearchIndex(ctx), stopped: false } };
 }
 
 /** Blind mode holds in the browser too — an annotator's label facet, filter and column see their own labels. */
@@ -83,7 +85,7 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
     pageCount: Math.max(1, Math.ceil(page.total / q.perPage), page.nextCursor ? q.page + 1 : q.page),
     nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null,
     prevCursor: page.prevCursor ? encodeCursor(page.prevCursor) : null,
-    search: state,
+    search: state && { ...state, stopped: page.searchStopped === true },
   };
 }
 

@@ -10,7 +10,7 @@ import type { Db } from "../../client.ts";
 import type { Dialect } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
-import { MANY_CANDIDATES, NARROWED_SEARCH_BUDGET_MS, planSearch, STEP_SET_PLAN, type SearchPlan } from "./search-plan.ts";
+import { MANY_CANDIDATES, planSearch, type SearchPlan } from "./search-plan.ts";
 import { isStatementTimeout } from "../../statement-timeout.ts";
 import {
   TRAJECTORY_COLUMNS,
@@ -230,6 +230,8 @@ export interface TrajectoryPage {
   /** Keyset cursors for the neighbouring pages (null at either end). */
   nextCursor: PageCursor | null;
   prevCursor: PageCursor | null;
+  /** A search that ran out of its time budget: no rows, and not because nothing matches (see planSearch). */
+  searchStopped?: boolean;
 }
 
 function cursorFor(row: TrajectoryRow | undefined, sort: SortPart[], dir: PageCursor["dir"]): PageCursor | null {
@@ -319,17 +321,18 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
 /**
  * A page of search results. The count stops at SEARCH_COUNT_CAP + 1 rows; the page reads one row more than it shows,
  * so whether a next page exists is known without the total. Past the cap the total is a lower bound (the rows seen
- * so far), exact again on the last page.
+ * so far), exact again on the last page. Each way of answering in planSearch's order, until one ends within its budget;
+ * when none does, the page says the search stopped.
  */
 async function readSearchPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, cap: number, many: number): Promise<TrajectoryPage> {
-  const plan = await planSearch(db, scope, many);
-  if (!plan.verify) return runSearchPage(db, q, scope, cap, plan);
-  try {
-    return await runSearchPage(db, q, scope, cap, plan, NARROWED_SEARCH_BUDGET_MS);
-  } catch (e) {
-    if (!isStatementTimeout(e)) throw e;
-    return runSearchPage(db, q, scope, cap, STEP_SET_PLAN);
+  for (const { plan, budgetMs } of await planSearch(db, scope, many)) {
+    try {
+      return await runSearchPage(db, q, scope, cap, plan, budgetMs);
+    } catch (e) {
+      if (!isStatementTimeout(e)) throw e;
+    }
   }
+  return { rows: [], total: 0, totalCapped: false, nextCursor: null, prevCursor: null, searchStopped: true };
 }
 
 async function runSearchPage(
@@ -338,7 +341,7 @@ async function runSearchPage(
   scope: FilterScope,
   cap: number,
   plan: SearchPlan,
-  budgetMs?: number,
+  budgetMs: number | null,
 ): Promise<TrajectoryPage> {
   const verify = plan.verify;
   const conditions = filterConditions(q, { ...scope, searchForm: plan.page });

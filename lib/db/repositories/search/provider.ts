@@ -17,12 +17,12 @@ import type { ParsedSearch } from "./text.ts";
  * trajectory order checking every row's tsvector, expecting matches early: 670 ms cold / 155 ms warm for a word in
  * 15,000 steps at 10^5 trajectories, 45 ms fenced. Not for a page: with LIMIT 26 it then loops over the whole set
  * for every candidate (2.2 s), where the unfenced form probes the index per candidate (40 ms). A phrase's page does
- * use it (trajectories.ts, STEP_SET_PLAN): estimated from its common words, unfenced, it walked every trajectory.
+ * use it (search-plan.ts, STEP_SET_PLAN): estimated from its common words, unfenced, it walked every trajectory.
  * "candidates" and "candidateProbe": a necessary condition only, for a query that verifySql must then confirm (a
  * phrase, or several terms that must share a step): the trajectory holds all its words. "candidates" reads them as a
  * set (a capped count confirms them one by one until the cap); "candidateProbe" checks each trajectory in list order
  * (a page of a query with many candidates: the walk stops after a page). trajectories.ts picks by counting the
- * candidates first.
+ * candidates first (search-plan.ts).
  */
 export type SearchForm = "hits" | "hitSet" | "probe" | "candidates" | "candidateProbe";
 
