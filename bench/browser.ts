@@ -17,9 +17,7 @@ import type { ServiceContext } from "../lib/services/context.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { getTrajectoryFacets, listTrajectories, selectMatchingTrajectories } from "../lib/services/browse/browse-trajectories.ts";
 import { searchSteps } from "../lib/services/browse/search-trajectories.ts";
-import { trajectoryListQuerySchema, type TrajectoryListQuery } from "../lib/validation/search-params/index.ts";
-import { filterConditions, scopeOf } from "../lib/db/repositories/browse/trajectory-filters.ts";
-import { findMarkFacetCounts } from "../lib/db/repositories/browse/facet-marks.ts";
+import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 import { benchConfig, prepareBenchDatabase } from "./browser-setup.ts";
 import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import { createDb } from "../lib/db/client.ts";
@@ -147,28 +145,6 @@ async function prefixFacets(ctx: ServiceContext): Promise<unknown> {
   );
 }
 
-// The dataset, "annotated" and label facets with outcome=failed as they ran before facet-marks.ts: three statements side
-// by side, each joining its rows (latest dataset items, annotations, error-category labels) to Trajectory by id.
-async function joinedMarkFacets(ctx: ServiceContext, outcome: string): Promise<unknown> {
-  const join = `JOIN "Trajectory" t ON t."id" = x."trajectoryId" AND t."outcome" = '${outcome.replace(/'/g, "")}'`;
-  return Promise.all([
-    ctx.db
-      .$queryRawUnsafe(`SELECT v."datasetId", COUNT(DISTINCT x."trajectoryId") FROM "DatasetItem" x JOIN "DatasetVersion" v ON v."id" = x."datasetVersionId" ${join}
-      WHERE v."version" = (SELECT MAX(v2."version") FROM "DatasetVersion" v2 WHERE v2."datasetId" = v."datasetId") GROUP BY v."datasetId"`),
-    ctx.db.$queryRawUnsafe(
-      `SELECT COUNT(DISTINCT x."trajectoryId"), COUNT(DISTINCT CASE WHEN x."annotatorId" = '' THEN x."trajectoryId" END) FROM "Annotation" x ${join}`,
-    ),
-    ctx.db.$queryRawUnsafe(`SELECT x."value", COUNT(DISTINCT x."trajectoryId") FROM "Annotation" x ${join}
-      WHERE x."schemaId" IN (SELECT ls."id" FROM "LabelSchema" ls WHERE ls."key" = 'error-category') GROUP BY x."value"`),
-  ]);
-}
-
-async function markFacets(ctx: ServiceContext, query: TrajectoryListQuery): Promise<unknown> {
-  const scope = scopeOf(ctx.db, ctx.actor.id, null);
-  const without = (k: "datasetId" | "annotated" | "label") => filterConditions(query, scope, [k]);
-  return findMarkFacetCounts(ctx.db, { datasetId: without("datasetId"), annotated: without("annotated"), label: without("label") }, scope);
-}
-
 async function exactSearch(ctx: ServiceContext, text: string): Promise<unknown> {
   const where = searchFilterSql(dialectOf(ctx.db), parseSearchQuery(text)!, "hits");
   const count = await ctx.db.$queryRaw`SELECT COUNT(*) FROM "Trajectory" t WHERE ${where}`;
@@ -190,8 +166,6 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "deep page, row 50,000 (offset)", target: 100, run: (c) => listTrajectories(c, q({ page: 2001 })) },
     { name: "facet counts (outcome=failed)", target: 300, run: (c) => getTrajectoryFacets(c, q({ outcome: "failed" })) },
     { name: "facet counts (no filter)", target: 300, run: (c) => getTrajectoryFacets(c, q({})) },
-    { name: "facet marks, 3 joins (before 20)", target: 300, run: (c) => joinedMarkFacets(c, "failed") },
-    { name: "facet marks, one pass (after 20)", target: 300, run: (c) => markFacets(c, q({ outcome: "failed" })) },
     // The two group-bys the facets issued before they became one pass.
     { name: "facet group-bys, 2 passes (before 15)", target: 300, run: (c) => twoPassFacets(c, "failed") },
     { name: "facet group-by, 1 pass (after 15)", target: 300, run: (c) => onePassFacets(c) },

@@ -15,10 +15,17 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Queryable } from "../../dialect.ts";
 import type { ParsedSearch } from "../search/index.ts";
-import { filterConditions, scopeOf, whereClause, type FilterScope, type Viewer } from "./trajectory-filters.ts";
+import {
+  filterConditions,
+  labelScopeSql,
+  LATEST_VERSION_SQL,
+  scopeOf,
+  whereClause,
+  type FilterScope,
+  type Viewer,
+} from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
-import { findMarkFacetCounts } from "./facet-marks.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -204,13 +211,14 @@ export async function findTrajectoryFacets(
   search: ParsedSearch | null,
 ): Promise<TrajectoryFacets> {
   const scope: FilterScope = scopeOf(db, viewer, search);
+  const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
   const [runs, tasks, datasets] = await Promise.all([
     db.run.findMany({ select: { id: true, name: true, model: true, checkpoint: true } }),
     db.task.findMany({ select: { id: true, name: true, category: true } }),
     db.dataset.findMany({ select: { id: true, name: true } }),
   ]);
-  const [cellsRaw, marks, rangeBounds, unannotatedTotal, forkErrorCounts] = await Promise.all([
+  const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     // Grouped by the index's four leading columns only, so both databases stream the groups in index order without a
     // sort; forks / attempt / warnings are counted inside each group (stateAggregates).
     // With no other filter, the same groups are sums over the precomputed cells.
@@ -224,23 +232,16 @@ export async function findTrajectoryFacets(
           >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
           FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
         ),
-    findMarkFacetCounts(
-      db,
-      {
-        datasetId: datasets.length ? filterConditions(q, scope, ["datasetId"]) : null,
-        annotated: filterConditions(q, scope, ["annotated"]),
-        label: filterConditions(q, scope, ["label"]),
-      },
-      scope,
-    ),
+    datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
+    annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(db, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(db, where(["annotated"])) : Promise.resolve(null),
     cellsAnswer(q, scope, ["forkError"])
       ? forkCategoryCounts(db, q, scope)
       : forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
+    labelGroups(db, scope, filterConditions(q, scope, ["label"])),
   ]);
-  const { datasetId: datasetCounts, annotated, label: labelCounts } = marks;
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
   const groups = groupSchema.parse(cellsRaw);
@@ -399,4 +400,48 @@ async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<st
       .parse(rows)
       .map((r) => [r.k ?? NO_ERROR, r.c]),
   );
+}
+
+/**
+ * The join to Trajectory that a facet driven from a small table needs for the filters on `t`, left out when there are
+ * none (every annotation and dataset item has its trajectory: the foreign keys cascade), as it costs a Trajectory
+ * lookup per annotation or item.
+ */
+const joinTrajectory = (conditions: Prisma.Sql[], alias: string) =>
+  conditions.length ? sql` JOIN "Trajectory" t ON t."id" = ${Prisma.raw(`"${alias}"`)}."trajectoryId"` : Prisma.empty;
+
+/** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
+async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
+    FROM "Annotation" la${joinTrajectory(conditions, "la")}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
+  return new Map(
+    z
+      .array(z.object({ k: z.string(), c: num }))
+      .parse(rows)
+      .map((r) => [r.k, r.c]),
+  );
+}
+
+async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT v."datasetId" AS "k", COUNT(DISTINCT di."trajectoryId") AS "c"
+    FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId"${joinTrajectory(conditions, "di")}
+    ${whereClause([LATEST_VERSION_SQL, ...conditions])} GROUP BY v."datasetId"`;
+  return new Map(
+    z
+      .array(z.object({ k: z.string(), c: num }))
+      .parse(rows)
+      .map((r) => [r.k, r.c]),
+  );
+}
+
+/** Driven from the (small) annotation table rather than probing it once per trajectory. */
+async function annotationCounts(db: Db, conditions: Prisma.Sql[], actorId: string): Promise<{ me: number; anyone: number }> {
+  const rows = await db.$queryRaw<
+    unknown[]
+  >`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
+    FROM "Annotation" a${joinTrajectory(conditions, "a")}${whereClause(conditions)}`;
+  return z
+    .array(z.object({ anyone: num, me: num }))
+    .length(1)
+    .parse(rows)[0]!;
 }
