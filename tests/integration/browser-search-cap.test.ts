@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
-import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { SEARCH_FACETS_BUDGET_MS } from "../../lib/db/repositories/browse/facets.ts";
 import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { dialectOf } from "../../lib/db/dialect.ts";
 import { createDb } from "../../lib/db/client.ts";
@@ -136,6 +137,10 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
         }
         const listed = await listTrajectories(t.ctx, q(search));
         expect(listed.search).toMatchObject({ searchable: true, stopped: true });
+        // The facets of the search are not counted either, and say so (null), within their own budget.
+        const started = performance.now();
+        expect(await getTrajectoryFacets(t.ctx, q(search))).toBeNull();
+        expect(performance.now() - started).toBeLessThan(SEARCH_FACETS_BUDGET_MS + 2_000);
       } finally {
         release();
         await holder;
@@ -144,8 +149,9 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       const listed = await listTrajectories(t.ctx, q(search));
       expect(listed.search).toMatchObject({ stopped: false });
       expect(listed.rows.length).toBeGreaterThan(0);
+      expect((await getTrajectoryFacets(t.ctx, q(search)))?.outcome.length).toBeGreaterThan(0);
     },
-    30_000,
+    40_000,
   );
 
   // "cat py" (two words in one step) both ways on PostgreSQL: few candidates read their steps' hits; many (here: from

@@ -13,7 +13,8 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import { dialectOf, type Queryable } from "../../dialect.ts";
+import { dialectOf, type Dialect, type Queryable } from "../../dialect.ts";
+import { budgetedReader, isStatementTimeout } from "../../statement-timeout.ts";
 import type { ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
@@ -204,13 +205,33 @@ function passMasks<C extends { n: number }, K extends string>(cells: C[], tests:
 const oneOf = (values: string[], v: string | null | undefined) =>
   values.length === 0 || (v !== null && v !== undefined && values.includes(v));
 
+/**
+ * How long each facet statement of a search may run on PostgreSQL. A search's facets count every match: at 10^6 a
+ * rare word's take 1.5–2 s, and words that share millions of steps without standing together (`"pytest passed"`)
+ * would take minutes. Past the budget the facets are not counted (null) and the page still answers. Under Prisma's
+ * 5 s transaction limit, which the budgeted statement's transaction is subject to.
+ */
+export const SEARCH_FACETS_BUDGET_MS = 4_000;
+
+/** The facet counts of a query, or null when a search's facets outlasted SEARCH_FACETS_BUDGET_MS. */
 export async function findTrajectoryFacets(
   db: Db,
   q: TrajectoryListQuery,
   viewer: Viewer,
   search: ParsedSearch | null,
-): Promise<TrajectoryFacets> {
+): Promise<TrajectoryFacets | null> {
+  try {
+    return await countFacets(db, q, viewer, search);
+  } catch (e) {
+    if (isStatementTimeout(e)) return null;
+    throw e;
+  }
+}
+
+async function countFacets(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null): Promise<TrajectoryFacets> {
   const scope: FilterScope = scopeOf(db, viewer, search);
+  const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
+  const read = budgetedReader(db, budgetMs);
   const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
   const [runs, tasks, datasets] = await Promise.all([
@@ -227,20 +248,21 @@ export async function findTrajectoryFacets(
         ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
       : withIndexCosts(
           db,
+          budgetMs,
           (tx) => tx.$queryRaw<
             unknown[]
           >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
           FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
         ),
-    datasets.length ? datasetGroups(db, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
-    annotationCounts(db, filterConditions(q, scope, ["annotated"]), actorId),
+    datasets.length ? datasetGroups(read, filterConditions(q, scope, ["datasetId"])) : Promise.resolve(new Map<string, number>()),
+    annotationCounts(read, filterConditions(q, scope, ["annotated"]), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
-    Promise.all(RANGES.map((k) => (q[k] ? bounds(db, k, where([k])) : Promise.resolve(null)))),
-    q.annotated ? count(db, where(["annotated"])) : Promise.resolve(null),
+    Promise.all(RANGES.map((k) => (q[k] ? bounds(read, k, where([k])) : Promise.resolve(null)))),
+    q.annotated ? count(read, where(["annotated"])) : Promise.resolve(null),
     cellsAnswer(q, scope, ["forkError"])
       ? forkCategoryCounts(db, q, scope)
-      : forkErrorGroups(db, filterConditions(q, scope, ["forkError"])),
-    labelGroups(db, scope, filterConditions(q, scope, ["label"])),
+      : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
+    labelGroups(read, scope, filterConditions(q, scope, ["label"])),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -346,13 +368,14 @@ export async function findTrajectoryFacets(
  * planner starts for this scan only compete with them (an EXPLAIN ANALYZE under load: 511 ms with workers).
  * Set for this statement only (SET LOCAL), so the server's own settings stay in force everywhere else.
  */
-async function withIndexCosts<T>(db: Db, run: (q: Queryable) => Promise<T>): Promise<T> {
+async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Queryable) => Promise<T>): Promise<T> {
   if (dialectOf(db) !== "postgresql") return run(db);
   return db.$transaction(
     async (tx) => {
       await tx.$queryRawUnsafe(
         "SELECT set_config('random_page_cost', '1.1', true), set_config('max_parallel_workers_per_gather', '0', true)",
       );
+      if (budgetMs !== null) await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`;
       return run(tx);
     },
     { maxWait: 30_000, timeout: 60_000 },
@@ -371,29 +394,29 @@ const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = {
   firstErrorStep: sql`t."firstErrorStep"`,
 };
 
-async function bounds(db: Db, key: (typeof RANGES)[number], where: Prisma.Sql): Promise<RangeBounds> {
+type Read = (query: Prisma.Sql) => Promise<unknown[]>;
+
+async function bounds(read: Read, key: (typeof RANGES)[number], where: Prisma.Sql): Promise<RangeBounds> {
   const col = RANGE_COLUMN[key];
-  const [r] = boundsSchema.parse(
-    await db.$queryRaw<unknown[]>`SELECT MIN(${col}) AS "lo", MAX(${col}) AS "hi" FROM "Trajectory" t${where}`,
-  );
+  const [r] = boundsSchema.parse(await read(sql`SELECT MIN(${col}) AS "lo", MAX(${col}) AS "hi" FROM "Trajectory" t${where}`));
   return { min: r!.lo, max: r!.hi };
 }
 
-async function count(db: Db, where: Prisma.Sql): Promise<number> {
+async function count(read: Read, where: Prisma.Sql): Promise<number> {
   return z
     .array(z.object({ c: num }))
     .length(1)
-    .parse(await db.$queryRaw<unknown[]>`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`)[0]!.c;
+    .parse(await read(sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`))[0]!.c;
 }
 
 /** Attempts per fork-point category — grouped by fork point first, so the category is looked up once each. */
-async function forkErrorGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+async function forkErrorGroups(read: Read, dialect: Dialect, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
   // Grouped by byte order on PostgreSQL: a locale-aware sort of ~13,000 category strings was a third of the statement.
-  const k = dialectOf(db) === "postgresql" ? sql`g."k" COLLATE "C"` : sql`g."k"`;
-  const rows = await db.$queryRaw<unknown[]>`SELECT ${k} AS "k", CAST(SUM(g."c") AS INTEGER) AS "c" FROM (
-      SELECT ${forkCategorySql("fp", dialectOf(db))} AS "k", x."c" FROM (
+  const k = dialect === "postgresql" ? sql`g."k" COLLATE "C"` : sql`g."k"`;
+  const rows = await read(sql`SELECT ${k} AS "k", CAST(SUM(g."c") AS INTEGER) AS "c" FROM (
+      SELECT ${forkCategorySql("fp", dialect)} AS "k", x."c" FROM (
         SELECT t."forkPointId" AS "id", COUNT(*) AS "c" FROM "Trajectory" t${whereClause([sql`t."forkPointId" IS NOT NULL`, ...conditions])} GROUP BY t."forkPointId"
-      ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY 1`;
+      ) x JOIN "ForkPoint" fp ON fp."id" = x."id") g GROUP BY 1`);
   return new Map(
     z
       .array(z.object({ k: z.string().nullable(), c: num }))
@@ -411,9 +434,9 @@ const joinTrajectory = (conditions: Prisma.Sql[], alias: string) =>
   conditions.length ? sql` JOIN "Trajectory" t ON t."id" = ${Prisma.raw(`"${alias}"`)}."trajectoryId"` : Prisma.empty;
 
 /** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
-async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
-    FROM "Annotation" la${joinTrajectory(conditions, "la")}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`;
+async function labelGroups(read: Read, scope: FilterScope, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await read(sql`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
+    FROM "Annotation" la${joinTrajectory(conditions, "la")}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`);
   return new Map(
     z
       .array(z.object({ k: z.string(), c: num }))
@@ -422,10 +445,10 @@ async function labelGroups(db: Db, scope: FilterScope, conditions: Prisma.Sql[])
   );
 }
 
-async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<unknown[]>`SELECT v."datasetId" AS "k", COUNT(DISTINCT di."trajectoryId") AS "c"
+async function datasetGroups(read: Read, conditions: Prisma.Sql[]): Promise<Map<string, number>> {
+  const rows = await read(sql`SELECT v."datasetId" AS "k", COUNT(DISTINCT di."trajectoryId") AS "c"
     FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId"${joinTrajectory(conditions, "di")}
-    ${whereClause([LATEST_VERSION_SQL, ...conditions])} GROUP BY v."datasetId"`;
+    ${whereClause([LATEST_VERSION_SQL, ...conditions])} GROUP BY v."datasetId"`);
   return new Map(
     z
       .array(z.object({ k: z.string(), c: num }))
@@ -435,11 +458,10 @@ async function datasetGroups(db: Db, conditions: Prisma.Sql[]): Promise<Map<stri
 }
 
 /** Driven from the (small) annotation table rather than probing it once per trajectory. */
-async function annotationCounts(db: Db, conditions: Prisma.Sql[], actorId: string): Promise<{ me: number; anyone: number }> {
-  const rows = await db.$queryRaw<
-    unknown[]
-  >`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
-    FROM "Annotation" a${joinTrajectory(conditions, "a")}${whereClause(conditions)}`;
+async function annotationCounts(read: Read, conditions: Prisma.Sql[], actorId: string): Promise<{ me: number; anyone: number }> {
+  const rows =
+    await read(sql`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
+    FROM "Annotation" a${joinTrajectory(conditions, "a")}${whereClause(conditions)}`);
   return z
     .array(z.object({ anyone: num, me: num }))
     .length(1)
