@@ -221,14 +221,14 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       ) : null}
       {list.search && list.search.indexLag > 0 ? (
         <p role="status" className="flex items-center gap-2 border-b bg-warning/10 px-3 py-2 text-sm">
-          <Info className="size-4" aria-hidden /> {formatCount(list.search.indexLag)} recently imported trajectories are still being indexed
-          for search, so results may be incomplete. Reload in a moment.
+          <Info className="size-4 shrink-0" aria-hidden /> {formatCount(list.search.indexLag)} recently imported trajectories are still
+          being indexed for search, so results may be incomplete. Reload in a moment.
         </p>
       ) : null}
       {list.search?.searchable && !list.search.stopped && facets === null ? (
         <p role="status" className="flex items-center gap-2 border-b bg-warning/10 px-3 py-2 text-sm" data-testid="facets-skipped">
-          <Info className="size-4" aria-hidden /> The filter counts were not computed for this search: it matches too broadly to count in a
-          few seconds. The rows below are unaffected; add a filter or rarer words to see counts.
+          <Info className="size-4 shrink-0" aria-hidden /> The filter counts were not computed for this search: it matches too broadly to
+          count in a few seconds. The rows below are unaffected; add a filter or rarer words to see counts.
         </p>
       ) : null}
       {list.rows.length ? (
