@@ -254,14 +254,25 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
         >
           <SearchX className="size-8" aria-hidden />
           {list.search && !list.search.searchable ? (
-            <p>“{query.q}” has nothing to search for. Type words, commands or error messages (letters or digits).</p>
+            <p>
+              <SearchText q={query.q} /> has nothing to search for. Type words, commands or error messages (letters or digits).
+            </p>
           ) : list.search?.stopped ? (
             <p data-testid="search-stopped">
-              Searching for “{query.q}” was stopped after a few seconds: its words appear together in too many steps to check them all, so
-              an empty table here does not mean that nothing matches. Add a filter (run, task, outcome) or search for rarer words.
+              Searching for <SearchText q={query.q} /> was stopped after a few seconds: its words appear together in too many steps to check
+              them all, so an empty table here does not mean that nothing matches. Add a filter (run, task, outcome) or search for rarer
+              words.
             </p>
           ) : filtered ? (
-            <p>No trajectories match {query.q ? <>“{query.q}” with </> : null}these filters. Remove a filter or try other search words.</p>
+            <p>
+              No trajectories match{" "}
+              {query.q ? (
+                <>
+                  <SearchText q={query.q} /> with{" "}
+                </>
+              ) : null}
+              these filters. Remove a filter or try other search words.
+            </p>
           ) : (
             <p>Nothing here yet.</p>
           )}
@@ -290,4 +301,9 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       />
     </div>
   );
+}
+
+/** The search as typed, in the terminal's type: a quoted phrase keeps its own quotes and gets no second pair. */
+function SearchText({ q }: { q: string | undefined }) {
+  return <code className="rounded bg-muted px-1 font-mono text-foreground">{q}</code>;
 }

@@ -1,9 +1,11 @@
 // A statement cancelled by PostgreSQL's statement_timeout (SQLSTATE 57014), as Prisma reports it for raw queries:
 // P2010, the database's code in the driver adapter's cause. Callers that set a budget on a statement fall back to
 // another way of answering. SQLite has no statement timeout.
-import type { Prisma } from "./generated/sqlite/client.ts";
+import { Prisma } from "./generated/sqlite/client.ts";
 import type { Db } from "./client.ts";
 import { dialectOf } from "./dialect.ts";
+
+const sql = Prisma.sql;
 
 export function isStatementTimeout(e: unknown): boolean {
   const err = e as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { code?: string } } } };
@@ -12,16 +14,21 @@ export function isStatementTimeout(e: unknown): boolean {
 }
 
 /**
- * Raw reads, each under a statement budget on PostgreSQL when one is given (set for its own transaction only, so the
- * pooled connection keeps the server's setting). Without a budget, or on SQLite, a plain read.
+ * The statement that puts the rest of its transaction under a budget (set_config, SET LOCAL's function form, so the
+ * value is bound and the pooled connection keeps the server's setting afterwards). PostgreSQL only.
  */
+export const statementBudgetSql = (budgetMs: number): Prisma.Sql => sql`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`;
+
+/** Raw reads in one batch transaction, each under the budget on PostgreSQL when one is given; their rows, in order. */
+export async function budgetedBatch(db: Db, budgetMs: number | null, queries: Prisma.Sql[]): Promise<unknown[][]> {
+  const reads = queries.map((query) => db.$queryRaw<unknown[]>(query));
+  if (budgetMs === null || dialectOf(db) !== "postgresql") return db.$transaction(reads);
+  const [, ...rows] = await db.$transaction([db.$queryRaw<unknown[]>(statementBudgetSql(budgetMs)), ...reads]);
+  return rows;
+}
+
+/** Raw reads, each under a statement budget on PostgreSQL when one is given; without one, or on SQLite, a plain read. */
 export function budgetedReader(db: Db, budgetMs: number | null): (query: Prisma.Sql) => Promise<unknown[]> {
   if (budgetMs === null || dialectOf(db) !== "postgresql") return (query) => db.$queryRaw<unknown[]>(query);
-  return (query) =>
-    db
-      .$transaction([
-        db.$queryRaw<unknown[]>`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`,
-        db.$queryRaw<unknown[]>(query),
-      ])
-      .then((r) => r[1]!);
+  return (query) => budgetedBatch(db, budgetMs, [query]).then((rows) => rows[0]!);
 }

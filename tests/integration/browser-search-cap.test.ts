@@ -8,7 +8,6 @@ import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/tes
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { generateTrajectories } from "../../lib/generator/generate.ts";
 import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
-import { SEARCH_FACETS_BUDGET_MS } from "../../lib/db/repositories/browse/facets.ts";
 import { ensureSearchIndex } from "../../lib/services/browse/search-trajectories.ts";
 import { dialectOf } from "../../lib/db/dialect.ts";
 import { createDb } from "../../lib/db/client.ts";
@@ -129,18 +128,15 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       );
       await isLocked;
       try {
+        // The step rows stay locked until the end: only the budgets can end these reads (without them, the test times out).
         for (const many of [1, 10_000]) {
-          const started = performance.now();
           const p = await findTrajectoriesPage(t.db, q(search), t.ctx.actor.id, parsed(search.q), undefined, undefined, many);
           expect(p).toMatchObject({ rows: [], total: 0, searchStopped: true });
-          expect(performance.now() - started).toBeLessThan(4_900);
         }
         const listed = await listTrajectories(t.ctx, q(search));
         expect(listed.search).toMatchObject({ searchable: true, stopped: true });
         // The facets of the search are not counted either, and say so (null), within their own budget.
-        const started = performance.now();
         expect(await getTrajectoryFacets(t.ctx, q(search))).toBeNull();
-        expect(performance.now() - started).toBeLessThan(SEARCH_FACETS_BUDGET_MS + 2_000);
       } finally {
         release();
         await holder;

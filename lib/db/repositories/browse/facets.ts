@@ -14,7 +14,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect, type Queryable } from "../../dialect.ts";
-import { budgetedReader, isStatementTimeout } from "../../statement-timeout.ts";
+import { budgetedReader, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
 import type { ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
@@ -375,7 +375,7 @@ async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Query
       await tx.$queryRawUnsafe(
         "SELECT set_config('random_page_cost', '1.1', true), set_config('max_parallel_workers_per_gather', '0', true)",
       );
-      if (budgetMs !== null) await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`;
+      if (budgetMs !== null) await tx.$queryRaw(statementBudgetSql(budgetMs));
       return run(tx);
     },
     { maxWait: 30_000, timeout: 60_000 },

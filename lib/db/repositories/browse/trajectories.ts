@@ -11,7 +11,7 @@ import type { Dialect } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
 import { MANY_CANDIDATES, planSearch, type SearchPlan } from "./search-plan.ts";
-import { isStatementTimeout } from "../../statement-timeout.ts";
+import { budgetedBatch, isStatementTimeout } from "../../statement-timeout.ts";
 import {
   TRAJECTORY_COLUMNS,
   type PageCursor,
@@ -352,13 +352,10 @@ async function runSearchPage(
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-  const [count, raw] = await db
-    .$transaction([
-      ...(budgetMs ? [db.$queryRaw<unknown[]>`SELECT set_config('statement_timeout', ${String(budgetMs)}, true)`] : []),
-      db.$queryRaw<unknown[]>(countSql),
-      db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify)),
-    ])
-    .then((r) => r.slice(budgetMs ? 1 : 0));
+  const [count, raw] = await budgetedBatch(db, budgetMs, [
+    countSql,
+    pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify),
+  ]);
   const fetched = parseRows(raw!);
   const rows = fetched.slice(0, q.perPage);
   if (reverse) rows.reverse();
