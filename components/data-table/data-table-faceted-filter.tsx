@@ -21,12 +21,14 @@ interface Props {
   /** Several values (checkboxes, OR-ed) or at most one (radio buttons with "Any"). */
   multiple: boolean;
   onChange: (values: string[]) => void;
+  /** The counts are being recomputed (the options shown, if any, are the previous query's). */
+  counting?: boolean;
 }
 
 const FILTERABLE = 8;
 
 /** A facet as a toolbar button opening a list of values with how many trajectories each would match. */
-export function DataTableFacetedFilter({ title, options, selected, multiple, onChange }: Props) {
+export function DataTableFacetedFilter({ title, options, selected, multiple, onChange, counting = false }: Props) {
   const [filter, setFilter] = useState("");
   // Show a click at once; the URL (and with it `selected`) catches up when the navigation completes.
   const [optimistic, setOptimistic] = useState<string[] | null>(null);
@@ -81,7 +83,7 @@ export function DataTableFacetedFilter({ title, options, selected, multiple, onC
               className="mb-2 h-8 w-full rounded-md border bg-background px-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring"
             />
           ) : null}
-          <div role="group" aria-label={title} className="flex max-h-72 flex-col overflow-y-auto">
+          <div role="group" aria-label={title} aria-busy={counting} className="flex max-h-72 flex-col overflow-y-auto">
             {!multiple ? (
               <label className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 hover:bg-accent">
                 <input
@@ -117,13 +119,15 @@ export function DataTableFacetedFilter({ title, options, selected, multiple, onC
                     <span className="block truncate">{o.label}</span>
                     {o.detail ? <span className="block truncate text-xs text-muted-foreground">{o.detail}</span> : null}
                   </span>
-                  <span className="text-xs text-muted-foreground tabular-nums" data-testid="facet-count">
+                  <span className={cn("text-xs text-muted-foreground tabular-nums", counting && "opacity-50")} data-testid="facet-count">
                     {formatCount(o.count)}
                   </span>
                 </label>
               );
             })}
-            {shown.length === 0 ? <p className="px-2 py-3 text-center text-muted-foreground">No matching values.</p> : null}
+            {shown.length === 0 ? (
+              <p className="px-2 py-3 text-center text-muted-foreground">{counting ? "Counting…" : "No matching values."}</p>
+            ) : null}
           </div>
           {current.length ? (
             <Button variant="ghost" size="sm" className="mt-1 w-full" onClick={() => change([])}>

@@ -36,7 +36,10 @@ const RANGES: { key: RangeKey; step: number }[] = [
 
 interface Props {
   query: TrajectoryListQuery;
-  facets: TrajectoryFacets | null;
+  /** Undefined until the first counts arrive; null when a search's counts were skipped. */
+  facets: TrajectoryFacets | null | undefined;
+  /** Newer counts are on their way: `facets` are the previous query's. */
+  counting: boolean;
   /** Filters fixed by the page (e.g. the task on a task page): not offered here. */
   hidden: TrajectoryFilterKey[];
   pending: boolean;
@@ -53,7 +56,7 @@ function labelled(key: MultiKey, options: FacetOptionView[]): FacetOptionView[] 
 }
 
 /** Search box, one button per facet (with counts) and range, "reset", and the column menu. */
-export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFilter, onSearch, onReset, end }: Props) {
+export function TrajectoriesTableToolbar({ query, facets, counting, hidden, pending, onFilter, onSearch, onReset, end }: Props) {
   const show = (k: TrajectoryFilterKey) => !hidden.includes(k);
   return (
     <div className="flex flex-col gap-2 border-b p-3">
@@ -70,6 +73,7 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
       <div className="flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Filters">
         {MULTI.filter(show).map((key) => {
           const options = labelled(key, facets?.[key] ?? []);
+          // Offered once counted (before that, whether any value exists is not known yet).
           if ((key === "datasetId" || key === "forkError" || key === "label") && !options.length && !query[key].length) return null;
           return (
             <DataTableFacetedFilter
@@ -78,6 +82,7 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
               options={options}
               selected={query[key]}
               multiple
+              counting={counting}
               onChange={(values) => onFilter(key, values)}
             />
           );
@@ -89,6 +94,7 @@ export function TrajectoriesTableToolbar({ query, facets, hidden, pending, onFil
             options={facets?.[key] ?? []}
             selected={query[key] ? [query[key]] : []}
             multiple={false}
+            counting={counting}
             onChange={(values) => onFilter(key, values.slice(0, 1))}
           />
         ))}

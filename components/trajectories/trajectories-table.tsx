@@ -30,6 +30,7 @@ import { usePersistedState } from "@/components/data-table/use-persisted-state";
 import { useRowSelection } from "@/components/data-table/use-row-selection";
 import { useTableHotkeys } from "@/components/data-table/use-table-hotkeys";
 import { useServerTable } from "@/components/data-table/use-server-table";
+import { useStreamedValue } from "@/components/data-table/use-streamed-value";
 import { StepSnippet } from "@/components/search/step-snippet";
 import { Button } from "@/components/ui/button";
 import { CreateDatasetFromSelectionForm } from "@/components/datasets/create-dataset-form";
@@ -45,7 +46,8 @@ const NO_COLUMNS: TrajectoryColumnId[] = [];
 
 interface Props {
   list: TrajectoryList;
-  facets: TrajectoryFacets | null;
+  /** Streamed after the rows: at 10^6 a search's counts take seconds, and the rows should not wait for them. */
+  facets: Promise<TrajectoryFacets | null>;
   /** Filters the page fixes (e.g. this task): applied by the server, hidden from the toolbar, kept for "select all". */
   locked?: Partial<Pick<TrajectoryListQuery, "taskId" | "runId">>;
   /** The viewer holds dataset:write: offer "Create dataset" on the selection. */
@@ -62,7 +64,8 @@ function nextSort(sort: TrajectoryListQuery["sort"], id: TrajectoryColumnId, mul
 }
 
 /** The trajectory browser: server-side table whose whole state (filters, search, sort, page, columns) is the URL. */
-export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset = false }: Props) {
+export function TrajectoriesTable({ list, facets: facetsPromise, locked = {}, canCreateDataset = false }: Props) {
+  const { value: facets, current: facetsCurrent } = useStreamedValue(facetsPromise);
   const router = useRouter();
   const { state: query, isPending, hrefFor, go } = useUrlState(parseUrl, trajectoryQueryToParams);
   const [remembered, setRemembered] = usePersistedState("reterm:trajectories:columns", columnsSchema, NO_COLUMNS);
@@ -160,6 +163,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
       <TrajectoriesTableToolbar
         query={query}
         facets={facets}
+        counting={!facetsCurrent}
         hidden={hidden}
         pending={isPending}
         onFilter={setFilter}
@@ -225,7 +229,7 @@ export function TrajectoriesTable({ list, facets, locked = {}, canCreateDataset 
           being indexed for search, so results may be incomplete. Reload in a moment.
         </p>
       ) : null}
-      {list.search?.searchable && !list.search.stopped && facets === null ? (
+      {list.search?.searchable && !list.search.stopped && facetsCurrent && facets === null ? (
         <p role="status" className="flex items-center gap-2 border-b bg-warning/10 px-3 py-2 text-sm" data-testid="facets-skipped">
           <Info className="size-4 shrink-0" aria-hidden /> The filter counts were not computed for this search: it matches too broadly to
           count in a few seconds. The rows below are unaffected; add a filter or rarer words to see counts.

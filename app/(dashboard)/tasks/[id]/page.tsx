@@ -43,7 +43,11 @@ export default async function TaskPage({
   const detail = await getTaskDetail(ctx, id).catch((e: unknown) => (isAppError(e) && e.code === "NOT_FOUND" ? null : Promise.reject(e)));
   if (!detail) notFound();
   const query = { ...trajectoryListUrlSchema.parse(await searchParams), taskId: [id] };
-  const [list, facets] = await Promise.all([listTrajectories(ctx, query), getTrajectoryFacets(ctx, query)]);
+  // The facets stream after the rows (the table shows them when they arrive), started together so both run at once.
+  const facets = getTrajectoryFacets(ctx, query);
+  // Handled here too: a page that renders no table (no trajectories yet) never consumes them.
+  facets.catch(() => undefined);
+  const list = await listTrajectories(ctx, query);
   const { task } = detail;
   return (
     <div className="flex flex-col gap-5">

@@ -16,7 +16,11 @@ export const metadata: Metadata = { title: "Trajectories" };
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = trajectoryListUrlSchema.parse(await searchParams);
   const ctx = await getPageContext(PAGE_PERMISSIONS["/trajectories"]);
-  const [list, facets] = await Promise.all([listTrajectories(ctx, query), getTrajectoryFacets(ctx, query)]);
+  // The facets stream after the rows (the table shows them when they arrive), started together so both run at once.
+  const facets = getTrajectoryFacets(ctx, query);
+  // Handled here too: a page that renders no table (no trajectories yet) never consumes them.
+  facets.catch(() => undefined);
+  const list = await listTrajectories(ctx, query);
   return (
     <>
       <PageHeader
