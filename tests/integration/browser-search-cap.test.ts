@@ -137,6 +137,11 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
         expect(listed.search).toMatchObject({ searchable: true, stopped: true });
         // The facets of the search are not counted either, and say so (null), within their own budget.
         expect(await getTrajectoryFacets(t.ctx, q(search))).toBeNull();
+        // "Select all" for it ends at its budget with a clear refusal, not a transaction timeout or an endless wait.
+        await expect(findMatchingTrajectoryIds(t.db, q(search), t.ctx.actor.id, parsed(search.q), 100, 500)).rejects.toMatchObject({
+          code: "UNPROCESSABLE",
+          message: expect.stringMatching(/stopped after .* Add a filter/),
+        });
       } finally {
         release();
         await holder;

@@ -11,7 +11,8 @@ import type { Dialect } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
 import { MANY_CANDIDATES, planSearch, type SearchPlan } from "./search-plan.ts";
-import { budgetedBatch, isStatementTimeout } from "../../statement-timeout.ts";
+import { budgetedBatch, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
+import { AppError } from "../../../errors.ts";
 import {
   TRAJECTORY_COLUMNS,
   type PageCursor,
@@ -374,6 +375,12 @@ async function runSearchPage(
 }
 
 /**
+ * How long each statement of "select all" for a search may run on PostgreSQL: an explicit action the user waits for,
+ * but words that share millions of steps without standing together would otherwise run for minutes.
+ */
+export const SELECT_ALL_SEARCH_BUDGET_MS = 15_000;
+
+/**
  * Ids of every matching trajectory in the list's order (up to `limit`), with the total. The ids are read once, one
  * past the limit: the usual case (everything fits) needs no separate COUNT over the same rows; only a truncated
  * selection counts the rest.
@@ -384,24 +391,52 @@ export async function findMatchingTrajectoryIds(
   viewer: Viewer,
   search: ParsedSearch | null,
   limit: number,
+  searchBudgetMs = SELECT_ALL_SEARCH_BUDGET_MS,
 ): Promise<{ ids: string[]; total: number }> {
   const scope = scopeOf(db, viewer, search);
   const from = needsJoins(q.sort) ? sql`"Trajectory" t${JOINS}` : sql`"Trajectory" t`;
   const where = whereSql(q, scope);
   const keys = orderKeys(q.sort, false);
-  return db.$transaction(async (tx) => {
-    const ids =
-      scope.dialect === "sqlite"
-        ? await idsAsOneString(tx, from, where, keys, limit + 1)
-        : z
-            .array(z.object({ id: z.string() }))
-            .parse(await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${limit + 1}`)
-            .map((r) => r.id);
-    if (ids.length <= limit) return { ids, total: ids.length };
-    const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`;
-    const total = countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
-    return { ids: ids.slice(0, limit), total };
-  });
+  const budgetMs = search && scope.dialect === "postgresql" ? searchBudgetMs : null;
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        if (budgetMs !== null) await tx.$queryRaw(statementBudgetSql(budgetMs));
+        return await readMatchingIds(tx, q, scope, from, where, keys, limit);
+      },
+      // Two statements, each within the budget, under Prisma's limit for the whole transaction (5 s by default).
+      budgetMs === null ? undefined : { maxWait: 10_000, timeout: 2 * budgetMs + 5_000 },
+    );
+  } catch (e) {
+    if (!isStatementTimeout(e)) throw e;
+    throw new AppError(
+      "UNPROCESSABLE",
+      `Selecting every match of this search was stopped after ${Math.round(budgetMs! / 1000)} s: its words appear in too many steps. Add a filter (run, task, outcome) or rarer words, then select again.`,
+    );
+  }
+}
+
+/** The ids, read one past the limit, and the total, counted only when they do not all fit. */
+async function readMatchingIds(
+  tx: Prisma.TransactionClient,
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  from: Prisma.Sql,
+  where: Prisma.Sql,
+  keys: OrderKey[],
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
+  const ids =
+    scope.dialect === "sqlite"
+      ? await idsAsOneString(tx, from, where, keys, limit + 1)
+      : z
+          .array(z.object({ id: z.string() }))
+          .parse(await tx.$queryRaw<unknown[]>`SELECT t."id" FROM ${from}${where} ORDER BY ${orderBySql(keys)} LIMIT ${limit + 1}`)
+          .map((r) => r.id);
+  if (ids.length <= limit) return { ids, total: ids.length };
+  const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${where}`;
+  const total = countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
+  return { ids: ids.slice(0, limit), total };
 }
 
 /**
