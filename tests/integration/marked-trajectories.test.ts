@@ -2,7 +2,7 @@
 // PostgreSQL: after every kind of write (annotations and dataset items added, moved and removed, a dataset version
 // deleted with its items, a marked trajectory's cell columns changed by Prisma and by raw SQL, a marked trajectory
 // deleted) its rows equal what they would be computed from scratch; and the dataset, label and "annotated" facets it
-// answers under cell filters equal those counted through Trajectory.
+// answers under cell filters and searches equal those counted through Trajectory.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
@@ -126,18 +126,33 @@ describe.each(PROVIDERS)("marked trajectories on $title", ({ provider, skip }) =
     },
   );
 
-  it.skipIf(skip)("the dataset, label and annotated facets under cell filters equal those counted through Trajectory", async () => {
-    const run = (await t.db.run.findFirstOrThrow()).id;
-    const queries = [{ outcome: "failed" }, { outcome: "passed", runId: run }, { attempt: "no", warnings: "no" }, { error: "hang" }];
-    let nonZero = 0;
-    for (const input of queries) {
-      const cells = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse(input));
-      // A step range every trajectory passes: the same rows, through the join to Trajectory (not a cell filter).
-      const rows = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ ...input, steps: "0..100000" }));
-      const pick = (f: typeof cells) => ({ datasetId: f!.datasetId, label: f!.label, annotated: f!.annotated });
-      expect(pick(cells), JSON.stringify(input)).toEqual(pick(rows));
-      nonZero += cells!.datasetId.length + cells!.label.length;
-    }
-    expect(nonZero).toBeGreaterThan(0);
-  });
+  it.skipIf(skip)(
+    "the dataset, label and annotated facets under cell filters and searches equal those counted through Trajectory",
+    async () => {
+      const run = (await t.db.run.findFirstOrThrow()).id;
+      const queries = [
+        { outcome: "failed" },
+        { outcome: "passed", runId: run },
+        { attempt: "no", warnings: "no" },
+        { error: "hang" },
+        // A search tests the marks' trajectory ids directly (a word, a phrase), alone or with cell filters.
+        { q: "pytest" },
+        { q: '"pip install"' },
+        { q: "pip", outcome: "failed" },
+      ];
+      let nonZero = 0;
+      let searched = 0;
+      for (const input of queries) {
+        const cells = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse(input));
+        // A step range every trajectory passes: the same rows, through the join to Trajectory (not a cell filter).
+        const rows = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ ...input, steps: "0..100000" }));
+        const pick = (f: typeof cells) => ({ datasetId: f!.datasetId, label: f!.label, annotated: f!.annotated });
+        expect(pick(cells), JSON.stringify(input)).toEqual(pick(rows));
+        nonZero += cells!.datasetId.length + cells!.label.length;
+        if ("q" in input) searched += cells!.annotated.find((o) => o.value === "anyone")!.count;
+      }
+      expect(nonZero).toBeGreaterThan(0);
+      expect(searched).toBeGreaterThan(0);
+    },
+  );
 });

@@ -30,7 +30,7 @@ type CellFilter = (typeof CELL_FILTERS)[number];
  * True when the query filters on cell dimensions only (no search, dates, ranges, labels, datasets…), leaving out the
  * filters in `omit` (a facet's own).
  */
-export const cellsAnswer = (q: TrajectoryListQuery, scope: FilterScope, omit: readonly TrajectoryFilterKey[] = []): boolean =>
+export const cellsAnswer = (q: TrajectoryListQuery, scope: FilterScope, omit: readonly (TrajectoryFilterKey | "q")[] = []): boolean =>
   filterConditions(q, scope, [...CELL_FILTERS, ...omit]).length === 0;
 
 const yesNo = (v: "yes" | "no" | undefined, column: string) =>

@@ -21,6 +21,7 @@ import {
   labelScopeSql,
   LATEST_VERSION_SQL,
   scopeOf,
+  searchOn,
   whereClause,
   type FilterScope,
   type Viewer,
@@ -433,16 +434,20 @@ interface MarkSource {
 
 /**
  * The join for the filters other than facet `own`: none when there are none (every annotation and dataset item has
- * its trajectory: the foreign keys cascade); the marked trajectories' cell keys when they are all cell filters (a
- * small table, where a probe of Trajectory's 10^6-entry index per row cost 19 µs past shared_buffers: 780 ms for the
- * 40,000 annotations at 10^6); else Trajectory by id.
+ * its trajectory: the foreign keys cascade) or only a search (it tests the mark's trajectory id); the marked
+ * trajectories' cell keys when the rest are cell filters (a small table, where a probe of Trajectory's 10^6-entry
+ * index per row cost 19 µs past shared_buffers: 780 ms for the 40,000 annotations at 10^6); else Trajectory by id.
  */
 function markSource(q: TrajectoryListQuery, scope: FilterScope, own: TrajectoryFilterKey, alias: string): MarkSource {
   const conditions = filterConditions(q, scope, [own]);
   const ref = Prisma.raw(`"${alias}"."trajectoryId"`);
   if (!conditions.length) return { join: Prisma.empty, conditions };
-  if (cellsAnswer(q, scope, [own]))
-    return { join: sql` JOIN "MarkedTrajectory" c ON c."trajectoryId" = ${ref}`, conditions: cellConditions(q) };
+  if (cellsAnswer(q, scope, [own, "q"])) {
+    const search = searchOn(scope, ref);
+    const cells = cellConditions(q);
+    const join = cells.length ? sql` JOIN "MarkedTrajectory" c ON c."trajectoryId" = ${ref}` : Prisma.empty;
+    return { join, conditions: search ? [...cells, search] : cells };
+  }
   return { join: sql` JOIN "Trajectory" t ON t."id" = ${ref}`, conditions };
 }
 

@@ -65,9 +65,14 @@ export function keyFilters(alias: "t" | "s" | "c"): Record<KeyFilter, (q: Trajec
 }
 const SIBLING_FILTERS = keyFilters("s");
 
+/** The search filter on a trajectory id expression (default `t."id"`), or null without a search. */
+export function searchOn(s: FilterScope, id?: Prisma.Sql): Prisma.Sql | null {
+  return s.search ? searchFilterSql(s.dialect, s.search, s.searchForm, id) : null;
+}
+
 /** Filter registry, db half: one SQL predicate per filter key (null = not set). */
 const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: FilterScope) => Prisma.Sql | null> = {
-  q: (_q, s) => (s.search ? searchFilterSql(s.dialect, s.search, s.searchForm) : null),
+  q: (_q, s) => searchOn(s),
   ...keyFilters("t"),
   error: (q) => {
     if (!q.error.length) return null;

@@ -42,22 +42,22 @@ async function elementCounts(db: Db, table: "step_search" | "step_search_doc", c
 }
 
 export const postgresSearch: SearchProvider = {
-  filterSql(s, form) {
+  filterSql(s, form, id) {
     const fence = form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty;
     if (form === "candidateProbe") {
       // OFFSET 0: a per-row check in list order; flattened into a semi-join it read every candidate first.
-      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND ${wordsMatch(s)} OFFSET 0)`;
+      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = ${id} AND ${wordsMatch(s)} OFFSET 0)`;
     }
     if (form === "probe") {
       return wordsAreExact(s)
-        ? Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND ${wordsMatch(s)})`
-        : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = t."id" AND ${stepMatch(s)})`;
+        ? Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = ${id} AND ${wordsMatch(s)})`
+        : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = ${id} AND ${stepMatch(s)})`;
     }
     // One row per trajectory instead of one per matching step: a word in 10^5 steps is a few 10^4 trajectories.
     if (form === "candidates" || wordsAreExact(s)) {
-      return Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE ${wordsMatch(s)}${fence})`;
+      return Prisma.sql`${id} IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE ${wordsMatch(s)}${fence})`;
     }
-    return Prisma.sql`t."id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)}${fence})`;
+    return Prisma.sql`${id} IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)}${fence})`;
   },
 
   // OFFSET 0 keeps it a per-row check: flattened into a join, PostgreSQL may check every candidate's steps at once.

@@ -44,8 +44,8 @@ export interface IndexDoc {
 }
 
 export interface SearchProvider {
-  /** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
-  filterSql(s: ParsedSearch, form: SearchForm): Prisma.Sql;
+  /** SQL predicate on a trajectory id expression (`t."id"` in the browser): it has at least one step matching the query. */
+  filterSql(s: ParsedSearch, form: SearchForm, id: Prisma.Sql): Prisma.Sql;
   /**
    * The exact check on a trajectory id expression, for a query whose "candidates" form is not exact; null when it is
    * (then that form alone decides).

@@ -9,9 +9,12 @@ import { searchProviderOf } from "./providers.ts";
 import { sqliteSearch } from "./sqlite.ts";
 import { STEP_BITS, type ParsedSearch, type StepText } from "./text.ts";
 
-/** SQL predicate on the trajectory alias `t`: it has at least one step matching the query. */
-export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchForm = "hits"): Prisma.Sql {
-  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).filterSql(s, form);
+/**
+ * SQL predicate on a trajectory id (by default alias `t`'s; a facet over annotations passes their trajectoryId, so it
+ * needs no join to Trajectory): it has at least one step matching the query.
+ */
+export function searchFilterSql(dialect: Dialect, s: ParsedSearch, form: SearchForm = "hits", id = Prisma.raw('t."id"')): Prisma.Sql {
+  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).filterSql(s, form, id);
 }
 
 /** The exact check of a "candidates" search on the id of alias `t` or `c`; null when the candidates are exact. */

@@ -10,13 +10,13 @@ export function ftsMatchExpression(s: ParsedSearch): string {
 }
 
 export const sqliteSearch: SearchProvider = {
-  filterSql(s, form) {
+  filterSql(s, form, id) {
     if (form === "probe" || form === "candidateProbe") {
       // The rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.
-      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = t."id" AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`;
+      return Prisma.sql`EXISTS (SELECT 1 FROM "step_search_doc" d WHERE d."trajectory_id" = ${id} AND EXISTS (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} AND "rowid" >= d."seq" * 1048576 AND "rowid" < (d."seq" + 1) * 1048576))`;
     }
     // "candidates" too: FTS5 answers phrases from its position lists, so its hits are already exact.
-    return Prisma.sql`t."id" IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`;
+    return Prisma.sql`${id} IN (SELECT d."trajectory_id" FROM "step_search_doc" d WHERE d."seq" IN (SELECT "rowid" >> 20 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}))`;
   },
 
   verifySql: () => null,
