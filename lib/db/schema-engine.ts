@@ -28,6 +28,7 @@ const LOCK_CONTENT = (provider: Provider) =>
 const EXTERNAL_TABLES = [
   "step_search_doc",
   "step_search",
+  "step_search_count",
   "reterm_fork_point_gone",
   "step_fts",
   "step_fts_data",

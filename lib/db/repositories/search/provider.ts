@@ -73,4 +73,6 @@ export interface SearchProvider {
   clearIndex(db: Db): Promise<void>;
   /** After a rebuild, finished or not (PostgreSQL: the GIN index dropped by clearIndex comes back). */
   afterRebuild(db: Db): Promise<void>;
+  /** Fold step_search_count's rows into one, keeping their sum (PostgreSQL appends a row per indexing statement). */
+  foldIndexCount(db: Db): Promise<void>;
 }
