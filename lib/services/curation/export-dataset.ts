@@ -248,7 +248,9 @@ async function writeStream(pieces: AsyncGenerator<Buffer | string>, out: string)
     syncFile(partial);
     fs.renameSync(partial, out);
   } catch (e) {
-    stream.destroy();
+    // A stream destroyed before its file finished opening still creates the file, so wait until it is closed
+    // before removing it: a failure on the first piece otherwise left the partial file behind.
+    if (!stream.closed) await new Promise<void>((resolve) => stream.destroy().once("close", resolve));
     fs.rmSync(partial, { force: true });
     throw e;
   }
