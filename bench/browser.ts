@@ -205,7 +205,7 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     // Two common words that no step holds side by side: the narrowing runs out of its budget, then the set answers.
     { name: 'search: table, q="named pytest" (in no step)', target: 300, run: (c) => listTrajectories(c, q({ q: '"named pytest"' })) },
     { name: "search: steps API, q=pip install", target: 300, run: (c) => searchSteps(c, { q: "pip install", limit: 20 }) },
-    // A search first checks the index is complete, at most every 5 s: from the kept counts now, by counting both tables before.
+    // Every search first checks the index is complete: from the kept counts now, by counting both tables before.
     { name: "search: index lag check", target: 300, run: (c) => searchIndexLag(c.db) },
     { name: "search: index lag, counting the tables (before)", target: 300, run: (c) => countedIndexLag(c) },
     // The search page renders its facets beside the table: counted over every match, not a page.

@@ -64,9 +64,10 @@ describe.each(PROVIDERS)("full-text search on $title", ({ provider, skip }) => {
     expect(await searchIndexLag(t.db)).toBe(0);
     await removeFromSearchIndex(t.db, ids.get("ansi-case")!);
     expect(await searchIndexLag(t.db)).toBe(1);
-    expect((await searchSteps(t.ctx, { q: "zebra", limit: 5 })).hits).toHaveLength(0);
-    expect(await indexMissingTrajectories(t.db, 10)).toBe(1);
+    // Every search checks the index (no per-process window), so the very next one catches the trajectory up.
     expect((await searchSteps(t.ctx, { q: "zebra", limit: 5 })).hits.map((h) => h.trajectoryId)).toEqual([ids.get("ansi-case")]);
+    expect(await searchIndexLag(t.db)).toBe(0);
+    expect(await indexMissingTrajectories(t.db, 10)).toBe(0);
   });
 
   it.skipIf(skip)("narrows the table to trajectories with a matching step, combined with filters", async () => {

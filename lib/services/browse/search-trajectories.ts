@@ -15,7 +15,6 @@ import {
   type StepText,
 } from "../../db/repositories/search/index.ts";
 import { findTrajectoryLabels } from "../../db/repositories/browse/trajectories.ts";
-import type { Db } from "../../db/client.ts";
 import { stepHref, type SearchQueryParams } from "../../validation/search-params/index.ts";
 import { stripAnsi } from "../../domain/ansi.ts";
 
@@ -93,24 +92,21 @@ export function buildStepMatch(step: StepText & { index: number }, s: ParsedSear
   return null;
 }
 
-const INDEX_FRESH_MS = 5_000;
 const CATCH_UP_PER_REQUEST = 2_000;
-const freshUntil = new WeakMap<Db, number>();
 
 /**
  * Make sure recently imported trajectories are searchable: the import path indexes as it writes, but trajectories
  * written another way (or before the index existed) are picked up here, a bounded batch per request.
- * Returns how many trajectories are still not indexed.
+ * Returns how many trajectories are still not indexed. Checked on every search: the check reads two kept counts
+ * (searchIndexLag), so no process needs to remember an answer another replica's import may have made stale.
  */
 export async function ensureSearchIndex(ctx: ServiceContext): Promise<number> {
   authorize(ctx, "trajectory:read");
-  if ((freshUntil.get(ctx.db) ?? 0) > Date.now()) return 0;
   let lag = await searchIndexLag(ctx.db);
   if (lag > 0) {
     await indexMissingTrajectories(ctx.db, CATCH_UP_PER_REQUEST);
     lag = await searchIndexLag(ctx.db);
   }
-  if (lag === 0) freshUntil.set(ctx.db, Date.now() + INDEX_FRESH_MS);
   return lag;
 }
 
@@ -177,7 +173,5 @@ export async function rebuildSearchIndex(
   opts: { onProgress?: (indexed: number) => void } = {},
 ): Promise<{ trajectories: number }> {
   authorize(ctx, "trajectory:import");
-  const result = await reindexSearch(ctx.db, opts);
-  freshUntil.delete(ctx.db);
-  return result;
+  return reindexSearch(ctx.db, opts);
 }
