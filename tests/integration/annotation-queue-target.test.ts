@@ -25,8 +25,8 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
   let run: string;
 
   /** Failed trajectories of 6 steps; the first `forks` have a fork point after step 3, every one an error at step 2. */
-  async function seed(n: number, forks: number): Promise<string[]> {
-    const r = await t.db.run.create({ data: { name: `run-${n}-${forks}` } });
+  async function seed(n: number, forks: number, tag = ""): Promise<string[]> {
+    const r = await t.db.run.create({ data: { name: `run-${n}-${forks}${tag}` } });
     const task = await t.db.task.create({ data: { benchmark: "test", externalId: r.id, name: `task ${r.id}` } });
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -128,6 +128,30 @@ describe.each(PROVIDERS)("queue item targets on $title", ({ provider, skip }) =>
     await expect(withdrawQueueSubmission(other, slot.slotId, { id: "x", version: 1, previous: null })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
+  });
+
+  it.skipIf(skip)("Enter racing the page's reserve-ahead never says 'finished' while the annotator holds the last item", async () => {
+    // The page reserves the next item as it opens; a fast Enter saves before that reservation is made. When the
+    // reserve-ahead takes the queue's last item while the submission looks for one, the submission must still
+    // hand that item over, not end the queue for an annotator who holds it (nobody else could take it until it expires).
+    for (let round = 0; round < 30; round++) {
+      await seed(2, 2, `-race-${round}`);
+      const q = await createQueue(rita, { name: `race-${round}`, filter: `runId=${run}`, schemas: ["error-category"], assignees: ["ann"] });
+      const slot = (await nextQueueItem(ann, q.id))!;
+      const ahead = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, round));
+        return reserveAhead(ann, q.id, slot.slotId);
+      })();
+      const [r, held] = await Promise.all([
+        submitQueueLabel(ann, slot.slotId, { trajectory: slot.trajectoryId, schema: "error-category", value: "hang" }),
+        ahead,
+      ]);
+      // Either call may be the one that reserves the last item; the other then finds it held (or, on PostgreSQL, finds
+      // it being reserved and returns null: the page then prefetches nothing, which is harmless).
+      expect(r.next, `round ${round}: the item after the submission`).not.toBeNull();
+      if (held) expect(held.slotId, `round ${round}: reserve-ahead`).toBe(r.next!.slotId);
+      expect(await t.db.queueSlot.count({ where: { queueId: q.id, annotatorId: ann.actor.id, status: "reserved" } })).toBe(1);
+    }
   });
 
   it.skipIf(skip)("a queue without assignees is open to every annotator; step-0 labels from a queue are listed for review", async () => {

@@ -32,7 +32,10 @@ export async function nextQueueItem(
   const held = await findActiveReservation(ctx.db, queue.id, ctx.actor.id, now);
   if (held) return held;
   const expiresAt = new Date(now.getTime() + queue.reservationMinutes * 60_000);
-  return reserveNext(ctx.db, queue.id, ctx.actor.id, queue.labelsPerItem, now, expiresAt, strategy);
+  const reserved = await reserveNext(ctx.db, queue.id, ctx.actor.id, queue.labelsPerItem, now, expiresAt, strategy);
+  // Nothing free can mean this annotator's own reserve-ahead (made as the page opened; a fast Enter races it) took the
+  // last item after the check above: hand that one over rather than end the queue while they hold an item.
+  return reserved ?? (await findActiveReservation(ctx.db, queue.id, ctx.actor.id, now));
 }
 
 async function ownSlot(ctx: ServiceContext, slotId: string) {
