@@ -4,7 +4,13 @@ import { ensureSearchIndex, findMatches, parseSearchQuery, type StepMatch } from
 import { findMatchingTrajectoryIds, findTrajectoriesPage, type TrajectoryRow } from "../../db/repositories/browse/trajectories.ts";
 import type { Viewer } from "../../db/repositories/browse/trajectory-filters.ts";
 import { visibleAnnotators } from "../annotation/list-labels.ts";
-import { findTrajectoryFacets, type FacetOption, type RangeBounds, type TrajectoryFacets } from "../../db/repositories/browse/facets.ts";
+import {
+  findTrajectoryFacets,
+  type FacetOption,
+  type MatchKeys,
+  type RangeBounds,
+  type TrajectoryFacets,
+} from "../../db/repositories/browse/facets.ts";
 import type { ParsedSearch } from "../../db/repositories/search/index.ts";
 import { encodeCursor, type TrajectoryListQuery } from "../../validation/search-params/index.ts";
 
@@ -90,11 +96,16 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
 }
 
 /** Counts per facet value, each computed with every other active filter applied. */
-export async function getTrajectoryFacets(ctx: ServiceContext, q: TrajectoryListQuery): Promise<TrajectoryFacets | null> {
+/** `matchKeys` is for bench/browser.ts and the tests (both ways in one run); callers keep the default. */
+export async function getTrajectoryFacets(
+  ctx: ServiceContext,
+  q: TrajectoryListQuery,
+  matchKeys?: MatchKeys,
+): Promise<TrajectoryFacets | null> {
   authorize(ctx, "trajectory:read");
   const { parsed, state } = await prepareSearch(ctx, q);
   if (state && !state.searchable) return null;
-  return findTrajectoryFacets(ctx.db, q, await viewerOf(ctx), parsed);
+  return findTrajectoryFacets(ctx.db, q, await viewerOf(ctx), parsed, matchKeys);
 }
 
 export const MAX_SELECTION = 100_000;

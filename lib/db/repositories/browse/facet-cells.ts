@@ -146,21 +146,27 @@ export async function refreshFacetCellBounds(db: Db): Promise<number> {
  * Attempts per fork-point category (the forkError facet) for a query cellsAnswer accepts without its forkError
  * filter: the cells count attempts under their fork point's detected category; the few fork points an annotator
  * labelled count under the label instead (forkCategorySql's rule), so their matching attempts are moved across.
+ * With `keyed` (a search's match predicate on step_search_doc alias c, whose rows carry the same key columns), the
+ * matching index rows are counted instead of the cells.
  */
-export async function forkCategoryCounts(db: Db, q: TrajectoryListQuery, scope: FilterScope): Promise<Map<string, number>> {
+export async function forkCategoryCounts(
+  read: (query: Prisma.Sql) => Promise<unknown[]>,
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  keyed: Prisma.Sql | null = null,
+): Promise<Map<string, number>> {
   const [cells, labelled] = await Promise.all([
-    db.$queryRaw<unknown[]>`SELECT c."forkCategory" AS "k", SUM(c."n") AS "c" FROM "TrajectoryFacetCell" c
-      ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q)])} GROUP BY c."forkCategory"`,
-    db.$queryRaw<
-      unknown[]
-    >`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", dialectOf(db))} AS "label", COUNT(*) AS "c"
+    read(sql`SELECT c."forkCategory" AS "k", ${keyed ? sql`COUNT(*)` : sql`SUM(c."n")`} AS "c"
+      FROM ${keyed ? sql`"step_search_doc"` : sql`"TrajectoryFacetCell"`} c
+      ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q), ...(keyed ? [keyed] : [])])} GROUP BY c."forkCategory"`),
+    read(sql`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", scope.dialect)} AS "label", COUNT(*) AS "c"
       FROM "Trajectory" t JOIN "ForkPoint" fp ON fp."id" = t."forkPointId"
       ${whereClause([
         sql`t."forkPointId" IN (SELECT la."forkPointId" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
           WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`,
         ...filterConditions(q, scope, ["forkError"]),
       ])}
-      GROUP BY fp."id", fp."errorCategory"`,
+      GROUP BY fp."id", fp."errorCategory"`),
   ]);
   const counts = new Map<string, number>();
   const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);

@@ -15,7 +15,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect, type Queryable } from "../../dialect.ts";
 import { budgetedReader, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
-import type { ParsedSearch } from "../search/index.ts";
+import { searchKeyedMatchSql, type ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
   labelScopeSql,
@@ -98,11 +98,14 @@ interface GroupSource {
   range: (fn: "MIN" | "MAX", trajectoryColumn: string, cellColumn: string) => Prisma.Sql;
 }
 const ROWS: GroupSource = { state: STATE_SQL, weight: null, range: (_fn, col) => sql`t.${Prisma.raw(`"${col}"`)}` };
-const CELLS: GroupSource = {
-  state: { forks: sql`c."forks" = 1`, attempt: sql`c."attempt" = 1`, warnings: sql`c."warnings" = 1` },
-  weight: sql`c."n"`,
-  range: cellBoundSql,
+const CELL_STATE: Record<StateDim, Prisma.Sql> = {
+  forks: sql`c."forks" = 1`,
+  attempt: sql`c."attempt" = 1`,
+  warnings: sql`c."warnings" = 1`,
 };
+const CELLS: GroupSource = { state: CELL_STATE, weight: sql`c."n"`, range: cellBoundSql };
+/** A search's matching step_search_doc rows (alias c): one per trajectory, with its cell key and range columns. */
+const KEYED_MATCHES: GroupSource = { state: CELL_STATE, weight: null, range: (_fn, col) => sql`c.${Prisma.raw(`"${col}"`)}` };
 
 /** Rows of the group that pass every condition (a plain COUNT(*) when there is none: the common case, no state filter). */
 function countWhere(conds: Prisma.Sql[], weight: Prisma.Sql | null): Prisma.Sql {
@@ -214,23 +217,42 @@ const oneOf = (values: string[], v: string | null | undefined) =>
  */
 export const SEARCH_FACETS_BUDGET_MS = 4_000;
 
+/**
+ * Where a search's facets read its matches' keys: the search index's rows, which carry them on PostgreSQL, or
+ * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "trajectory" is for bench/browser.ts
+ * and the tests (both ways in one run); callers keep the default.
+ */
+export type MatchKeys = "index" | "trajectory";
+
 /** The facet counts of a query, or null when a search's facets outlasted SEARCH_FACETS_BUDGET_MS. */
 export async function findTrajectoryFacets(
   db: Db,
   q: TrajectoryListQuery,
   viewer: Viewer,
   search: ParsedSearch | null,
+  matchKeys: MatchKeys = "index",
 ): Promise<TrajectoryFacets | null> {
   try {
-    return await countFacets(db, q, viewer, search);
+    return await countFacets(db, q, viewer, search, matchKeys);
   } catch (e) {
     if (isStatementTimeout(e)) return null;
     throw e;
   }
 }
 
-async function countFacets(db: Db, q: TrajectoryListQuery, viewer: Viewer, search: ParsedSearch | null): Promise<TrajectoryFacets> {
+async function countFacets(
+  db: Db,
+  q: TrajectoryListQuery,
+  viewer: Viewer,
+  search: ParsedSearch | null,
+  matchKeys: MatchKeys,
+): Promise<TrajectoryFacets> {
   const scope: FilterScope = scopeOf(db, viewer, search);
+  // A search whose other filters (but `omit`) are all cell filters: its matches, keys included, as index rows (alias c).
+  const keyed = (omit: TrajectoryFilterKey[]) =>
+    search && matchKeys === "index" && cellsAnswer(q, scope, [...omit, "q"]) ? searchKeyedMatchSql(scope.dialect, search, "c") : null;
+  const keyedGroups = keyed([]);
+  const keyedForks = keyed(["forkError"]);
   const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   const read = budgetedReader(db, budgetMs);
   const actorId = scope.actorId;
@@ -247,21 +269,25 @@ async function countFacets(db: Db, q: TrajectoryListQuery, viewer: Viewer, searc
     cellsAnswer(q, scope)
       ? db.$queryRaw<unknown[]>`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
         ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
-      : withIndexCosts(
-          db,
-          budgetMs,
-          (tx) => tx.$queryRaw<
-            unknown[]
-          >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
+      : keyedGroups
+        ? read(sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+          ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${keyedGroups}
+          GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`)
+        : withIndexCosts(
+            db,
+            budgetMs,
+            (tx) => tx.$queryRaw<
+              unknown[]
+            >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
           FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
-        ),
+          ),
     datasets.length ? datasetGroups(read, markSource(q, scope, "datasetId", "di")) : Promise.resolve(new Map<string, number>()),
     annotationCounts(read, markSource(q, scope, "annotated", "a"), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(read, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(read, where(["annotated"])) : Promise.resolve(null),
-    cellsAnswer(q, scope, ["forkError"])
-      ? forkCategoryCounts(db, q, scope)
+    cellsAnswer(q, scope, ["forkError"]) || keyedForks
+      ? forkCategoryCounts(read, q, scope, keyedForks)
       : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
     labelGroups(read, scope, markSource(q, scope, "label", "la")),
   ]);

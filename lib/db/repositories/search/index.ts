@@ -23,6 +23,7 @@ export {
   isCommonSearch,
   searchCandidateEstimate,
   searchFilterSql,
+  searchKeyedMatchSql,
   searchVerifySql,
   type StepHitRef,
 } from "./read.ts";

@@ -67,6 +67,16 @@ export const postgresSearch: SearchProvider = {
       : Prisma.sql`EXISTS (SELECT 1 FROM "step_search" s WHERE s."trajectory_id" = ${id} AND ${stepMatch(s)} OFFSET 0)`;
   },
 
+  // The rows carry their trajectory's facet key (20261206233000_search_doc_keys). A phrase, or words that must share a
+  // step, also needs a matching step: the same step set the browser's filter reads.
+  keyedMatchSql(s, alias) {
+    const a = Prisma.raw(`"${alias}"`);
+    const words = Prisma.sql`${a}."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})`;
+    return wordsAreExact(s)
+      ? words
+      : Prisma.sql`${words} AND ${a}."trajectory_id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)})`;
+  },
+
   async candidateEstimate(db, s) {
     const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !isPrefix(t, i))))];
     if (!words.length) return 0;

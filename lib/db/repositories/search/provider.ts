@@ -52,6 +52,11 @@ export interface SearchProvider {
    */
   verifySql(s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null;
   /**
+   * A predicate on step_search_doc rows (alias `alias`): the row's trajectory matches the query. Null when the index
+   * keeps no facet keys on its rows (SQLite), so the caller reads the matches' keys from Trajectory instead.
+   */
+  keyedMatchSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
+  /**
    * At most how many trajectories hold all the query's words, from the index's statistics (PostgreSQL: the least
    * frequent of its words among the trajectories' word sets; a word too rare to have a frequency counts as 0).
    * Only asked when verifySql is not null.

@@ -22,6 +22,11 @@ export function searchVerifySql(dialect: Dialect, s: ParsedSearch, alias: "t" | 
   return (dialect === "sqlite" ? sqliteSearch : postgresSearch).verifySql(s, Prisma.raw(`${alias}."id"`));
 }
 
+/** A predicate on step_search_doc alias `alias` whose rows carry facet keys (see SearchProvider.keyedMatchSql). */
+export function searchKeyedMatchSql(dialect: Dialect, s: ParsedSearch, alias: string): Prisma.Sql | null {
+  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).keyedMatchSql(s, alias);
+}
+
 /** At most how many trajectories hold all of a query's words (see SearchProvider.candidateEstimate). */
 export function searchCandidateEstimate(db: Db, s: ParsedSearch): Promise<number> {
   return searchProviderOf(db).candidateEstimate(db, s);

@@ -20,6 +20,8 @@ export const sqliteSearch: SearchProvider = {
   },
 
   verifySql: () => null,
+  // Its docs table keeps no facet keys: on one machine's data the facets read the matches' keys from Trajectory.
+  keyedMatchSql: () => null,
   candidateEstimate: async () => 0,
 
   async wordCounts(db, words) {

@@ -1,0 +1,140 @@
+// A search's facets from the search index's rows, which carry each indexed trajectory's facet key on PostgreSQL
+// (migration 20261206233000_search_doc_keys): the keys stay exact after every kind of write to the trajectories they
+// copy (Prisma and raw updates, a fork point set and deleted, a rebuild of the index), and the facets counted from
+// them equal those counted through Trajectory for words, phrases and every kind of other filter. On SQLite the index
+// keeps no keys and both ways are the Trajectory way: the facet comparison runs there too.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
+import { getTrajectoryFacets } from "../../lib/services/browse/browse-trajectories.ts";
+import { reindexSearch } from "../../lib/db/repositories/search/index.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
+
+const KEY_COLUMNS = [
+  "trajectory_id",
+  "outcome",
+  "runId",
+  "taskId",
+  "errorCategory",
+  "forks",
+  "attempt",
+  "warnings",
+  "forkPoint",
+  "forkCategory",
+  "reward",
+  "stepCount",
+  "durationMs",
+  "firstErrorStep",
+] as const;
+const flag = (c: string) => `CASE WHEN ${c} THEN 1 ELSE 0 END`;
+// The keys computed from scratch, for the indexed trajectories.
+const TRUTH = `SELECT t."id" AS "trajectory_id", t."outcome", t."runId", t."taskId", COALESCE(t."firstErrorCategory", '') AS "errorCategory",
+  ${flag(`t."forkPointCount" > 0`)} AS "forks", ${flag(`t."parentId" IS NOT NULL`)} AS "attempt", ${flag(`t."warningCount" > 0`)} AS "warnings",
+  ${flag(`t."forkPointId" IS NOT NULL`)} AS "forkPoint", COALESCE(fp."errorCategory", '') AS "forkCategory",
+  t."reward", t."stepCount", t."durationMs", t."firstErrorStep"
+  FROM "Trajectory" t LEFT JOIN "ForkPoint" fp ON fp."id" = t."forkPointId" WHERE t."id" IN (SELECT "trajectory_id" FROM "step_search_doc")`;
+const normalise = (rows: Record<string, unknown>[]) =>
+  rows.map((r) => KEY_COLUMNS.map((k) => (typeof r[k] === "bigint" ? Number(r[k]) : r[k])).join("|")).sort();
+const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
+
+describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    await seedDemo(t.ctx, { count: 80, seed: 7 });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function expectExactKeys(): Promise<number> {
+    const want = normalise(await t.db.$queryRawUnsafe<Record<string, unknown>[]>(TRUTH));
+    const have = normalise(
+      await t.db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT ${KEY_COLUMNS.map((k) => `"${k}"`).join(", ")} FROM "step_search_doc"`),
+    );
+    expect(have).toEqual(want);
+    return want.length;
+  }
+
+  it.skipIf(skip || provider !== "postgresql")(
+    "the index rows keep their trajectories' keys through updates, fork point changes and rebuilds",
+    async () => {
+      expect(await expectExactKeys()).toBe(await t.db.trajectory.count());
+      const [a, b, c] = await t.db.trajectory.findMany({
+        where: { parentId: null },
+        orderBy: { id: "asc" },
+        take: 3,
+        select: { id: true },
+      });
+      // Prisma updates of every key and range column.
+      await t.db.trajectory.update({
+        where: { id: a!.id },
+        data: {
+          outcome: "passed",
+          firstErrorCategory: "timeout",
+          reward: 0.25,
+          stepCount: 99,
+          durationMs: 1234,
+          firstErrorStep: 7,
+          warningCount: 2,
+        },
+      });
+      await t.db.trajectory.updateMany({ where: { id: { in: [b!.id, c!.id] } }, data: { firstErrorCategory: null, firstErrorStep: null } });
+      await expectExactKeys();
+      // Raw SQL, and a statement changing nothing the keys hold.
+      await t.db.$executeRawUnsafe(`UPDATE "Trajectory" SET "outcome" = 'failed', "reward" = NULL WHERE "id" = '${b!.id}'`);
+      await t.db.$executeRawUnsafe(`UPDATE "Trajectory" SET "annotationCount" = "annotationCount" + 1`);
+      await expectExactKeys();
+      // An attempt moved to a fork point with a category, then that fork point deleted (its attempts are detached).
+      const attempt = await t.db.trajectory.findFirstOrThrow({ where: { parentId: { not: null } }, select: { id: true } });
+      const fork = await t.db.forkPoint.create({ data: { trajectoryId: c!.id, stepIndex: 1, errorCategory: "hang" } });
+      await t.db.trajectory.update({ where: { id: attempt.id }, data: { forkPointId: fork.id } });
+      expect(
+        (
+          await t.db.$queryRawUnsafe<{ k: string }[]>(
+            `SELECT "forkCategory" AS "k" FROM "step_search_doc" WHERE "trajectory_id" = '${attempt.id}'`,
+          )
+        )[0]!.k,
+      ).toBe("hang");
+      await expectExactKeys();
+      await t.db.forkPoint.delete({ where: { id: fork.id } });
+      await expectExactKeys();
+      // A rebuild writes every row again.
+      await reindexSearch(t.db);
+      expect(await expectExactKeys()).toBe(await t.db.trajectory.count());
+    },
+  );
+
+  it.skipIf(skip)("a search's facets from the index rows equal those counted through Trajectory", async () => {
+    const forkErrors = await getTrajectoryFacets(t.ctx, q({}));
+    const forkError = forkErrors!.forkError[0]?.value;
+    const run = forkErrors!.runId[0]!.value;
+    expect(forkError).toBeDefined();
+    const queries: Record<string, unknown>[] = [
+      { q: "pytest" },
+      { q: "ModuleNotFoundError" },
+      { q: '"no module named"' },
+      { q: "pip install" },
+      { q: "pytest", outcome: "failed" },
+      { q: "pytest", runId: run, forks: "yes" },
+      { q: "pytest", attempt: "yes", warnings: "no" },
+      { q: "pytest", forkError },
+      { q: "pytest", error: "none" },
+      // Not cell filters: these count through Trajectory both ways.
+      { q: "pytest", steps: "5..40" },
+      { q: "pytest", annotated: "nobody" },
+    ];
+    let matched = 0;
+    for (const input of queries) {
+      const fromIndex = await getTrajectoryFacets(t.ctx, q(input));
+      const fromTrajectory = await getTrajectoryFacets(t.ctx, q(input), "trajectory");
+      expect(fromIndex, JSON.stringify(input)).toEqual(fromTrajectory);
+      const total = fromIndex!.outcome.reduce((n, o) => n + o.count, 0);
+      if (total > 0) matched++;
+    }
+    // The comparison means something only if the searches match trajectories.
+    expect(matched).toBeGreaterThanOrEqual(8);
+    expect((await getTrajectoryFacets(t.ctx, q({ q: "pytest" })))!.forkError.length).toBeGreaterThan(0);
+  });
+});
