@@ -53,7 +53,8 @@ export interface SearchProvider {
   verifySql(s: ParsedSearch, id: Prisma.Sql): Prisma.Sql | null;
   /**
    * A predicate on step_search_doc rows (alias `alias`): the row's trajectory matches the query. Null when the index
-   * keeps no facet keys on its rows (SQLite), so the caller reads the matches' keys from Trajectory instead.
+   * keeps no facet keys on its rows (SQLite) or the rows alone do not answer the query (a phrase on PostgreSQL), so the
+   * caller reads the matches' keys from Trajectory instead.
    */
   keyedMatchSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
   /**
