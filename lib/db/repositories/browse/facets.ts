@@ -248,16 +248,17 @@ async function countFacets(
   matchKeys: MatchKeys,
 ): Promise<TrajectoryFacets> {
   const scope: FilterScope = scopeOf(db, viewer, search);
-  // A search whose other filters (but `omit`) are all cell filters: its matches, keys included, as index rows (alias c).
-  const keyed = (omit: TrajectoryFilterKey[]) =>
-    search && matchKeys === "index" && cellsAnswer(q, scope, [...omit, "q"]) ? searchKeyedMatchSql(scope.dialect, search, "c") : null;
+  // The search's matches as index rows carrying their keys (alias c), when its words alone answer it (PostgreSQL, one
+  // word); `keyed` when its other filters (but `omit`) are all cell filters too, so those rows answer the facet.
+  const wordMatch = search && matchKeys === "index" ? searchKeyedMatchSql(scope.dialect, search, "c") : null;
+  const keyed = (omit: TrajectoryFilterKey[]) => (wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? wordMatch : null);
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
   const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   const read = budgetedReader(db, budgetMs);
   const readMatches = matchIndexReader(db, budgetMs);
-  // The marks' facets test their trajectories against the search's word sets too (markSource).
-  const readMarks = search && scope.dialect === "postgresql" && matchKeys === "index" ? readMatches : read;
+  // The marks' facets test their trajectories against the same word sets (markSource).
+  const readMarks = wordMatch ? readMatches : read;
   const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
   const [runs, tasks, datasets] = await Promise.all([
@@ -414,9 +415,9 @@ async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Query
 
 /**
  * A reader for the passes over a search's matching step_search_doc rows: each statement under the budget, with
- * sequential scans priced out so the rows come through the words' GIN index. A scan tests every row's word set, which
- * is stored out of line, so it reads the TOAST table row by row: a cost the planner's estimate leaves out, which made
- * it prefer the scan for a common word (at 2×10^4, `pytest` in 92% of the rows: 31,513 buffers and 44 ms scanned,
+ * sequential scans priced out so the rows come through the words' GIN index. A scan tests every row's word set (inline
+ * in a row under 2 kB, else read back from the TOAST table), a cost the planner's estimate leaves out, which made it
+ * prefer the scan for a common word (at 2×10^4, `pytest` in 92% of the rows: 31,513 buffers and 44 ms scanned,
  * 2,637 buffers and 17 ms through the index, whose exact bitmap needs no recheck). PostgreSQL only, like the keys.
  */
 function matchIndexReader(db: Db, budgetMs: number | null): Read {

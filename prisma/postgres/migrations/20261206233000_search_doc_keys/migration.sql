@@ -20,8 +20,9 @@ ALTER TABLE "step_search_doc"
   ADD COLUMN "durationMs" INTEGER,
   ADD COLUMN "firstErrorStep" INTEGER;
 
--- Kept inline: with the table's toast_tuple_target of 128 (20261205220000_step_search_words), a run or task id would
--- otherwise be moved out of line like the words are, and each match would read it back from the TOAST table.
+-- Kept inline: a row past 2 kB is toasted down to the table's toast_tuple_target of 128 bytes
+-- (20261205220000_step_search_words), which would move a run or task id out of line with the words, and each match
+-- would read it back from the TOAST table.
 ALTER TABLE "step_search_doc"
   ALTER COLUMN "outcome" SET STORAGE PLAIN,
   ALTER COLUMN "runId" SET STORAGE PLAIN,
