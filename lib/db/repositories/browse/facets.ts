@@ -14,7 +14,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect, type Queryable } from "../../dialect.ts";
-import { budgetedReader, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
+import { budgetedBatch, budgetedReader, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
 import { searchKeyedMatchSql, type ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
@@ -421,14 +421,7 @@ async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Query
  * 2,637 buffers and 17 ms through the index, whose exact bitmap needs no recheck). PostgreSQL only, like the keys.
  */
 function matchIndexReader(db: Db, budgetMs: number | null): Read {
-  return async (query) => {
-    const rows = await db.$transaction([
-      db.$queryRaw`SELECT set_config('enable_seqscan', 'off', true)`,
-      ...(budgetMs === null ? [] : [db.$queryRaw(statementBudgetSql(budgetMs))]),
-      db.$queryRaw<unknown[]>(query),
-    ]);
-    return rows[rows.length - 1] as unknown[];
-  };
+  return (query) => budgetedBatch(db, budgetMs, [sql`SELECT set_config('enable_seqscan', 'off', true)`, query]).then((rows) => rows[1]!);
 }
 
 function extreme(values: (number | null)[], pick: (...n: number[]) => number): number | null {

@@ -25,7 +25,8 @@ export function wordsQueryExpression(s: ParsedSearch): string {
 const wordsAreExact = (s: ParsedSearch) => s.terms.length === 1 && s.terms[0]!.tokens.length === 1;
 
 const stepMatch = (s: ParsedSearch) => Prisma.sql`s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})`;
-const wordsMatch = (s: ParsedSearch) => Prisma.sql`d."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})`;
+const wordsMatch = (s: ParsedSearch, alias = "d") =>
+  Prisma.sql`${Prisma.raw(`"${alias}"`)}."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})`;
 
 /**
  * Rows holding each word, from a tsvector column's most-common-element frequencies gathered by ANALYZE (times the
@@ -71,7 +72,7 @@ export const postgresSearch: SearchProvider = {
   // exactly: a phrase also needs its step set, and joined to the rows that read 2.3× slower than Trajectory's probes
   // at 10^6 (3.7 against 1.6 s for `"no module named"` + failed), so a phrase's facets keep reading Trajectory.
   keyedMatchSql(s, alias) {
-    return wordsAreExact(s) ? Prisma.sql`${Prisma.raw(`"${alias}"`)}."words" @@ to_tsquery('simple', ${wordsQueryExpression(s)})` : null;
+    return wordsAreExact(s) ? wordsMatch(s, alias) : null;
   },
 
   async candidateEstimate(db, s) {
