@@ -61,3 +61,12 @@ export async function tableNames(config: DatabaseConfig): Promise<string[]> {
       : await querySql<{ name: string }>(config, `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
   return rows.map((r) => r.name);
 }
+
+/** One PostgreSQL connection kept open, for a test playing another program's transaction beside the app's. */
+export async function openPgSession(
+  url: string,
+): Promise<{ query: (sql: string, args?: unknown[]) => Promise<{ rowCount: number | null }>; end: () => Promise<void> }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  return { query: (sql, args = []) => c.query(sql, args), end: () => c.end() };
+}

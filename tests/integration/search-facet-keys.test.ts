@@ -5,9 +5,10 @@
 // keeps no keys and both ways are the Trajectory way: the facet comparison runs there too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { openPgSession } from "../helpers/raw-sql.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { getTrajectoryFacets } from "../../lib/services/browse/browse-trajectories.ts";
-import { reindexSearch } from "../../lib/db/repositories/search/index.ts";
+import { indexMissingTrajectories, reindexSearch } from "../../lib/db/repositories/search/index.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
 const KEY_COLUMNS = [
@@ -136,5 +137,77 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
     // The comparison means something only if the searches match trajectories.
     expect(matched).toBeGreaterThanOrEqual(8);
     expect((await getTrajectoryFacets(t.ctx, q({ q: "pytest" })))!.forkError.length).toBeGreaterThan(0);
+  });
+});
+
+// The doc trigger locks each trajectory whose key it copies. An indexing pass and an import updating the same
+// trajectories in another order would wait on each other, and PostgreSQL would abort one of them — perhaps the
+// import. The pass takes its locks first, in id order, gives up after a short wait and tries again.
+describe.skipIf(!PROVIDERS.some((p) => p.provider === "postgresql" && !p.skip))("indexing beside an import on postgresql", () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase("postgresql");
+    await seedDemo(t.ctx, { count: 12, seed: 11 });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("an import holding the last of a batch's trajectories and then wanting the first commits, and the batch is indexed with its keys", async () => {
+    const ids = (await t.db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((r) => r.id);
+    const [first, last] = [ids[0]!, ids.at(-1)!];
+    await t.db.$executeRawUnsafe(`DELETE FROM "step_search" WHERE "trajectory_id" IN (${ids.map((id) => `'${id}'`).join(", ")})`);
+    await t.db.$executeRawUnsafe(`DELETE FROM "step_search_doc"`);
+    const importer = await openPgSession(t.config.url);
+    try {
+      await importer.query("BEGIN");
+      await importer.query(`UPDATE "Trajectory" SET "reward" = 0.5 WHERE "id" = $1`, [last]);
+      const pass = indexMissingTrajectories(t.db, 100);
+      // Until the pass waits for the trajectory the importer holds (it has locked the ones before it by then).
+      for (let i = 0; i < 200; i++) {
+        const waiting = await importer.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        );
+        if (waiting.rowCount) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // Without the pass's short wait this closes a cycle and PostgreSQL aborts one side.
+      await importer.query(`UPDATE "Trajectory" SET "outcome" = 'passed', "reward" = 0.75 WHERE "id" = $1`, [first]);
+      await importer.query("COMMIT");
+      expect(await pass).toBe(ids.length);
+    } finally {
+      await importer.end();
+    }
+    const keys = await t.db.$queryRawUnsafe<{ id: string; outcome: string; reward: number }[]>(
+      `SELECT "trajectory_id" AS "id", "outcome", "reward" FROM "step_search_doc" WHERE "trajectory_id" IN ('${first}', '${last}') ORDER BY 1`,
+    );
+    expect(keys).toEqual([
+      { id: first, outcome: "passed", reward: 0.75 },
+      { id: last, outcome: expect.any(String), reward: 0.5 },
+    ]);
+    expect(await t.db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT COUNT(*) AS "n" FROM "step_search_doc"`)).toEqual([
+      { n: BigInt(ids.length) },
+    ]);
+  });
+  it("a batch that keeps finding one of its trajectories locked indexes them one by one, waiting for that one", async () => {
+    const ids = (await t.db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((r) => r.id);
+    const held = ids[Math.floor(ids.length / 2)]!;
+    await t.db.$executeRawUnsafe(`DELETE FROM "step_search" WHERE "trajectory_id" IN (${ids.map((id) => `'${id}'`).join(", ")})`);
+    await t.db.$executeRawUnsafe(`DELETE FROM "step_search_doc"`);
+    const importer = await openPgSession(t.config.url);
+    try {
+      await importer.query("BEGIN");
+      await importer.query(`UPDATE "Trajectory" SET "reward" = 0.125 WHERE "id" = $1`, [held]);
+      const pass = indexMissingTrajectories(t.db, 100);
+      // Longer than the batch's tries; then the importer commits without wanting anything the pass holds.
+      await new Promise((r) => setTimeout(r, 1500));
+      await importer.query("COMMIT");
+      expect(await pass).toBe(ids.length);
+    } finally {
+      await importer.end();
+    }
+    expect(
+      await t.db.$queryRawUnsafe<{ reward: number }[]>(`SELECT "reward" FROM "step_search_doc" WHERE "trajectory_id" = '${held}'`),
+    ).toEqual([{ reward: 0.125 }]);
   });
 });

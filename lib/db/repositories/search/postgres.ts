@@ -103,6 +103,14 @@ export const postgresSearch: SearchProvider = {
     >`SELECT s."rid", s."trajectory_id" AS "trajectoryId" FROM "step_search" s WHERE s."tsv" @@ to_tsquery('simple', ${tsQueryExpression(s)})${opts.beforeRid === undefined ? Prisma.empty : Prisma.sql` AND s."rid" < ${opts.beforeRid}`} ORDER BY s."rid" DESC LIMIT ${opts.limit}`;
   },
 
+  // The doc trigger locks each trajectory FOR SHARE as its row is written (20261206233000_search_doc_keys): taking
+  // them all first, in id order, keeps a batch from holding some while it waits for the next.
+  async lockForIndexing(tx, trajectoryIds, { bounded }) {
+    if (bounded) await tx.$executeRaw`SET LOCAL lock_timeout = '250ms'`;
+    await tx.$queryRaw`SELECT 1 FROM "Trajectory" WHERE "id" IN (${Prisma.join(trajectoryIds)}) ORDER BY "id" FOR SHARE`;
+    if (bounded) await tx.$executeRaw`SET LOCAL lock_timeout = 0`;
+  },
+
   insertDocs(db, docs) {
     return db.$queryRaw<
       unknown[]

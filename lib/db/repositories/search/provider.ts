@@ -69,6 +69,11 @@ export interface SearchProvider {
   firstMatchRows(db: Queryable, ids: Prisma.Sql, s: ParsedSearch): Promise<unknown[]>;
   /** Rows `{ rid, trajectoryId }`: matching steps, highest row id first, below `beforeRid` when given. */
   stepHitRows(db: Queryable, s: ParsedSearch, opts: { limit: number; beforeRid?: number }): Promise<unknown[]>;
+  /**
+   * Before a batch's docs are written in transaction `tx`: lock the trajectories whose keys the docs copy (PostgreSQL:
+   * FOR SHARE, in id order), giving up past a short wait when `bounded` (see writeBatch in write.ts). SQLite: nothing.
+   */
+  lockForIndexing(tx: Queryable, trajectoryIds: string[], opts: { bounded: boolean }): Promise<void>;
   /** Add the trajectories' step_search_doc rows; rows `{ seq, trajectoryId }` for those not indexed before. */
   insertDocs(db: Queryable, docs: IndexDoc[]): Promise<unknown[]>;
   /** Insert index rows (at most a few hundred: the caller chunks). */

@@ -60,6 +60,9 @@ export const sqliteSearch: SearchProvider = {
   },
 
   // The words are PostgreSQL's narrowing index; FTS5 answers phrases from its own position lists.
+  // One writer at a time: nothing to lock.
+  async lockForIndexing() {},
+
   insertDocs(db, docs) {
     return db.$queryRaw<
       unknown[]

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Queryable } from "../../dialect.ts";
+import { isLockConflict } from "../../lock-conflict.ts";
 import { seqRowSchema, type IndexDoc, type IndexRow } from "./provider.ts";
 import { searchProviderOf } from "./providers.ts";
 import { docWords, searchRows, STEP_BITS, type StepText } from "./text.ts";
@@ -30,7 +31,9 @@ export async function indexTrajectoriesForSearch(
   items: { trajectoryId: string; steps: readonly StepText[] }[],
 ): Promise<number> {
   if (!items.length) return 0;
-  const prepared = items.map(({ trajectoryId, steps }) => ({ trajectoryId, rows: searchRows(steps) }));
+  // Concurrent indexers write their docs in one order (trajectory id), so two never wait on each other's.
+  const sorted = [...items].sort((a, b) => (a.trajectoryId < b.trajectoryId ? -1 : a.trajectoryId > b.trajectoryId ? 1 : 0));
+  const prepared = sorted.map(({ trajectoryId, steps }) => ({ trajectoryId, rows: searchRows(steps) }));
   const seqs = await allocateSeqs(
     db,
     prepared.map(({ trajectoryId, rows }) => ({ trajectoryId, words: docWords(rows) })),
@@ -92,16 +95,45 @@ async function readSteps(db: Db, ids: string[]): Promise<StepsOf> {
   return [...byTrajectory];
 }
 
-async function writeBatch(db: Db, batch: StepsOf): Promise<number> {
-  if (!batch.length) return 0;
+const LOCK_TRIES = 3;
+
+function indexInTransaction(db: Db, batch: StepsOf, bounded: boolean): Promise<number> {
   return db.$transaction(
-    (tx) =>
-      indexTrajectoriesForSearch(
+    async (tx) => {
+      await searchProviderOf(tx).lockForIndexing(
+        tx,
+        batch.map(([id]) => id),
+        { bounded },
+      );
+      return indexTrajectoriesForSearch(
         tx,
         batch.map(([trajectoryId, steps]) => ({ trajectoryId, steps })),
-      ),
+      );
+    },
     { timeout: 120_000 },
   );
+}
+
+/**
+ * One batch in one transaction. Its trajectories are locked first (their keys are copied into the docs), and a
+ * concurrent import may be updating some of them while holding others the batch has locked: waiting there would
+ * close a cycle, and PostgreSQL would abort whichever side it picks, perhaps the import. So the batch gives up after a
+ * short wait and tries again; past LOCK_TRIES, each trajectory goes in its own transaction, which may wait, because
+ * its one lock is all it holds.
+ */
+async function writeBatch(db: Db, batch: StepsOf): Promise<number> {
+  if (!batch.length) return 0;
+  for (let attempt = 1; attempt <= LOCK_TRIES; attempt++) {
+    try {
+      return await indexInTransaction(db, batch, true);
+    } catch (e) {
+      if (!isLockConflict(e)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    }
+  }
+  let indexed = 0;
+  for (const one of batch) indexed += await indexInTransaction(db, [one], false);
+  return indexed;
 }
 
 /**
