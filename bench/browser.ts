@@ -273,8 +273,19 @@ async function benchProvider(provider: DatabaseConfig["provider"]): Promise<void
     config.provider === "sqlite"
       ? fs.statSync(config.file).size
       : Number((await db.$queryRawUnsafe<{ s: bigint }[]>("SELECT pg_database_size(current_database()) AS s"))[0]!.s);
+  // Cache size decides most 10^6 figures on PostgreSQL (a page read from the OS cache costs far more than a hit).
+  const settings =
+    config.provider === "sqlite"
+      ? ""
+      : `, ${(
+          await db.$queryRawUnsafe<{ name: string; setting: string }[]>(
+            `SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'effective_cache_size') ORDER BY name`,
+          )
+        )
+          .map((r) => `${r.name} ${r.setting}`)
+          .join(", ")}`;
   console.log(
-    `\n${provider}: ${n.toLocaleString("en-US")} trajectories, ${await db.step.count()} steps, database ${(size / 2 ** 30).toFixed(2)} GiB, ${runs} runs each`,
+    `\n${provider}: ${n.toLocaleString("en-US")} trajectories, ${await db.step.count()} steps, database ${(size / 2 ** 30).toFixed(2)} GiB${settings}, ${runs} runs each`,
   );
   console.log(
     `${"query".padEnd(46)} ${"app p50".padStart(7)} ${"app p95".padStart(7)} ${"raw p50".padStart(7)} ${"raw p95".padStart(7)}  ratio  target  stmts  raw CPU p50`,
