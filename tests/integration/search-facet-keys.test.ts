@@ -153,11 +153,16 @@ describe.skipIf(!PROVIDERS.some((p) => p.provider === "postgresql" && !p.skip))(
     await t?.drop();
   });
 
-  it("an import holding the last of a batch's trajectories and then wanting the first commits, and the batch is indexed with its keys", async () => {
-    const ids = (await t.db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((r) => r.id);
-    const [first, last] = [ids[0]!, ids.at(-1)!];
-    await t.db.$executeRawUnsafe(`DELETE FROM "step_search" WHERE "trajectory_id" IN (${ids.map((id) => `'${id}'`).join(", ")})`);
+  /** Every trajectory out of the index again (missing, for the next pass); their ids in order. */
+  async function unindexAll(): Promise<string[]> {
+    await t.db.$executeRawUnsafe(`DELETE FROM "step_search"`);
     await t.db.$executeRawUnsafe(`DELETE FROM "step_search_doc"`);
+    return (await t.db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((r) => r.id);
+  }
+
+  it("an import holding the last of a batch's trajectories and then wanting the first commits, and the batch is indexed with its keys", async () => {
+    const ids = await unindexAll();
+    const [first, last] = [ids[0]!, ids.at(-1)!];
     const importer = await openPgSession(t.config.url);
     try {
       await importer.query("BEGIN");
@@ -189,11 +194,10 @@ describe.skipIf(!PROVIDERS.some((p) => p.provider === "postgresql" && !p.skip))(
       { n: BigInt(ids.length) },
     ]);
   });
+
   it("a batch that keeps finding one of its trajectories locked indexes them one by one, waiting for that one", async () => {
-    const ids = (await t.db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((r) => r.id);
+    const ids = await unindexAll();
     const held = ids[Math.floor(ids.length / 2)]!;
-    await t.db.$executeRawUnsafe(`DELETE FROM "step_search" WHERE "trajectory_id" IN (${ids.map((id) => `'${id}'`).join(", ")})`);
-    await t.db.$executeRawUnsafe(`DELETE FROM "step_search_doc"`);
     const importer = await openPgSession(t.config.url);
     try {
       await importer.query("BEGIN");
