@@ -19,6 +19,7 @@ import {
 } from "./rows.ts";
 import { rollupRows, upsertRollupSql, upsertValueRollupSql, valueRollupRows, ROLLUP_COLUMNS, VALUE_ROLLUP_COLUMNS } from "./mode-rollup.ts";
 import { copyRows } from "./pg-copy.ts";
+import { isLockConflict } from "../lock-conflict.ts";
 import { conflictMessage, errorMessage, type BulkWriter, type WriteOutcome } from "./writer-contract.ts";
 import { REFRESH_COUNTS_SQL, REFRESH_FORK_POINTS_SQL, type LinkRequest } from "./fork-links.ts";
 
@@ -97,14 +98,11 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 /**
- * A deadlock (40P01) between two writers' batches: PostgreSQL aborts one of them whole, and it can simply run again.
- * Concurrent imports meet on shared rows — facet cells, failure-mode rollups, tasks and runs — each written in key
- * order within a statement, but a batch's statements (its trajectories, then their parents' counts) cannot be ordered
- * against another batch's.
+ * A deadlock (40P01) between two writers' batches (isLockConflict): PostgreSQL aborts one of them whole, and it can
+ * simply run again. Concurrent imports meet on shared rows — facet cells, failure-mode rollups, tasks and runs — each
+ * written in key order within a statement, but a batch's statements (its trajectories, then their parents' counts)
+ * cannot be ordered against another batch's.
  */
-function isDeadlock(e: unknown): boolean {
-  return (e as { code?: string })?.code === "40P01";
-}
 const DEADLOCK_RETRIES = 3;
 
 export class PgBulkWriter implements BulkWriter {
@@ -317,7 +315,7 @@ export class PgBulkWriter implements BulkWriter {
           try {
             return await this.writeBatch(client, batch);
           } catch (e) {
-            if (!isDeadlock(e) || attempt > DEADLOCK_RETRIES) throw e;
+            if (!isLockConflict(e) || attempt > DEADLOCK_RETRIES) throw e;
           }
         }
       } catch {
@@ -341,7 +339,7 @@ export class PgBulkWriter implements BulkWriter {
       try {
         return (await this.writeBatch(client, [p]))[0]!;
       } catch (e) {
-        if ((isUniqueViolation(e) || isDeadlock(e)) && attempt <= DEADLOCK_RETRIES) continue;
+        if ((isUniqueViolation(e) || isLockConflict(e)) && attempt <= DEADLOCK_RETRIES) continue;
         return { status: "failed", error: errorMessage(e) };
       }
     }

@@ -59,10 +59,10 @@ export const sqliteSearch: SearchProvider = {
     >`SELECT h."rid", d."trajectory_id" AS "trajectoryId" FROM (SELECT "rowid" AS "rid" FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)}${before} ORDER BY "rowid" DESC LIMIT ${opts.limit}) h JOIN "step_search_doc" d ON d."seq" = (h."rid" >> 20) ORDER BY h."rid" DESC`;
   },
 
-  // The words are PostgreSQL's narrowing index; FTS5 answers phrases from its own position lists.
   // One writer at a time: nothing to lock.
   async lockForIndexing() {},
 
+  // The words are PostgreSQL's narrowing index; FTS5 answers phrases from its own position lists.
   insertDocs(db, docs) {
     return db.$queryRaw<
       unknown[]
