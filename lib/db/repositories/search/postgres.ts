@@ -104,11 +104,12 @@ export const postgresSearch: SearchProvider = {
   },
 
   // The doc trigger locks each trajectory FOR SHARE as its row is written (20261206233000_search_doc_keys): taking
-  // them all first, in id order, keeps a batch from holding some while it waits for the next.
+  // them all first, in id order, keeps a batch from holding some while it waits for the next. The short wait covers
+  // this statement only; RESET gives the rest of the transaction the server's own lock_timeout back.
   async lockForIndexing(tx, trajectoryIds, { bounded }) {
     if (bounded) await tx.$executeRaw`SET LOCAL lock_timeout = '250ms'`;
     await tx.$queryRaw`SELECT 1 FROM "Trajectory" WHERE "id" IN (${Prisma.join(trajectoryIds)}) ORDER BY "id" FOR SHARE`;
-    if (bounded) await tx.$executeRaw`SET LOCAL lock_timeout = 0`;
+    if (bounded) await tx.$executeRaw`RESET lock_timeout`;
   },
 
   insertDocs(db, docs) {
