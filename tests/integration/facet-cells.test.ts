@@ -4,6 +4,7 @@
 // too, or the cell is marked stale until refreshFacetCellBounds, and the facets read exact bounds either way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { labelForkCategory } from "../helpers/fork-labels.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { deleteImportedTrajectories } from "../../lib/db/repositories/import-jobs.ts";
 import { refreshFacetCellBounds } from "../../lib/db/repositories/browse/facet-cells.ts";
@@ -114,18 +115,7 @@ describe.each(PROVIDERS)("facet cells on $title", ({ provider, skip }) => {
 
   it.skipIf(skip)("facets and page totals from the cells equal those counted over the rows, a labelled fork point included", async () => {
     const fp = await t.db.forkPoint.findFirstOrThrow({ where: { errorCategory: { not: null }, attempts: { some: {} } } });
-    const schema = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
-    await t.db.annotation.create({
-      data: {
-        schemaId: schema.id,
-        annotatorId: t.ctx.actor.id,
-        targetType: "fork_point",
-        targetKey: `fork:${fp.id}`,
-        trajectoryId: fp.trajectoryId,
-        forkPointId: fp.id,
-        value: fp.errorCategory === "hang" ? "command-error" : "hang",
-      },
-    });
+    await labelForkCategory(t.db, t.ctx.actor.id, fp, fp.errorCategory === "hang" ? "command-error" : "hang");
     const run = (await t.db.run.findFirstOrThrow()).id;
     const queries = [{}, { outcome: "failed" }, { runId: run, attempt: "yes" }, { error: NO_ERROR }, { forks: "no", warnings: "no" }];
     for (const input of queries) {

@@ -1,13 +1,15 @@
 // A search's facets from the search index's rows, which carry each indexed trajectory's facet key on PostgreSQL
 // (migration 20261206233000_search_doc_keys): the keys stay exact after every kind of write to the trajectories they
 // copy (Prisma and raw updates, a fork point set and deleted, a rebuild of the index), and the facets counted from
-// them equal those counted through Trajectory for words, phrases and every kind of other filter. On SQLite the index
-// keeps no keys and both ways are the Trajectory way: the facet comparison runs there too.
+// them equal those counted through Trajectory for words, phrases and every kind of other filter, with a labelled fork
+// point among the matches. On SQLite the index keeps no keys and both ways are the Trajectory way: the facet
+// comparison runs there too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { labelForkCategory } from "../helpers/fork-labels.ts";
 import { openPgSession } from "../helpers/raw-sql.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
-import { getTrajectoryFacets } from "../../lib/services/browse/browse-trajectories.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { indexMissingTrajectories, reindexSearch } from "../../lib/db/repositories/search/index.ts";
 import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
@@ -37,6 +39,7 @@ const TRUTH = `SELECT t."id" AS "trajectory_id", t."outcome", t."runId", t."task
 const normalise = (rows: Record<string, unknown>[]) =>
   rows.map((r) => KEY_COLUMNS.map((k) => (typeof r[k] === "bigint" ? Number(r[k]) : r[k])).join("|")).sort();
 const q = (input: Record<string, unknown>) => trajectoryListQuerySchema.parse(input);
+const LABELLED = "labelled-in-test";
 
 describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({ provider, skip }) => {
   let t: TestDatabase;
@@ -108,6 +111,11 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
   );
 
   it.skipIf(skip)("a search's facets from the index rows equal those counted through Trajectory", async () => {
+    // An annotator's category on the fork point of an attempt that matches: its attempts count under the label.
+    const attempt = (await listTrajectories(t.ctx, q({ q: "pytest", attempt: "yes" }))).rows[0]!;
+    const { forkPointId } = await t.db.trajectory.findUniqueOrThrow({ where: { id: attempt.id }, select: { forkPointId: true } });
+    const fork = await t.db.forkPoint.findUniqueOrThrow({ where: { id: forkPointId! } });
+    await labelForkCategory(t.db, t.ctx.actor.id, fork, LABELLED);
     const forkErrors = await getTrajectoryFacets(t.ctx, q({}));
     const forkError = forkErrors!.forkError[0]?.value;
     const run = forkErrors!.runId[0]!.value;
@@ -136,7 +144,9 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
     }
     // The comparison means something only if the searches match trajectories.
     expect(matched).toBeGreaterThanOrEqual(8);
-    expect((await getTrajectoryFacets(t.ctx, q({ q: "pytest" })))!.forkError.length).toBeGreaterThan(0);
+    const pytest = (await getTrajectoryFacets(t.ctx, q({ q: "pytest" })))!.forkError;
+    expect(pytest.find((o) => o.value === LABELLED)?.count).toBeGreaterThan(0);
+    expect(pytest.length).toBeGreaterThan(1);
   });
 });
 
