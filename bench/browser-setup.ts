@@ -10,6 +10,8 @@ import { createDb, type Db } from "../lib/db/client.ts";
 import { setupDatabase } from "../lib/services/system/setup-database.ts";
 import { ensureUser } from "../lib/db/repositories/accounts/users.ts";
 import { seedDemo } from "../lib/services/system/seed-demo.ts";
+import type { ImportReport } from "../lib/services/import/import-trajectories.ts";
+import type { ServiceContext } from "../lib/services/context.ts";
 import { reindexSearch, searchIndexLag } from "../lib/db/repositories/search/index.ts";
 
 // Generated data never lives in the repository: /tmp (or BENCH_OUT). BENCH_TAG keeps parallel checkouts apart on a
@@ -18,14 +20,15 @@ export const OUT_DIR = process.env.BENCH_OUT ?? path.join(os.tmpdir(), "reterm-b
 const TAG = (process.env.BENCH_TAG ?? "").replace(/[^a-z0-9_]/gi, "");
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-export function benchConfig(provider: DatabaseConfig["provider"], n: number): DatabaseConfig {
+/** The database of `n` generated trajectories, or of another kind of data named by `kind` (e.g. `fixtures_x250`). */
+export function benchConfig(provider: DatabaseConfig["provider"], n: number, kind: string = String(n)): DatabaseConfig {
   if (provider === "sqlite") {
-    const file = path.join(OUT_DIR, `browser-${n}${TAG ? `-${TAG}` : ""}.db`);
+    const file = path.join(OUT_DIR, `browser-${kind}${TAG ? `-${TAG}` : ""}.db`);
     return { provider, file, url: `file:${file}` };
   }
   const url = new URL(PG_ADMIN_URL);
   // A tag leads the name (reterm_<tag>_…), so each checkout's databases share its prefix on the shared server.
-  url.pathname = TAG ? `/reterm_${TAG}_bench_browser_${n}` : `/reterm_bench_browser_${n}`;
+  url.pathname = TAG ? `/reterm_${TAG}_bench_browser_${kind}` : `/reterm_bench_browser_${kind}`;
   return { provider, url: url.toString() };
 }
 
@@ -98,8 +101,20 @@ function progress(n: number): (r: { imported: number }) => void {
   };
 }
 
-/** A migrated database holding exactly `n` generated trajectories with a complete search index. */
-export async function prepareBenchDatabase(config: DatabaseConfig, n: number, opts: { searchIndex?: boolean } = {}): Promise<Db> {
+/** Imports a benchmark database's trajectories (by default `n` generated ones), without the search index. */
+export type Fill = (ctx: ServiceContext, n: number) => Promise<ImportReport | null>;
+
+const generated: Fill = (ctx, n) =>
+  // The search index is left to reindexSearch below: it builds the GIN index once over all rows, where indexing
+  // during the import maintains it row by row (at 10^6 about an hour of the build).
+  seedDemo(ctx, { count: n, seed: 1, indexSearch: false, onProgress: progress(n) });
+
+/** A migrated database holding exactly `n` trajectories (generated, or what `fill` imports) with a complete search index. */
+export async function prepareBenchDatabase(
+  config: DatabaseConfig,
+  n: number,
+  opts: { searchIndex?: boolean; fill?: Fill; what?: string } = {},
+): Promise<Db> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   if (config.provider === "postgresql") await ensurePgDatabase(new URL(config.url).pathname.slice(1));
   await setupDatabase(config);
@@ -109,10 +124,8 @@ export async function prepareBenchDatabase(config: DatabaseConfig, n: number, op
     if (count > 0)
       throw new Error(`${config.provider}: benchmark database holds ${count} trajectories, expected ${n}; delete it and re-run`);
     const actor = await ensureUser(db, "bench", "admin");
-    const report = await timed(`${config.provider}: import ${n} generated trajectories`, () =>
-      // The search index is left to reindexSearch below: it builds the GIN index once over all rows, where indexing
-      // during the import maintains it row by row (at 10^6 about an hour of the build).
-      seedDemo({ db, actor }, { count: n, seed: 1, indexSearch: false, onProgress: progress(n) }),
+    const report = await timed(`${config.provider}: import ${n} ${opts.what ?? "generated"} trajectories`, () =>
+      (opts.fill ?? generated)({ db, actor }, n),
     );
     log(`${config.provider}: imported ${report?.imported ?? 0}, ${report?.steps ?? 0} steps, failed ${report?.failed ?? 0}`);
     await addCurationData(db);

@@ -25,9 +25,9 @@ import { importTrajectories } from "../lib/services/import/import-trajectories.t
 import { addDetectedErrors, prepareTrajectory } from "../lib/db/bulk/rows.ts";
 import { sqliteCodec } from "../lib/db/bulk/sqlite-writer.ts";
 import type { DatabaseConfig } from "../lib/env.ts";
-import { walkInputs } from "../lib/importers/walk.ts";
-import { NATIVE_FORMAT, type TrajectoryInput } from "../lib/domain/trajectory.ts";
+import type { TrajectoryInput } from "../lib/domain/trajectory.ts";
 import { docWords, searchRows } from "../lib/db/repositories/search/text.ts";
+import { fixtureTrajectories, writeFixtureCopies } from "./fixture-copies.ts";
 
 const fixturesArg = process.argv.find((a) => a.startsWith("--fixtures"));
 const copies = fixturesArg ? Number(fixturesArg.split("=")[1] ?? 50) : 0;
@@ -51,41 +51,6 @@ function peakRssMb(): number {
   return m ? Number(m[1]) / 1024 : process.memoryUsage().rss / MB;
 }
 
-/** The shared fixtures' trajectories, as the format importers read them (skips with a message when absent). */
-async function fixtureTrajectories(): Promise<TrajectoryInput[]> {
-  const dir = path.resolve(import.meta.dirname, "../../shared/fixtures");
-  if (!fs.existsSync(dir)) {
-    console.log(`--fixtures: ${dir} is absent (the shared fixtures sit beside the checkout); nothing to measure`);
-    process.exit(0);
-  }
-  const out: TrajectoryInput[] = [];
-  for await (const unit of walkInputs([dir])) {
-    if (unit.kind !== "source") continue;
-    for await (const r of unit.importer.read(unit.source, {})) if (r.ok) out.push(r.value.trajectory);
-  }
-  return out;
-}
-
-/**
- * Copy `k` of every fixture trajectory, each under its own id (some fixtures share a session id): `<id>#<ordinal>~k`,
- * with a fork's parent renamed the same way (the first trajectory that had its id), so links stay within the copy.
- */
-function copiesOf(base: readonly TrajectoryInput[], k: number): TrajectoryInput[] {
-  const firstWithId = new Map<string, number>();
-  base.forEach((t, i) => t.id && !firstWithId.has(t.id) && firstWithId.set(t.id, i));
-  return base.map((t, i) => {
-    const id = `${t.id ?? "fixture"}#${i}~${k}`;
-    const parent = t.fork ? firstWithId.get(t.fork.parentId) : undefined;
-    return {
-      ...t,
-      id,
-      ...(t.fork
-        ? { fork: { ...t.fork, parentId: parent === undefined ? `${t.fork.parentId}~${k}` : `${t.fork.parentId}#${parent}~${k}` } }
-        : {}),
-    };
-  });
-}
-
 if (process.argv[2] === "--search-words") {
   const measure = (label: string, ts: TrajectoryInput[]) => {
     const sizes = ts.map((t) => docWords(searchRows(t.steps)).split(" ").filter(Boolean));
@@ -101,17 +66,7 @@ if (process.argv[2] === "--search-words") {
   process.exit(0);
 }
 if (process.argv[2] === "--write-fixtures") {
-  const [target, k] = [process.argv[3]!, Number(process.argv[4])];
-  const base = await fixtureTrajectories();
-  const out = fs.openSync(target, "w");
-  for (let c = 0; c < k; c++)
-    fs.writeSync(
-      out,
-      copiesOf(base, c)
-        .map((t) => `${JSON.stringify({ ...t, format: NATIVE_FORMAT })}\n`)
-        .join(""),
-    );
-  fs.closeSync(out);
+  await writeFixtureCopies(process.argv[3]!, Number(process.argv[4]));
   process.exit(0);
 }
 if (copies && !fs.existsSync(file)) {
