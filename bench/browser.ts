@@ -202,6 +202,8 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
   const before = await listTrajectories(ctx, q({ page: Math.floor(50_000 / 25), perPage: 25 }));
   const cursor = before.nextCursor ?? undefined;
   const filtered = { outcome: "failed", model, steps: "10..40", sort: "reward,stepCount", dir: "desc,asc" };
+  // The commonest fork-point category: analytics' drill-down into the browser sets this filter, which no cell answers.
+  const forkError = (await getTrajectoryFacets(ctx, q({})))!.forkError[0]!.value;
   return [
     { name: "first page (default sort)", target: 100, run: (c) => listTrajectories(c, q({})) },
     { name: "filtered + multi-sorted page", target: 100, run: (c) => listTrajectories(c, q(filtered)) },
@@ -209,6 +211,8 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "deep page, row 50,000 (offset)", target: 100, run: (c) => listTrajectories(c, q({ page: 2001 })) },
     { name: "facet counts (outcome=failed)", target: 300, run: (c) => getTrajectoryFacets(c, q({ outcome: "failed" })) },
     { name: "facet counts (no filter)", target: 300, run: (c) => getTrajectoryFacets(c, q({})) },
+    { name: `facet counts (forkError=${forkError})`, target: 300, run: (c) => getTrajectoryFacets(c, q({ forkError })) },
+    { name: `page (forkError=${forkError})`, target: 100, run: (c) => listTrajectories(c, q({ forkError })) },
     { name: "facet counts: marks via Trajectory (before)", target: 300, run: (c) => markFacets(c, "Trajectory") },
     { name: "facet counts: marks via MarkedTrajectory", target: 300, run: (c) => markFacets(c, "MarkedTrajectory") },
     // The two group-bys the facets issued before they became one pass.
