@@ -144,13 +144,13 @@ export async function refreshFacetCellBounds(db: Db): Promise<number> {
 
 /**
  * Attempts per fork-point category (the forkError facet) for a query cellsAnswer accepts without its forkError
- * filter: the cells count attempts under their fork point's detected category, and labelledForkCategories moves the
- * few an annotator labelled. With `keyed` (a search's match predicate on step_search_doc alias c, whose rows carry
- * the same key columns), the matching index rows are counted instead of the cells. (With no forkError filter set, the
- * facets' grouped pass counts the detected categories itself, in its one read of the cells or the matches.)
+ * filter: the cells count attempts under their fork point's detected category; the few fork points an annotator
+ * labelled count under the label instead (forkCategorySql's rule), so their matching attempts are moved across.
+ * With `keyed` (a search's match predicate on step_search_doc alias c, whose rows carry the same key columns), the
+ * matching index rows are counted instead of the cells.
  */
 export async function forkCategoryCounts(
-  read: Read,
+  read: (query: Prisma.Sql) => Promise<unknown[]>,
   q: TrajectoryListQuery,
   scope: FilterScope,
   keyed: Prisma.Sql | null = null,
@@ -159,47 +159,21 @@ export async function forkCategoryCounts(
     read(sql`SELECT c."forkCategory" AS "k", ${keyed ? sql`COUNT(*)` : sql`SUM(c."n")`} AS "c"
       FROM ${keyed ? sql`"step_search_doc"` : sql`"TrajectoryFacetCell"`} c
       ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q), ...(keyed ? [keyed] : [])])} GROUP BY c."forkCategory"`),
-    labelledForkCategories(read, q, scope),
-  ]);
-  const detected = new Map(
-    z
-      .array(z.object({ k: z.string(), c: num }))
-      .parse(cells)
-      .map((r) => [r.k, r.c]),
-  );
-  return labelled(detected);
-}
-
-type Read = (query: Prisma.Sql) => Promise<unknown[]>;
-
-/**
- * The attempts matching `q` (but its forkError filter) whose fork point an annotator labelled with an error category:
- * they count under the label instead of the detected category (forkCategorySql's rule). Returns the step that moves
- * them across, given the attempts per detected category ("" for none) as the cells hold them.
- */
-export async function labelledForkCategories(
-  read: Read,
-  q: TrajectoryListQuery,
-  scope: FilterScope,
-): Promise<(detected: Map<string, number>) => Map<string, number>> {
-  const rows =
-    await read(sql`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", scope.dialect)} AS "label", COUNT(*) AS "c"
+    read(sql`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", scope.dialect)} AS "label", COUNT(*) AS "c"
       FROM "Trajectory" t JOIN "ForkPoint" fp ON fp."id" = t."forkPointId"
       ${whereClause([
         sql`t."forkPointId" IN (SELECT la."forkPointId" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
           WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`,
         ...filterConditions(q, scope, ["forkError"]),
       ])}
-      GROUP BY fp."id", fp."errorCategory"`);
-  const moves = z.array(z.object({ detected: z.string().nullable(), label: z.string(), c: num })).parse(rows);
-  return (detected) => {
-    const counts = new Map<string, number>();
-    const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);
-    for (const [k, n] of detected) add(k || NO_ERROR, n);
-    for (const r of moves) {
-      add(r.detected ?? NO_ERROR, -r.c);
-      add(r.label, r.c);
-    }
-    return counts;
-  };
+      GROUP BY fp."id", fp."errorCategory"`),
+  ]);
+  const counts = new Map<string, number>();
+  const add = (k: string, n: number) => counts.set(k, (counts.get(k) ?? 0) + n);
+  for (const r of z.array(z.object({ k: z.string(), c: num })).parse(cells)) add(r.k || NO_ERROR, r.c);
+  for (const r of z.array(z.object({ detected: z.string().nullable(), label: z.string(), c: num })).parse(labelled)) {
+    add(r.detected ?? NO_ERROR, -r.c);
+    add(r.label, r.c);
+  }
+  return counts;
 }

@@ -9,9 +9,7 @@
 // grouping on the index's prefix streams them in index order without a sort (at 10^5 on SQLite, 162 ms
 // with the three state columns in the GROUP BY, which sorted, against 40 ms for the prefix). When no other filter is
 // set (no search, dates, ranges, labels…), the same groups are summed from the precomputed TrajectoryFacetCell rows
-// (facet-cells.ts) instead: a few thousand cells rather than every trajectory. The cells, and a search's index rows
-// (which carry the same keys on PostgreSQL), also hold each attempt's fork category: grouped by it too, that one pass
-// serves the forkError facet as well, so a search reads its matches once for both rather than twice.
+// (facet-cells.ts) instead: a few thousand cells rather than every trajectory.
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
@@ -29,7 +27,7 @@ import {
   type Viewer,
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
-import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts, labelledForkCategories } from "./facet-cells.ts";
+import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -109,14 +107,6 @@ const CELLS: GroupSource = { state: CELL_STATE, weight: sql`c."n"`, range: cellB
 /** A search's matching step_search_doc rows (alias c): one per trajectory, with its cell key and range columns. */
 const KEYED_MATCHES: GroupSource = { state: CELL_STATE, weight: null, range: (_fn, col) => sql`c.${Prisma.raw(`"${col}"`)}` };
 
-/**
- * The grouped pass's keys on the cells or the index rows (alias c): the four the browse index leads with, and the
- * fork point flag and category, which they also carry.
- */
-const KEYED_GROUP = sql`c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
-  c."forkPoint" AS "fp", c."forkCategory" AS "fk"`;
-const KEYED_GROUP_BY = sql`c."outcome", c."runId", c."taskId", c."errorCategory", c."forkPoint", c."forkCategory"`;
-
 /** Rows of the group that pass every condition (a plain COUNT(*) when there is none: the common case, no state filter). */
 function countWhere(conds: Prisma.Sql[], weight: Prisma.Sql | null): Prisma.Sql {
   const one = weight ?? sql`1`;
@@ -169,10 +159,6 @@ const groupSchema = z.array(
     dmax: nnum,
     emin: nnum,
     emax: nnum,
-    // The fork point's detected category ("" for none) when the group is an attempt's (fp 1): read from the cells or
-    // the index rows, which carry it; the Trajectory way leaves both out.
-    fp: num.optional(),
-    fk: z.string().optional(),
   }),
 );
 type Group = z.output<typeof groupSchema>[number];
@@ -268,9 +254,6 @@ async function countFacets(
   const keyed = (omit: TrajectoryFilterKey[]) => (wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? wordMatch : null);
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
-  // The cells and the index rows carry each attempt's fork category: the grouped pass over them counts the forkError
-  // facet too (no forkError filter is set when they answer), so a search reads its matches once for both.
-  const forksInGroups = cellsAnswer(q, scope) || keyedGroups !== null;
   const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   const read = budgetedReader(db, budgetMs);
   const readMatches = matchIndexReader(db, budgetMs);
@@ -288,10 +271,12 @@ async function countFacets(
     // sort; forks / attempt / warnings are counted inside each group (stateAggregates).
     // With no other filter, the same groups are sums over the precomputed cells.
     cellsAnswer(q, scope)
-      ? db.$queryRaw<unknown[]>`SELECT ${KEYED_GROUP}, ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY ${KEYED_GROUP_BY}`
+      ? db.$queryRaw<unknown[]>`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+        ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
       : keyedGroups
-        ? readMatches(sql`SELECT ${KEYED_GROUP}, ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${keyedGroups}
-          GROUP BY ${KEYED_GROUP_BY}`)
+        ? readMatches(sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+          ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${keyedGroups}
+          GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`)
         : withIndexCosts(
             db,
             budgetMs,
@@ -305,11 +290,9 @@ async function countFacets(
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(read, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(read, where(["annotated"])) : Promise.resolve(null),
-    forksInGroups
-      ? labelledForkCategories(read, q, scope)
-      : cellsAnswer(q, scope, ["forkError"]) || keyedForks
-        ? forkCategoryCounts(keyedForks ? readMatches : read, q, scope, keyedForks)
-        : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
+    cellsAnswer(q, scope, ["forkError"]) || keyedForks
+      ? forkCategoryCounts(keyedForks ? readMatches : read, q, scope, keyedForks)
+      : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
     labelGroups(readMarks, scope, markSource(q, scope, "label", "la")),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
@@ -332,7 +315,6 @@ async function countFacets(
   const yesNo = (d: StateDim) => ({ yes: sum((x) => x[`${d}Yes`]), no: sum((x) => x[`${d}Of`] - x[`${d}Yes`]) });
   const [forks, attempts, warned] = [yesNo("forks"), yesNo("attempt"), yesNo("warnings")];
   const outcomes = tally("outcome", (x) => x.o);
-  const forkErrors = typeof forkErrorCounts === "function" ? forkErrorCounts(forkCategoriesOf(matching)) : forkErrorCounts;
   const duration = range(
     2,
     (x) => x.dmin,
@@ -368,7 +350,7 @@ async function countFacets(
       q.error,
     ),
     datasetId: options(datasetCounts, new Map(datasets.map((d) => [d.id, { label: d.name }])), q.datasetId),
-    forkError: options(forkErrors, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
+    forkError: options(forkErrorCounts, new Map([[NO_ERROR, { label: "Uncategorized" }]]), q.forkError),
     label: options(labelCounts, new Map(), q.label),
     forks: [
       { value: "yes", label: "With fork points", count: forks.yes },
@@ -440,13 +422,6 @@ async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Query
  */
 function matchIndexReader(db: Db, budgetMs: number | null): Read {
   return (query) => budgetedBatch(db, budgetMs, [sql`SELECT set_config('enable_seqscan', 'off', true)`, query]).then((rows) => rows[1]!);
-}
-
-/** Attempts per detected fork category ("" for none) in groups that carry them (fp, fk). */
-function forkCategoriesOf(groups: Group[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const x of groups) if (x.fp === 1) counts.set(x.fk ?? "", (counts.get(x.fk ?? "") ?? 0) + x.n);
-  return counts;
 }
 
 function extreme(values: (number | null)[], pick: (...n: number[]) => number): number | null {
