@@ -26,3 +26,21 @@ export function labelledForkCategorySql(f: string, dialect: Dialect): Prisma.Sql
 export function forkCategorySql(f: string, dialect: Dialect): Prisma.Sql {
   return sql`COALESCE(${labelledForkCategorySql(f, dialect)}, ${Prisma.raw(`"${f}"`)}."errorCategory")`;
 }
+
+/**
+ * The ids of the fork points whose category (forkCategorySql's rule) is one of `named`, or none at all with
+ * `uncategorized`. As two sets rather than the expression tested per fork point: the fork points with a matching
+ * detected category and no label, found by their own column, and the labelled ones grouped from the (few) labels.
+ * Tested per fork point, the expression hides its selectivity from the planner, which then read all of Trajectory
+ * against it (4 s for the browser's facets under one category at 10^6 on PostgreSQL, ~0.9 s this way).
+ */
+export function forkPointsInCategoriesSql(named: readonly string[], uncategorized: boolean, dialect: Dialect): Prisma.Sql {
+  const detected = [
+    named.length ? sql`fe."errorCategory" IN (${Prisma.join(named)})` : null,
+    uncategorized ? sql`fe."errorCategory" IS NULL` : null,
+  ].filter((p) => p !== null);
+  const unlabelled = sql`SELECT fe."id" FROM "ForkPoint" fe WHERE (${Prisma.join(detected, " OR ")}) AND ${labelledForkCategorySql("fe", dialect)} IS NULL`;
+  if (!named.length) return unlabelled;
+  return sql`${unlabelled} UNION ALL SELECT la."forkPointId" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
+    WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY} GROUP BY la."forkPointId" HAVING MIN(la."value") IN (${Prisma.join(named)})`;
+}

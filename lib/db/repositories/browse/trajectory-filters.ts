@@ -5,7 +5,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect } from "../../dialect.ts";
 import { searchFilterSql, type ParsedSearch, type SearchForm } from "../search/index.ts";
-import { ERROR_CATEGORY_SCHEMA_KEY, forkCategorySql } from "../analytics/fork-category.ts";
+import { ERROR_CATEGORY_SCHEMA_KEY, forkPointsInCategoriesSql } from "../analytics/fork-category.ts";
 import { NO_ERROR, RECOVERED_NEVER, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
 /** What a filter needs besides the query: the database dialect, the acting user ("annotated by me"), parsed search. */
@@ -98,17 +98,15 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     q.datasetId.length
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
       : null,
-  // The same category expression the recovery analytics group by, so a drill-down matches exactly
-  forkError: (q, s) => {
-    if (!q.forkError.length) return null;
-    const named = q.forkError.filter((e) => e !== NO_ERROR);
-    const cat = forkCategorySql("fe", s.dialect);
-    const parts = [
-      named.length ? sql`${cat} IN (${list(named)})` : null,
-      q.forkError.includes(NO_ERROR) ? sql`${cat} IS NULL` : null,
-    ].filter((p) => p !== null);
-    return sql`t."forkPointId" IN (SELECT fe."id" FROM "ForkPoint" fe WHERE ${Prisma.join(parts, " OR ")})`;
-  },
+  // The same category rule the recovery analytics group by (forkCategorySql), so a drill-down matches exactly
+  forkError: (q, s) =>
+    q.forkError.length
+      ? sql`t."forkPointId" IN (${forkPointsInCategoriesSql(
+          q.forkError.filter((e) => e !== NO_ERROR),
+          q.forkError.includes(NO_ERROR),
+          s.dialect,
+        )})`
+      : null,
   label: (q, s) =>
     q.label.length
       ? sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE la."trajectoryId" = t."id" AND ${labelScopeSql(s)} AND la."value" IN (${list(q.label)}))`
