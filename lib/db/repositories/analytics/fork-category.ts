@@ -10,6 +10,11 @@ import type { Dialect } from "../../dialect.ts";
 const sql = Prisma.sql;
 export const ERROR_CATEGORY_SCHEMA_KEY = "error-category";
 
+/** Annotation as alias la, read by fork point (on SQLite through its index, named: see labelledForkCategorySql). */
+function labelsByForkPoint(dialect: Dialect): Prisma.Sql {
+  return dialect === "sqlite" ? sql`"Annotation" la INDEXED BY "Annotation_forkPointId_idx"` : sql`"Annotation" la`;
+}
+
 /**
  * The labelled category of fork point alias `f` (NULL when unlabelled). On SQLite the lookup names its index: when
  * few labels are on fork points, ANALYZE sees one forkPointId value (NULL) in nearly every row and SQLite then
@@ -18,8 +23,7 @@ export const ERROR_CATEGORY_SCHEMA_KEY = "error-category";
  * apart, so it needs no hint.
  */
 export function labelledForkCategorySql(f: string, dialect: Dialect): Prisma.Sql {
-  const from = dialect === "sqlite" ? sql`"Annotation" la INDEXED BY "Annotation_forkPointId_idx"` : sql`"Annotation" la`;
-  return sql`(SELECT MIN(la."value") FROM ${from} JOIN "LabelSchema" ls ON ls."id" = la."schemaId" WHERE la."forkPointId" = ${Prisma.raw(`"${f}"`)}."id" AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`;
+  return sql`(SELECT MIN(la."value") FROM ${labelsByForkPoint(dialect)} JOIN "LabelSchema" ls ON ls."id" = la."schemaId" WHERE la."forkPointId" = ${Prisma.raw(`"${f}"`)}."id" AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`;
 }
 
 /** Labelled category, else detected, of fork point alias `f` (NULL when it has neither). */
@@ -39,7 +43,10 @@ export function forkPointsInCategoriesSql(named: readonly string[], uncategorize
     named.length ? sql`fe."errorCategory" IN (${Prisma.join(named)})` : null,
     uncategorized ? sql`fe."errorCategory" IS NULL` : null,
   ].filter((p) => p !== null);
-  const unlabelled = sql`SELECT fe."id" FROM "ForkPoint" fe WHERE (${Prisma.join(detected, " OR ")}) AND ${labelledForkCategorySql("fe", dialect)} IS NULL`;
+  // NOT EXISTS rather than "its label IS NULL": an anti-join, which PostgreSQL estimates from the labels' statistics,
+  // where it guessed a handful of rows for the test of a subquery's result and planned every pass around that.
+  const unlabelled = sql`SELECT fe."id" FROM "ForkPoint" fe WHERE (${Prisma.join(detected, " OR ")}) AND NOT EXISTS (SELECT 1 FROM ${labelsByForkPoint(dialect)}
+    JOIN "LabelSchema" ls ON ls."id" = la."schemaId" WHERE la."forkPointId" = fe."id" AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`;
   if (!named.length) return unlabelled;
   return sql`${unlabelled} UNION ALL SELECT la."forkPointId" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
     WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY} GROUP BY la."forkPointId" HAVING MIN(la."value") IN (${Prisma.join(named)})`;
