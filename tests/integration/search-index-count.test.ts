@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { indexMissingTrajectories, reindexSearch, searchIndexLag } from "../../lib/db/repositories/search/index.ts";
+import { listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
 describe.each(PROVIDERS)("the search index count on $title", ({ provider, skip }) => {
   let t: TestDatabase;
@@ -57,6 +59,45 @@ describe.each(PROVIDERS)("the search index count on $title", ({ provider, skip }
   it.skipIf(skip)("a rebuild starts the count again from zero", async () => {
     const { trajectories } = await reindexSearch(t.db);
     expect(trajectories).toBeGreaterThan(0);
+    expect(await expectExact()).toBe(0);
+  });
+
+  /** Every index row as (trajectory, step index, its words), and how many trajectories hold a common word. */
+  async function indexContents() {
+    const rows = await t.db.$transaction(async (tx) => {
+      if (provider === "postgresql") {
+        return tx.$queryRawUnsafe<{ id: string; step: number | bigint; body: string }[]>(
+          `SELECT d."trajectory_id" AS "id", CAST(s."rid" % 1048576 AS INTEGER) AS "step", s."tsv"::text AS "body" FROM "step_search" s JOIN "step_search_doc" d ON d."trajectory_id" = s."trajectory_id" ORDER BY 1, 2`,
+        );
+      }
+      // A contentless FTS5 table cannot be scanned: its rows' words come from the instance vocabulary (per connection,
+      // hence the transaction).
+      await tx.$executeRawUnsafe(`CREATE VIRTUAL TABLE IF NOT EXISTS temp."fts_instances" USING fts5vocab(main, "step_fts", instance)`);
+      return tx.$queryRawUnsafe<{ id: string; step: number | bigint; body: string }[]>(
+        `SELECT d."trajectory_id" AS "id", w."doc" % 1048576 AS "step", group_concat(w."term" || ':' || w."offset", ' ') AS "body"
+         FROM (SELECT * FROM temp."fts_instances" ORDER BY "doc", "offset") w JOIN "step_search_doc" d ON d."seq" = w."doc" >> 20
+         GROUP BY w."doc" ORDER BY 1, 2`,
+      );
+    });
+    const hits = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ q: "error" }));
+    return { rows: rows.map((r) => ({ ...r, step: Number(r.step) })), errorTrajectories: hits.total };
+  }
+
+  it.skipIf(skip)("a rebuild in several lanes writes the index one lane writes, each trajectory once", async () => {
+    await reindexSearch(t.db, { lanes: 1 });
+    const one = await indexContents();
+    const seen: number[] = [];
+    const { trajectories } = await reindexSearch(t.db, { lanes: 3, page: 7, onProgress: (n) => seen.push(n) });
+    const all = await scalar(`SELECT COUNT(*) FROM "Trajectory"`);
+    expect(trajectories).toBe(all);
+    // Pages of 7 over the lanes: progress rises to the total, whichever lane reports.
+    expect(seen.length).toBe(Math.ceil(all / 7));
+    expect(seen.at(-1)).toBe(all);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    const three = await indexContents();
+    expect(three.rows.length).toBeGreaterThan(all);
+    expect(three).toEqual(one);
+    expect(one.errorTrajectories).toBeGreaterThan(0);
     expect(await expectExact()).toBe(0);
   });
 

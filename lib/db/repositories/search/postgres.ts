@@ -1,5 +1,6 @@
 // Full-text search on PostgreSQL: step_search (row id = seq * 2^20 + step index, trajectory, tsvector with the
 // 'simple' config: no stemming, no stop words) under a GIN index, beside step_search_doc (seq per trajectory).
+import os from "node:os";
 import type { Db } from "../../client.ts";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import { totalSchema, wordCountSchema, type SearchProvider } from "./provider.ts";
@@ -43,6 +44,10 @@ async function elementCounts(db: Db, table: "step_search" | "step_search_doc", c
 }
 
 export const postgresSearch: SearchProvider = {
+  // Each lane keeps a backend busy (reading and converting step text) and holds two of the pool's connections: one
+  // per core of this machine, as a guess at the server's when it is elsewhere, up to 4 (the pool has 10).
+  rebuildLanes: Math.min(4, Math.max(1, os.availableParallelism())),
+
   filterSql(s, form, id) {
     const fence = form === "hitSet" ? Prisma.sql` OFFSET 0` : Prisma.empty;
     if (form === "candidateProbe") {

@@ -44,6 +44,8 @@ export interface IndexDoc {
 }
 
 export interface SearchProvider {
+  /** How many pipelines a full rebuild runs at once (reindexSearch): 1 where the database takes one writer. */
+  readonly rebuildLanes: number;
   /** SQL predicate on a trajectory id expression (`t."id"` in the browser): it has at least one step matching the query. */
   filterSql(s: ParsedSearch, form: SearchForm, id: Prisma.Sql): Prisma.Sql;
   /**

@@ -10,6 +10,9 @@ export function ftsMatchExpression(s: ParsedSearch): string {
 }
 
 export const sqliteSearch: SearchProvider = {
+  // One writer at a time: a second lane would only wait for the first's transactions.
+  rebuildLanes: 1,
+
   filterSql(s, form, id) {
     if (form === "probe" || form === "candidateProbe") {
       // The rowid range of the trajectory's steps (seq * 2^20 …) lets FTS5 seek in the doclist, not read it all.

@@ -217,29 +217,63 @@ export async function indexAllMissing(
 /**
  * Rebuild the whole search index from the steps table (backfill after an upgrade, or repair). Also purges index
  * entries of deleted trajectories. Safe to run while the app serves: searches see a partial index meanwhile.
+ * `lanes` pipelines run at once (default: the provider's rebuildLanes), each taking `page` trajectories at a time.
  */
-export async function reindexSearch(db: Db, opts: { onProgress?: (indexed: number) => void } = {}): Promise<{ trajectories: number }> {
+export async function reindexSearch(
+  db: Db,
+  opts: { onProgress?: (indexed: number) => void; lanes?: number; page?: number } = {},
+): Promise<{ trajectories: number }> {
   const provider = searchProviderOf(db);
   await provider.clearIndex(db);
   try {
-    return await indexAll(db, opts.onProgress);
+    return await indexAll(db, { lanes: Math.max(1, opts.lanes ?? provider.rebuildLanes), page: opts.page ?? BATCH * 5 }, opts.onProgress);
   } finally {
     await provider.afterRebuild(db);
   }
 }
 
-async function indexAll(db: Db, onProgress?: (indexed: number) => void): Promise<{ trajectories: number }> {
+/**
+ * Every trajectory, in pages of ids handed out one at a time (each page starts after the last id handed out, so no
+ * two lanes share a trajectory), each lane reading, tokenizing and writing its own pages. One lane kept one database
+ * backend busy reading and converting step text while the rest of the machine idled (10^6 on PostgreSQL: 87 % of a
+ * core, Node 13 %). After a lane fails, the others stop at their next page, and all have stopped before the caller
+ * goes on (a rebuild's afterRebuild must not index rows still being written).
+ */
+async function indexAll(
+  db: Db,
+  { lanes, page: size }: { lanes: number; page: number },
+  onProgress?: (indexed: number) => void,
+): Promise<{ trajectories: number }> {
   let after = "";
   let total = 0;
-  for (;;) {
-    const rows = await db.$queryRaw<
-      unknown[]
-    >`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${BATCH * 5}`;
-    const ids = idRowsSchema.parse(rows).map((r) => r.id);
-    if (!ids.length) break;
-    total += await indexBatches(db, ids);
-    after = ids.at(-1)!;
-    onProgress?.(total);
-  }
+  let failed = false;
+  let paging: Promise<unknown> = Promise.resolve();
+  const nextPage = (): Promise<string[]> => {
+    const page = paging.then(async () => {
+      if (failed) return [];
+      const rows = await db.$queryRaw<unknown[]>`SELECT t."id" FROM "Trajectory" t WHERE t."id" > ${after} ORDER BY t."id" LIMIT ${size}`;
+      const ids = idRowsSchema.parse(rows).map((r) => r.id);
+      if (ids.length) after = ids.at(-1)!;
+      return ids;
+    });
+    paging = page.catch(() => undefined);
+    return page;
+  };
+  const lane = async () => {
+    try {
+      for (let ids = await nextPage(); ids.length; ids = await nextPage()) {
+        // Not `total += await …`: that reads total before the await, and another lane's addition would be lost.
+        const indexed = await indexBatches(db, ids);
+        total += indexed;
+        onProgress?.(total);
+      }
+    } catch (e) {
+      failed = true;
+      throw e;
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: lanes }, lane));
+  const failure = results.find((r) => r.status === "rejected");
+  if (failure) throw failure.reason;
   return { trajectories: total };
 }
