@@ -1,7 +1,7 @@
 // step_search_count, the number of indexed trajectories kept by triggers on step_search_doc, on SQLite and
 // PostgreSQL: after indexing, deletions (one at a time, in bulk, and cascading from Trajectory), a rebuild (TRUNCATE
 // on PostgreSQL) and a fold of many rows into one, it equals COUNT(*) of step_search_doc, and searchIndexLag equals
-// the lag counted from both tables.
+// the lag counted from both tables. A rebuild in several lanes writes exactly the rows one lane writes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
