@@ -177,3 +177,24 @@ export async function forkCategoryCounts(
   }
   return counts;
 }
+
+const countRowSchema = z.array(z.object({ c: num })).length(1);
+
+/**
+ * For a query with a forkError filter whose other filters cellsAnswer accepts: how many trajectories match it (the
+ * forkError facet's own counts for the chosen categories, so the page's total and the facet agree), and how many
+ * match its other filters. Null for any other query.
+ */
+export async function forkErrorCellCounts(
+  read: (query: Prisma.Sql) => Promise<unknown[]>,
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+): Promise<{ matching: number; others: number } | null> {
+  if (!q.forkError.length || !cellsAnswer(q, scope, ["forkError"])) return null;
+  // cellCountSql reads the cell filters only: forkError is not one.
+  const [byCategory, others] = await Promise.all([forkCategoryCounts(read, q, scope), read(cellCountSql(q))]);
+  return {
+    matching: [...new Set(q.forkError)].reduce((n, k) => n + (byCategory.get(k) ?? 0), 0),
+    others: countRowSchema.parse(others)[0]!.c,
+  };
+}

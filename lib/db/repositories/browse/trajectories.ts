@@ -7,9 +7,10 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import type { Dialect } from "../../dialect.ts";
+import type { Dialect, Queryable } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
-import { cellCountSql, cellsAnswer } from "./facet-cells.ts";
+import { cellCountSql, cellsAnswer, forkErrorCellCounts } from "./facet-cells.ts";
+import type { ForkCategoryForm } from "../analytics/fork-category.ts";
 import { MANY_CANDIDATES, planSearch, type SearchPlan } from "./search-plan.ts";
 import { budgetedBatch, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
 import { AppError } from "../../../errors.ts";
@@ -284,10 +285,24 @@ async function findLabelValues(db: Db, ids: string[], scope: FilterScope): Promi
 
 const parseRows = (raw: unknown[]) => z.array(rowSchema).parse(raw).map(toRow);
 
+/**
+ * Walking the list order for a page of a forkError filter reads about (skip + take) × others / matching rows; the set
+ * form reads every match. Walk when that is fewer.
+ */
+function forkErrorForm(counts: { matching: number; others: number } | null, skip: number, take: number): ForkCategoryForm {
+  return counts && counts.matching > 0 && (skip + take) * counts.others < counts.matching * counts.matching ? "walk" : "set";
+}
+
 async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deepOffset: number): Promise<TrajectoryPage> {
-  const conditions = filterConditions(q, scope);
-  const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
   const offset = (q.page - 1) * q.perPage;
+  // A forkError filter's total from the cells, when they answer its other filters: counting its matches through the
+  // filter reads every attempt of the chosen categories (185,602 for the commonest at 10^6).
+  const forkCounts = await forkErrorCellCounts((s) => db.$queryRaw<unknown[]>(s), q, scope);
+  const deep = !q.cursor && offset >= deepOffset;
+  const pageScope = { ...scope, forkErrorForm: forkErrorForm(forkCounts, deep || q.cursor ? 0 : offset, q.perPage) };
+  const conditions = filterConditions(q, pageScope);
+  const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
+  const countIn = async (tx: Queryable) => forkCounts?.matching ?? countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
   const finish = (raw: unknown[], total: number, reverse: boolean): TrajectoryPage => {
     const rows = parseRows(raw);
     if (reverse) rows.reverse();
@@ -299,23 +314,23 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
       prevCursor: q.page > 1 ? cursorFor(rows[0], q.sort, "before") : null,
     };
   };
-  if (q.cursor || offset < deepOffset) {
+  if (!deep) {
     // The page does not depend on the total: one batched transaction, no round trip in between.
     const reverse = q.cursor?.dir === "before";
     const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-    const [count, raw] = await db.$transaction([
-      db.$queryRaw<unknown[]>(countSql),
-      db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage, q.cursor ? 0 : offset)),
-    ]);
+    const page = db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage, q.cursor ? 0 : offset));
+    if (forkCounts) return finish(await page, forkCounts.matching, reverse);
+    const [count, raw] = await db.$transaction([db.$queryRaw<unknown[]>(countSql), page]);
     return finish(raw, countSchema.parse(count)[0]!.c, reverse);
   }
   // A deep offset without a cursor: count first, then walk from whichever end of the result is nearer.
   return db.$transaction(async (tx) => {
-    const total = countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
+    const total = await countIn(tx);
     const reverse = offset > total / 2 && offset < total;
     const take = reverse ? Math.min(q.perPage, total - offset) : q.perPage;
     const skip = reverse ? Math.max(0, total - offset - take) : offset;
-    return finish(await tx.$queryRaw<unknown[]>(pageSql(scope, conditions, q.sort, reverse, take, skip)), total, reverse);
+    const walked = filterConditions(q, { ...scope, forkErrorForm: forkErrorForm(forkCounts, skip, take) });
+    return finish(await tx.$queryRaw<unknown[]>(pageSql(scope, walked, q.sort, reverse, take, skip)), total, reverse);
   });
 }
 

@@ -5,7 +5,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect } from "../../dialect.ts";
 import { searchFilterSql, type ParsedSearch, type SearchForm } from "../search/index.ts";
-import { ERROR_CATEGORY_SCHEMA_KEY, forkPointsInCategoriesSql } from "../analytics/fork-category.ts";
+import { ERROR_CATEGORY_SCHEMA_KEY, forkCategoryFilterSql, type ForkCategoryForm } from "../analytics/fork-category.ts";
 import { NO_ERROR, RECOVERED_NEVER, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
 /** What a filter needs besides the query: the database dialect, the acting user ("annotated by me"), parsed search. */
@@ -15,6 +15,8 @@ export interface FilterScope {
   search: ParsedSearch | null;
   /** How the search predicate is evaluated (default "hits"; see SearchForm). */
   searchForm?: SearchForm;
+  /** How the forkError filter is evaluated (default "set"; see ForkCategoryForm). */
+  forkErrorForm?: ForkCategoryForm;
   /** Whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
   labelAnnotatorIds?: string[];
 }
@@ -101,11 +103,13 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
   // The same category rule the recovery analytics group by (forkCategorySql), so a drill-down matches exactly
   forkError: (q, s) =>
     q.forkError.length
-      ? sql`t."forkPointId" IN (${forkPointsInCategoriesSql(
+      ? forkCategoryFilterSql(
+          sql`t."forkPointId"`,
           q.forkError.filter((e) => e !== NO_ERROR),
           q.forkError.includes(NO_ERROR),
           s.dialect,
-        )})`
+          s.forkErrorForm,
+        )
       : null,
   label: (q, s) =>
     q.label.length

@@ -1,0 +1,117 @@
+// The trajectory browser's page under a forkError filter (analytics' drill-down), on SQLite and PostgreSQL. When its
+// other filters are cell filters, the total comes from the forkError facet's own counts and the rows from either the
+// matching fork points read as a set or the list order walked against them (whichever reads fewer rows): both must
+// give exactly the trajectories whose fork point's category (an annotator's label, else the detected one) was chosen,
+// in list order, with labelled fork points moved in and out of their detected category.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
+import { labelForkCategory } from "../helpers/fork-labels.ts";
+import { seedDemo } from "../../lib/services/system/seed-demo.ts";
+import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { NO_ERROR, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
+
+describe.each(PROVIDERS)("the forkError page on $title", ({ provider, skip }) => {
+  let t: TestDatabase;
+  /** Each attempt's category by the rule, and its list-order key. */
+  let attempts: { id: string; category: string; importedAt: Date; reward: number | null; outcome: string }[];
+  let common: string;
+  let moved: { out: string; in: string };
+
+  beforeAll(async () => {
+    if (skip) return;
+    t = await createTestDatabase(provider);
+    await seedDemo(t.ctx, { count: 240, seed: 11 });
+    const byCategory = await t.db.forkPoint.groupBy({
+      by: ["errorCategory"],
+      _count: { id: true },
+      where: { errorCategory: { not: null } },
+    });
+    common = byCategory.sort((a, b) => b._count.id - a._count.id)[0]!.errorCategory!;
+    const other = byCategory.find((c) => c.errorCategory !== common)!.errorCategory!;
+    // One fork point of the common category labelled away from it, one of another category labelled into it.
+    const out = await t.db.forkPoint.findFirstOrThrow({ where: { errorCategory: common, attempts: { some: {} } }, orderBy: { id: "asc" } });
+    const into = await t.db.forkPoint.findFirstOrThrow({ where: { errorCategory: other, attempts: { some: {} } }, orderBy: { id: "asc" } });
+    await labelForkCategory(t.db, t.ctx.actor.id, out, other);
+    await labelForkCategory(t.db, t.ctx.actor.id, into, common);
+    moved = { out: out.id, in: into.id };
+    const labels = new Map([
+      [out.id, other],
+      [into.id, common],
+    ]);
+    const rows = await t.db.trajectory.findMany({
+      where: { forkPointId: { not: null } },
+      select: { id: true, importedAt: true, reward: true, outcome: true, forkPoint: { select: { id: true, errorCategory: true } } },
+    });
+    attempts = rows.map((r) => ({
+      id: r.id,
+      importedAt: r.importedAt,
+      reward: r.reward,
+      outcome: r.outcome,
+      category: labels.get(r.forkPoint!.id) ?? r.forkPoint!.errorCategory ?? NO_ERROR,
+    }));
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  /** Every page of `input` in turn, following the next-page cursor; the totals each page reported. */
+  async function allPages(input: Record<string, unknown>) {
+    const ids: string[] = [];
+    const totals = new Set<number>();
+    let cursor: unknown = undefined;
+    for (let page = 1; page < 100; page++) {
+      const r = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ ...input, page, ...(cursor ? { cursor } : {}) }));
+      ids.push(...r.rows.map((row) => row.id));
+      totals.add(r.total);
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    return { ids, totals: [...totals] };
+  }
+
+  const newestFirst = (a: (typeof attempts)[number], b: (typeof attempts)[number]) =>
+    b.importedAt.getTime() - a.importedAt.getTime() || (a.id < b.id ? -1 : 1);
+
+  it.skipIf(skip)(
+    "a common category, walked or read as a set, lists exactly its attempts in list order with the facet's total",
+    async () => {
+      const want = attempts.filter((a) => a.category === common).sort(newestFirst);
+      expect(want.length).toBeGreaterThan(10);
+      expect(want.map((a) => a.id)).toContain((await t.db.trajectory.findFirstOrThrow({ where: { forkPointId: moved.in } })).id);
+      const facets = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({}));
+      expect(facets!.forkError.find((o) => o.value === common)?.count).toBe(want.length);
+      // A small page walks (few rows per match), a full one reads the set; the step range forces the row-by-row count.
+      for (const perPage of [2, 100]) {
+        for (const extra of [{}, { steps: "0..100000" }]) {
+          const got = await allPages({ forkError: common, perPage, ...extra });
+          expect(got, `perPage ${perPage} ${JSON.stringify(extra)}`).toEqual({ ids: want.map((a) => a.id), totals: [want.length] });
+        }
+      }
+    },
+  );
+
+  it.skipIf(skip)("two categories, another filter, another sort and a deep offset agree with the rule", async () => {
+    const second = attempts.find((a) => a.category !== common)!.category;
+    const chosen = new Set([common, second]);
+    const want = attempts.filter((a) => chosen.has(a.category) && a.outcome === "failed");
+    expect(new Set(want.map((a) => a.category))).toEqual(chosen);
+    const byReward = [...want].sort((a, b) => (a.reward ?? Infinity) - (b.reward ?? Infinity) || (a.id < b.id ? -1 : 1));
+    for (const perPage of [1, 50]) {
+      const got = await allPages({ forkError: [...chosen], outcome: "failed", sort: "reward.asc", perPage });
+      expect(got, `perPage ${perPage}`).toEqual({ ids: byReward.map((a) => a.id), totals: [want.length] });
+    }
+    // Page 3 by offset (no cursor), counted from the nearer end when deep.
+    const third = await listTrajectories(t.ctx, trajectoryListQuerySchema.parse({ forkError: common, perPage: 3, page: 3 }));
+    const all = attempts.filter((a) => a.category === common).sort(newestFirst);
+    expect(third.rows.map((r) => r.id)).toEqual(all.slice(6, 9).map((a) => a.id));
+    expect(third.total).toBe(all.length);
+  });
+
+  it.skipIf(skip)("a category only a label gives, and one nobody has, count and list what the rule says", async () => {
+    const labelledAway = attempts.filter((a) => a.category !== common && a.category !== NO_ERROR).map((a) => a.category);
+    const other = labelledAway.find((c) => attempts.some((a) => a.category === c))!;
+    const want = attempts.filter((a) => a.category === other).sort(newestFirst);
+    expect(await allPages({ forkError: other, perPage: 1 })).toEqual({ ids: want.map((a) => a.id), totals: [want.length] });
+    expect(await allPages({ forkError: "no-such-category", perPage: 5 })).toEqual({ ids: [], totals: [0] });
+  });
+});
