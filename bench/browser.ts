@@ -203,7 +203,10 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
   const cursor = before.nextCursor ?? undefined;
   const filtered = { outcome: "failed", model, steps: "10..40", sort: "reward,stepCount", dir: "desc,asc" };
   // The commonest fork-point category: analytics' drill-down into the browser sets this filter, which no cell answers.
-  const forkError = (await getTrajectoryFacets(ctx, q({})))!.forkError[0]!.value;
+  // And the rarest, read as a set where the commonest walks the list order.
+  const forkErrors = (await getTrajectoryFacets(ctx, q({})))!.forkError.filter((o) => o.count > 0);
+  const forkError = forkErrors[0]!.value;
+  const rareForkError = forkErrors.at(-1)!.value;
   return [
     { name: "first page (default sort)", target: 100, run: (c) => listTrajectories(c, q({})) },
     { name: "filtered + multi-sorted page", target: 100, run: (c) => listTrajectories(c, q(filtered)) },
@@ -213,6 +216,11 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
     { name: "facet counts (no filter)", target: 300, run: (c) => getTrajectoryFacets(c, q({})) },
     { name: `facet counts (forkError=${forkError})`, target: 300, run: (c) => getTrajectoryFacets(c, q({ forkError })) },
     { name: `page (forkError=${forkError})`, target: 100, run: (c) => listTrajectories(c, q({ forkError })) },
+    {
+      name: `page (forkError=${rareForkError}, the rarest)`,
+      target: 100,
+      run: (c) => listTrajectories(c, q({ forkError: rareForkError })),
+    },
     { name: "facet counts: marks via Trajectory (before)", target: 300, run: (c) => markFacets(c, "Trajectory") },
     { name: "facet counts: marks via MarkedTrajectory", target: 300, run: (c) => markFacets(c, "MarkedTrajectory") },
     // The two group-bys the facets issued before they became one pass.
