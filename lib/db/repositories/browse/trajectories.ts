@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import type { Dialect, Queryable } from "../../dialect.ts";
+import type { Dialect } from "../../dialect.ts";
 import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer, forkErrorCellCounts } from "./facet-cells.ts";
 import type { ForkCategoryForm } from "../analytics/fork-category.ts";
@@ -298,11 +298,11 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
   // A forkError filter's total from the cells, when they answer its other filters: counting its matches through the
   // filter reads every attempt of the chosen categories (185,602 for the commonest at 10^6).
   const forkCounts = await forkErrorCellCounts((s) => db.$queryRaw<unknown[]>(s), q, scope);
-  const deep = !q.cursor && offset >= deepOffset;
-  const pageScope = { ...scope, forkErrorForm: forkErrorForm(forkCounts, deep || q.cursor ? 0 : offset, q.perPage) };
-  const conditions = filterConditions(q, pageScope);
+  const conditions = filterConditions(q, scope);
   const countSql = cellsAnswer(q, scope) ? cellCountSql(q) : sql`SELECT COUNT(*) AS "c" FROM "Trajectory" t${whereClause(conditions)}`;
-  const countIn = async (tx: Queryable) => forkCounts?.matching ?? countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
+  /** The filters for a page of `take` rows after `skip`, the forkError filter in whichever form reads fewer rows. */
+  const pageConditions = (skip: number, take: number) =>
+    forkCounts ? filterConditions(q, { ...scope, forkErrorForm: forkErrorForm(forkCounts, skip, take) }) : conditions;
   const finish = (raw: unknown[], total: number, reverse: boolean): TrajectoryPage => {
     const rows = parseRows(raw);
     if (reverse) rows.reverse();
@@ -314,23 +314,23 @@ async function readPage(db: Db, q: TrajectoryListQuery, scope: FilterScope, deep
       prevCursor: q.page > 1 ? cursorFor(rows[0], q.sort, "before") : null,
     };
   };
-  if (!deep) {
+  if (q.cursor || offset < deepOffset) {
     // The page does not depend on the total: one batched transaction, no round trip in between.
     const reverse = q.cursor?.dir === "before";
+    const skip = q.cursor ? 0 : offset;
     const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-    const page = db.$queryRaw<unknown[]>(pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage, q.cursor ? 0 : offset));
+    const page = db.$queryRaw<unknown[]>(pageSql(scope, [...pageConditions(skip, q.perPage), ...keyset], q.sort, reverse, q.perPage, skip));
     if (forkCounts) return finish(await page, forkCounts.matching, reverse);
     const [count, raw] = await db.$transaction([db.$queryRaw<unknown[]>(countSql), page]);
     return finish(raw, countSchema.parse(count)[0]!.c, reverse);
   }
   // A deep offset without a cursor: count first, then walk from whichever end of the result is nearer.
   return db.$transaction(async (tx) => {
-    const total = await countIn(tx);
+    const total = forkCounts?.matching ?? countSchema.parse(await tx.$queryRaw<unknown[]>(countSql))[0]!.c;
     const reverse = offset > total / 2 && offset < total;
     const take = reverse ? Math.min(q.perPage, total - offset) : q.perPage;
     const skip = reverse ? Math.max(0, total - offset - take) : offset;
-    const walked = filterConditions(q, { ...scope, forkErrorForm: forkErrorForm(forkCounts, skip, take) });
-    return finish(await tx.$queryRaw<unknown[]>(pageSql(scope, walked, q.sort, reverse, take, skip)), total, reverse);
+    return finish(await tx.$queryRaw<unknown[]>(pageSql(scope, pageConditions(skip, take), q.sort, reverse, take, skip)), total, reverse);
   });
 }
 
