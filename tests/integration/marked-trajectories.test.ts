@@ -8,15 +8,26 @@ import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/tes
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { ensureUser } from "../../lib/db/repositories/accounts/users.ts";
 import { getTrajectoryFacets } from "../../lib/services/browse/browse-trajectories.ts";
-import { trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
+import { NO_ERROR, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
 const flag = (c: string) => `CASE WHEN ${c} THEN 1 ELSE 0 END`;
 const TRUTH = `SELECT t."id" AS "trajectoryId", t."outcome", t."runId", t."taskId", COALESCE(t."firstErrorCategory", '') AS "errorCategory",
   ${flag(`t."forkPointCount" > 0`)} AS "forks", ${flag(`t."parentId" IS NOT NULL`)} AS "attempt", ${flag(`t."warningCount" > 0`)} AS "warnings",
-  r."c" AS "marks"
+  t."forkPointId", r."c" AS "marks"
   FROM (SELECT x."trajectoryId", COUNT(*) AS "c" FROM (SELECT "trajectoryId" FROM "Annotation" UNION ALL SELECT "trajectoryId" FROM "DatasetItem") x
     GROUP BY x."trajectoryId") r JOIN "Trajectory" t ON t."id" = r."trajectoryId"`;
-const COLUMNS = ["trajectoryId", "outcome", "runId", "taskId", "errorCategory", "forks", "attempt", "warnings", "marks"] as const;
+const COLUMNS = [
+  "trajectoryId",
+  "outcome",
+  "runId",
+  "taskId",
+  "errorCategory",
+  "forks",
+  "attempt",
+  "warnings",
+  "forkPointId",
+  "marks",
+] as const;
 const normalise = (rows: Record<string, unknown>[]) =>
   rows.map((r) => COLUMNS.map((k) => (typeof r[k] === "bigint" || typeof r[k] === "number" ? Number(r[k]) : r[k])).join("|")).sort();
 
@@ -123,6 +134,19 @@ describe.each(PROVIDERS)("marked trajectories on $title", ({ provider, skip }) =
       await t.db.trajectory.delete({ where: { id: onlyLabelled.id } });
       expect(await t.db.markedTrajectory.findUnique({ where: { trajectoryId: onlyLabelled.id } })).toBeNull();
       await expectExact();
+      // An attempt's fork point: moved to another by raw SQL, then gone with its fork point (ON DELETE SET NULL).
+      const attempt = await t.db.trajectory.findFirst({ where: { forkPointId: { not: null } }, orderBy: { id: "asc" } });
+      await t.db.annotation.create({ data: label(attempt!.id, t.ctx.actor.id, "hang") });
+      await expectExact();
+      expect((await t.db.markedTrajectory.findUniqueOrThrow({ where: { trajectoryId: attempt!.id } })).forkPointId).toBe(
+        attempt!.forkPointId,
+      );
+      const other = await t.db.forkPoint.findFirstOrThrow({ where: { id: { not: attempt!.forkPointId! } }, orderBy: { id: "asc" } });
+      await t.db.$executeRawUnsafe(`UPDATE "Trajectory" SET "forkPointId" = '${other.id}' WHERE "id" = '${attempt!.id}'`);
+      await expectExact();
+      await t.db.forkPoint.delete({ where: { id: other.id } });
+      expect((await t.db.markedTrajectory.findUniqueOrThrow({ where: { trajectoryId: attempt!.id } })).forkPointId).toBeNull();
+      await expectExact();
     },
   );
 
@@ -130,11 +154,19 @@ describe.each(PROVIDERS)("marked trajectories on $title", ({ provider, skip }) =
     "the dataset, label and annotated facets under cell filters and searches equal those counted through Trajectory",
     async () => {
       const run = (await t.db.run.findFirstOrThrow()).id;
+      // The commonest fork-point category among marked attempts, so the forkError queries have marks to count.
+      const fork = await t.db.$queryRawUnsafe<{ c: string }[]>(`SELECT fp."errorCategory" AS "c" FROM "MarkedTrajectory" m
+        JOIN "ForkPoint" fp ON fp."id" = m."forkPointId" WHERE fp."errorCategory" IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`);
+      const forkCategory = fork[0]!.c;
       const queries = [
         { outcome: "failed" },
         { outcome: "passed", runId: run },
         { attempt: "no", warnings: "no" },
         { error: "hang" },
+        // A forkError filter: the marks' fork points tested on MarkedTrajectory, with cell filters and a search too.
+        { forkError: forkCategory },
+        { forkError: [forkCategory, NO_ERROR], outcome: "failed" },
+        { forkError: forkCategory, q: "pytest" },
         // A search tests the marks' trajectory ids directly (a word, a phrase), alone or with cell filters.
         { q: "pytest" },
         { q: '"pip install"' },

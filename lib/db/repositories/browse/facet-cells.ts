@@ -75,17 +75,31 @@ const KEY_OF_T = [
   flag(`t."forkPointId" IS NOT NULL`),
   `COALESCE((SELECT f."errorCategory" FROM "ForkPoint" f WHERE f."id" = t."forkPointId"), '')`,
 ];
-const KEY_COLUMNS = ["outcome", "runId", "taskId", "errorCategory", "forks", "attempt", "warnings", "forkPoint", "forkCategory"] as const;
+export const KEY_COLUMNS = [
+  "outcome",
+  "runId",
+  "taskId",
+  "errorCategory",
+  "forks",
+  "attempt",
+  "warnings",
+  "forkPoint",
+  "forkCategory",
+] as const;
+/** Trajectory `t`'s cell key as TrajectoryFacetCell's key columns, for a select list. */
+export const CELL_KEY_OF_T = Prisma.raw(KEY_OF_T.map((k, i) => `${k} AS "${KEY_COLUMNS[i]}"`).join(", "));
 /** Trajectory `t` is in cell `alias` (the run, task and outcome first, so an index on them finds the rows). */
 const inCell = (alias: string) => Prisma.raw(KEY_OF_T.map((k, i) => `${k} = ${alias}."${KEY_COLUMNS[i]}"`).join(" AND "));
 
 /**
  * A bound of cell `c` for the grouped pass: the stored one, or for a cell marked boundsStale (rows that may have held
- * it left since), computed from the cell's rows, so the facets' ranges stay exact between refreshes.
+ * it left since), computed from the cell's rows, so the facets' ranges stay exact between refreshes. `except` (a
+ * condition on Trajectory `t`) leaves rows out of that computation: those a reader counts elsewhere.
  */
-export function cellBoundSql(fn: "MIN" | "MAX", trajectoryColumn: string, cellColumn: string): Prisma.Sql {
+export function cellBoundSql(fn: "MIN" | "MAX", trajectoryColumn: string, cellColumn: string, except?: Prisma.Sql): Prisma.Sql {
   const stored = Prisma.raw(`c."${cellColumn}"`);
-  return sql`CASE WHEN c."boundsStale" = 0 THEN ${stored} ELSE (SELECT ${Prisma.raw(`${fn}(t."${trajectoryColumn}")`)} FROM "Trajectory" t WHERE ${inCell("c")}) END`;
+  const rows = except ? sql`${inCell("c")} AND NOT (${except})` : inCell("c");
+  return sql`CASE WHEN c."boundsStale" = 0 THEN ${stored} ELSE (SELECT ${Prisma.raw(`${fn}(t."${trajectoryColumn}")`)} FROM "Trajectory" t WHERE ${rows}) END`;
 }
 
 /** Each range bound a cell keeps: its column, the aggregate, and the Trajectory column it bounds. */
@@ -107,10 +121,9 @@ function refreshSql(keys: string | null): Prisma.Sql {
       ? Prisma.empty
       : sql` AND (${Prisma.raw(KEY_COLUMNS.map((k) => `x."${k}"`).join(", "))}) IN (SELECT ${Prisma.raw(KEY_COLUMNS.map((k) => `j."${k}"`).join(", "))}
           FROM json_to_recordset(CAST(${keys} AS json)) AS j(${Prisma.raw(KEY_COLUMNS.map((k) => `"${k}" ${k === "forks" || k === "attempt" || k === "warnings" || k === "forkPoint" ? "integer" : "text"}`).join(", "))}))`;
-  const key = KEY_OF_T.map((k, i) => `${k} AS "${KEY_COLUMNS[i]}"`).join(", ");
   const aggregates = CELL_BOUNDS.map(([cell, fn, col]) => `${fn}(t."${col}") AS "${cell}"`).join(", ");
   return sql`UPDATE "TrajectoryFacetCell" SET ${Prisma.raw(CELL_BOUNDS.map(([cell]) => `"${cell}" = g."${cell}"`).join(", "))}, "boundsStale" = 0
-    FROM (SELECT ${Prisma.raw(key)}, ${Prisma.raw(aggregates)} FROM "Trajectory" t
+    FROM (SELECT ${CELL_KEY_OF_T}, ${Prisma.raw(aggregates)} FROM "Trajectory" t
       WHERE (t."outcome", t."runId", t."taskId") IN (SELECT x."outcome", x."runId", x."taskId" FROM "TrajectoryFacetCell" x WHERE x."boundsStale" = 1${narrow})
       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
     WHERE ${Prisma.raw(KEY_COLUMNS.map((k) => `"TrajectoryFacetCell"."${k}" = g."${k}"`).join(" AND "))} AND "TrajectoryFacetCell"."boundsStale" = 1`;

@@ -18,6 +18,7 @@ import { budgetedBatch, budgetedReader, isStatementTimeout, statementBudgetSql }
 import { searchKeyedMatchSql, type ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
+  forkErrorFilterSql,
   labelScopeSql,
   LATEST_VERSION_SQL,
   scopeOf,
@@ -28,6 +29,7 @@ import {
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
+import { forkErrorCellsSql, type ForkErrorCells } from "./fork-error-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -104,6 +106,11 @@ const CELL_STATE: Record<StateDim, Prisma.Sql> = {
   warnings: sql`c."warnings" = 1`,
 };
 const CELLS: GroupSource = { state: CELL_STATE, weight: sql`c."n"`, range: cellBoundSql };
+/** The cells of a forkError filter's categories (alias c): stale bounds are read without the attempts moved out. */
+const forkCellSource = (cells: ForkErrorCells): GroupSource => ({
+  ...CELLS,
+  range: (fn, col, cellCol) => cellBoundSql(fn, col, cellCol, cells.movedOut),
+});
 /** A search's matching step_search_doc rows (alias c): one per trajectory, with its cell key and range columns. */
 const KEYED_MATCHES: GroupSource = { state: CELL_STATE, weight: null, range: (_fn, col) => sql`c.${Prisma.raw(`"${col}"`)}` };
 
@@ -254,6 +261,8 @@ async function countFacets(
   const keyed = (omit: TrajectoryFilterKey[]) => (wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? wordMatch : null);
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
+  // A forkError filter over cell filters: the cells of the chosen categories, labelled fork points moved across.
+  const forkCells = q.forkError.length && cellsAnswer(q, scope, ["forkError"]) ? forkErrorCellsSql(q.forkError) : null;
   const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   const read = budgetedReader(db, budgetMs);
   const readMatches = matchIndexReader(db, budgetMs);
@@ -273,18 +282,23 @@ async function countFacets(
     cellsAnswer(q, scope)
       ? db.$queryRaw<unknown[]>`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
         ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
-      : keyedGroups
-        ? readMatches(sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+      : forkCells
+        ? db.$queryRaw<
+            unknown[]
+          >`${forkCells.with} SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
+          ${stateAggregates(q, forkCellSource(forkCells))} FROM (${forkCells.cells}) c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
+        : keyedGroups
+          ? readMatches(sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
           ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${keyedGroups}
           GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`)
-        : withIndexCosts(
-            db,
-            budgetMs,
-            (tx) => tx.$queryRaw<
-              unknown[]
-            >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
+          : withIndexCosts(
+              db,
+              budgetMs,
+              (tx) => tx.$queryRaw<
+                unknown[]
+              >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
           FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
-          ),
+            ),
     datasets.length ? datasetGroups(readMarks, markSource(q, scope, "datasetId", "di")) : Promise.resolve(new Map<string, number>()),
     annotationCounts(readMarks, markSource(q, scope, "annotated", "a"), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -476,16 +490,18 @@ interface MarkSource {
 /**
  * The join for the filters other than facet `own`: none when there are none (every annotation and dataset item has
  * its trajectory: the foreign keys cascade) or only a search (it tests the mark's trajectory id); the marked
- * trajectories' cell keys when the rest are cell filters (a small table, where a probe of Trajectory's 10^6-entry
- * index per row cost 19 µs past shared_buffers: 780 ms for the 40,000 annotations at 10^6); else Trajectory by id.
+ * trajectories' cell keys and fork points when the rest are cell filters and a forkError filter (a small table, where a
+ * probe of Trajectory's 10^6-entry index per row cost 19 µs past shared_buffers: 780 ms for the 40,000 annotations at
+ * 10^6); else Trajectory by id.
  */
 function markSource(q: TrajectoryListQuery, scope: FilterScope, own: TrajectoryFilterKey, alias: string): MarkSource {
   const conditions = filterConditions(q, scope, [own]);
   const ref = Prisma.raw(`"${alias}"."trajectoryId"`);
   if (!conditions.length) return { join: Prisma.empty, conditions };
-  if (cellsAnswer(q, scope, [own, "q"])) {
+  if (cellsAnswer(q, scope, [own, "q", "forkError"])) {
     const search = searchOn(scope, ref);
-    const cells = cellConditions(q);
+    const forkError = own === "forkError" ? null : forkErrorFilterSql(q, scope, sql`c."forkPointId"`);
+    const cells = forkError ? [...cellConditions(q), forkError] : cellConditions(q);
     const join = cells.length ? sql` JOIN "MarkedTrajectory" c ON c."trajectoryId" = ${ref}` : Prisma.empty;
     return { join, conditions: search ? [...cells, search] : cells };
   }
