@@ -9,6 +9,7 @@ import { labelForkCategory } from "../helpers/fork-labels.ts";
 import { refreshFacetCellBounds } from "../../lib/db/repositories/browse/facet-cells.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
+import { findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
 import { NO_ERROR, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 
 describe.each(PROVIDERS)("the forkError page on $title", ({ provider, skip }) => {
@@ -114,6 +115,29 @@ describe.each(PROVIDERS)("the forkError page on $title", ({ provider, skip }) =>
     const want = attempts.filter((a) => a.category === other).sort(newestFirst);
     expect(await allPages({ forkError: other, perPage: 1 })).toEqual({ ids: want.map((a) => a.id), totals: [want.length] });
     expect(await allPages({ forkError: "no-such-category", perPage: 5 })).toEqual({ ids: [], totals: [0] });
+  });
+
+  it.skipIf(skip)("every page by a deep offset, from the nearer end, with one or two categories and another filter", async () => {
+    const second = attempts.find((a) => a.category !== common)!.category;
+    for (const input of [{ forkError: common }, { forkError: [common, second], outcome: "failed" }]) {
+      const chosen = new Set([input.forkError].flat());
+      const want = attempts
+        .filter((a) => chosen.has(a.category) && (!("outcome" in input) || a.outcome === input.outcome))
+        .sort(newestFirst)
+        .map((a) => a.id);
+      const perPage = 3;
+      const pages = Math.ceil(want.length / perPage);
+      expect(pages).toBeGreaterThan(4);
+      const got: string[] = [];
+      for (let page = 1; page <= pages; page++) {
+        // A deep offset from the second page on (no cursor): counted, then walked from whichever end is nearer.
+        const q = trajectoryListQuerySchema.parse({ ...input, perPage, page });
+        const r = await findTrajectoriesPage(t.db, q, t.ctx.actor.id, null, perPage);
+        expect(r.total, `page ${page}`).toBe(want.length);
+        got.push(...r.rows.map((row) => row.id));
+      }
+      expect(got, JSON.stringify(input)).toEqual(want);
+    }
   });
 
   // Last: it changes rewards and durations, and moves attempts to a fork point of its own.
