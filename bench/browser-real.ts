@@ -18,7 +18,7 @@ import { getTrajectoryFacets, listTrajectories } from "../lib/services/browse/br
 import { importTrajectories } from "../lib/services/import/import-trajectories.ts";
 import { nativeImporter } from "../lib/importers/native.ts";
 import { fileSource } from "../lib/importers/source.ts";
-import { trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
+import { NO_ERROR, trajectoryListQuerySchema } from "../lib/validation/search-params/index.ts";
 import { benchConfig, OUT_DIR, prepareBenchDatabase, type Fill } from "./browser-setup.ts";
 import { FIXTURES_DIR, writeFixtureCopies } from "./fixture-copies.ts";
 
@@ -102,6 +102,10 @@ async function side(label: string, db: Db): Promise<Side> {
   console.log(
     `${label}: rare ${s.rare} (${await matches(s.rare)} trajectories), common ${s.common} (${await matches(s.common)}), phrase ${s.phrase} (${await matches(s.phrase)})`,
   );
+  // The analytics drill-down: the commonest fork-point category (NO_ERROR, fork points without one, when none has one).
+  const fork = (await getTrajectoryFacets(ctx, q({})))?.forkError.find((o) => o.count > 0 && o.value !== NO_ERROR);
+  console.log(`${label}: forkError ${fork ? `${fork.value} (${fork.count} attempts)` : `${NO_ERROR} (no fork point has a category)`}`);
+  const forkError = fork?.value ?? NO_ERROR;
   const page = (input: Record<string, unknown>) => () => listTrajectories(ctx, q(input));
   const facets = (input: Record<string, unknown>) => () => getTrajectoryFacets(ctx, q(input));
   return {
@@ -117,6 +121,8 @@ async function side(label: string, db: Db): Promise<Side> {
       { name: "search facets, common word", run: facets({ q: s.common }) },
       { name: "search page, phrase", run: page({ q: s.phrase }) },
       { name: "search facets, phrase", run: facets({ q: s.phrase }) },
+      { name: "page, forkError", run: page({ forkError }) },
+      { name: "facets, forkError", run: facets({ forkError }) },
     ],
   };
 }

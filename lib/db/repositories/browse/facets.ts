@@ -261,8 +261,6 @@ async function countFacets(
   const keyed = (omit: TrajectoryFilterKey[]) => (wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? wordMatch : null);
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
-  // A forkError filter over cell filters: the cells of the chosen categories, labelled fork points moved across.
-  const forkCells = q.forkError.length && cellsAnswer(q, scope, ["forkError"]) ? forkErrorCellsSql(q.forkError) : null;
   const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   const read = budgetedReader(db, budgetMs);
   const readMatches = matchIndexReader(db, budgetMs);
@@ -276,29 +274,7 @@ async function countFacets(
     db.dataset.findMany({ select: { id: true, name: true } }),
   ]);
   const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
-    // Grouped by the index's four leading columns only, so both databases stream the groups in index order without a
-    // sort; forks / attempt / warnings are counted inside each group (stateAggregates).
-    // With no other filter, the same groups are sums over the precomputed cells.
-    cellsAnswer(q, scope)
-      ? db.$queryRaw<unknown[]>`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
-        ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
-      : forkCells
-        ? db.$queryRaw<
-            unknown[]
-          >`${forkCells.with} SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
-          ${stateAggregates(q, forkCellSource(forkCells))} FROM (${forkCells.cells}) c GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`
-        : keyedGroups
-          ? readMatches(sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e",
-          ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${keyedGroups}
-          GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`)
-          : withIndexCosts(
-              db,
-              budgetMs,
-              (tx) => tx.$queryRaw<
-                unknown[]
-              >`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e", ${stateAggregates(q, ROWS)}
-          FROM "Trajectory" t${where([...CATALOG, ...STATE])} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
-            ),
+    groupedPass(db, q, scope, { keyed: keyedGroups, readMatches, budgetMs, where: where([...CATALOG, ...STATE]) }),
     datasets.length ? datasetGroups(readMarks, markSource(q, scope, "datasetId", "di")) : Promise.resolve(new Map<string, number>()),
     annotationCounts(readMarks, markSource(q, scope, "annotated", "a"), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
@@ -403,6 +379,39 @@ async function countFacets(
       max: duration.max === null ? null : Math.ceil(duration.max / 1000),
     },
   };
+}
+
+/**
+ * The one grouped pass, from the smallest source that answers it: the precomputed cells when every filter is a cell
+ * filter; with a forkError filter beside them, the chosen categories' cells (fork-error-cells.ts: labelled fork
+ * points' attempts moved across); a search's matching index rows when they carry the keys (`keyed`); else Trajectory's
+ * rows, filtered by `where` (the filters the groups cannot apply), grouped by the browse index's four leading columns
+ * only, so both databases stream the groups in index order without a sort. Forks / attempt / warnings are counted
+ * inside each group (stateAggregates).
+ */
+function groupedPass(
+  db: Db,
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  src: { keyed: Prisma.Sql | null; readMatches: Read; budgetMs: number | null; where: Prisma.Sql },
+): Promise<unknown[]> {
+  const key = sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e"`;
+  const byKey = sql`GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`;
+  if (cellsAnswer(q, scope)) return db.$queryRaw<unknown[]>`${key}, ${stateAggregates(q, CELLS)} FROM "TrajectoryFacetCell" c ${byKey}`;
+  if (q.forkError.length && cellsAnswer(q, scope, ["forkError"])) {
+    const forkCells = forkErrorCellsSql(q.forkError);
+    return db.$queryRaw<
+      unknown[]
+    >`${forkCells.with} ${key}, ${stateAggregates(q, forkCellSource(forkCells))} FROM (${forkCells.cells}) c ${byKey}`;
+  }
+  if (src.keyed)
+    return src.readMatches(sql`${key}, ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${src.keyed} ${byKey}`);
+  return withIndexCosts(
+    db,
+    src.budgetMs,
+    (tx) => tx.$queryRaw<unknown[]>`SELECT t."outcome" AS "o", t."runId" AS "run", t."taskId" AS "task", t."firstErrorCategory" AS "e",
+      ${stateAggregates(q, ROWS)} FROM "Trajectory" t${src.where} GROUP BY t."outcome", t."runId", t."taskId", t."firstErrorCategory"`,
+  );
 }
 
 /**
