@@ -16,11 +16,14 @@ import {
   parseSearchQuery,
   searchCandidateEstimate,
   searchFilterSql,
+  searchStepMatchesUpTo,
   searchVerifySql,
   type ParsedSearch,
   type SearchForm,
 } from "../../lib/db/repositories/search/index.ts";
 import { findMatchingTrajectoryIds, findTrajectoriesPage } from "../../lib/db/repositories/browse/trajectories.ts";
+import { planSearch } from "../../lib/db/repositories/browse/search-plan.ts";
+import { scopeOf } from "../../lib/db/repositories/browse/trajectory-filters.ts";
 import { encodeCursor, trajectoryListQuerySchema } from "../../lib/validation/search-params/index.ts";
 import { stripAnsi } from "../../lib/domain/ansi.ts";
 import type { StepInput } from "../../lib/domain/trajectory.ts";
@@ -102,6 +105,41 @@ describe.each(PROVIDERS)("search pages that stop early on $title", ({ provider, 
       // The planner's estimate is the rarest word's count from ANALYZE: never below the trajectories holding both words.
       expect(await searchCandidateEstimate(t.db, s)).toBeGreaterThanOrEqual(candidates - 0.5);
       expect(await searchCandidateEstimate(t.db, parsed('"zzzqqq cat"'))).toBe(0);
+    },
+  );
+
+  it.skipIf(skip)("counts a query's matching steps up to a limit", async () => {
+    const steps = stepsWith(/(?<![\p{L}\p{N}])module[^\p{L}\p{N}]+named(?![\p{L}\p{N}])/iu);
+    expect(steps).toBeGreaterThan(3);
+    expect(await searchStepMatchesUpTo(t.db, parsed('"module named"'), 3, null)).toBe(3);
+    expect(await searchStepMatchesUpTo(t.db, parsed('"module named"'), 100_000, null)).toBe(steps);
+    expect(await searchStepMatchesUpTo(t.db, parsed('"named pytest"'), 100_000, null)).toBe(0);
+    expect(await searchStepMatchesUpTo(t.db, parsed("ModuleNotFoundError"), 100_000, 1_000)).toBe(stepsWith(word("modulenotfounderror")));
+  });
+
+  // `"named pytest"` at 10^6: both words in 42,910 trajectories, the phrase in no step. Counting its steps first
+  // reads them as a set, where walking the candidates confirmed every one of them.
+  it.skipIf(skip || provider !== "postgresql")(
+    "a phrase whose words many trajectories hold reads its steps as a set when few steps hold the phrase",
+    async () => {
+      const phrase = (a: string, b: string) => new RegExp(`(?<![\\p{L}\\p{N}])${a}[^\\p{L}\\p{N}]+${b}(?![\\p{L}\\p{N}])`, "iu");
+      expect(trajectoriesWith(word("named"))).toBeGreaterThan(1);
+      expect(trajectoriesWith(word("pytest"))).toBeGreaterThan(1);
+      expect(stepsWith(phrase("named", "pytest"))).toBe(0);
+      expect(stepsWith(phrase("module", "named"))).toBeGreaterThan(1);
+      const pages = async (text: string, many: number) =>
+        (await planSearch(t.db, { ...scopeOf(t.db, t.ctx.actor.id, parsed(text)), searchForm: "hits" }, many)).map((a) => a.plan.page);
+      // With many from 2 on: both phrases have that many candidates; only the second is in that many steps.
+      expect(await searchCandidateEstimate(t.db, parsed('"named pytest"'))).toBeGreaterThanOrEqual(2);
+      expect(await pages('"named pytest"', 2)).toEqual(["hitSet"]);
+      expect(await pages('"module named"', 2)).toEqual(["candidateProbe", "hitSet"]);
+      for (const text of ['"named pytest"', '"module named"']) {
+        const p = await findTrajectoriesPage(t.db, q({ q: text, perPage: 5 }), t.ctx.actor.id, parsed(text), undefined, undefined, 2);
+        expect(p.searchStopped).toBeFalsy();
+        const want = trajectoriesWith(text === '"named pytest"' ? phrase("named", "pytest") : phrase("module", "named"));
+        expect(p.rows.length).toBe(Math.min(5, want));
+        if (!p.totalCapped) expect(p.total).toBe(want);
+      }
     },
   );
 

@@ -3,7 +3,7 @@
 // is tried.
 import type { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
-import { searchCandidateEstimate, searchVerifySql, type SearchForm } from "../search/index.ts";
+import { searchCandidateEstimate, searchStepMatchesUpTo, searchVerifySql, type SearchForm } from "../search/index.ts";
 import type { FilterScope } from "./trajectory-filters.ts";
 
 export interface SearchPlan {
@@ -46,13 +46,23 @@ export const STEP_SET_BUDGET_MS = 3_000;
 export const MANY_CANDIDATES = 3_000;
 
 /**
+ * How long counting a phrase's matching steps (up to `many`) may take before the phrase is taken to be in many steps.
+ * The count intersects its words' index entries, then checks the steps holding them all until `many` match: quick
+ * for a phrase in many steps (it stops early) and for words that rarely stand together (few steps hold them all).
+ * Only words that share millions of steps without standing together run to the budget; their step set then runs to its
+ * own budget too.
+ */
+export const STEP_COUNT_BUDGET_MS = 200;
+
+/**
  * The ways to answer a search page and its capped count, in order: the next is tried when one runs out of its
  * budget, and when the last does the search is reported as stopped. A common word: probed in list order. One word:
  * its hits. A phrase or words sharing a step on PostgreSQL (verifySql not null): from the statistics, at most how
  * many trajectories hold all the words (the rarest word's count). Fewer than `many`, and the steps holding all the
- * words are few too: read as a set. More, and reading those steps grows with them (770 ms for `"no module named"` at
- * 10^6, 144,789 steps): the page walks the list order checking each trajectory's words, confirming on its steps until
- * the page is full, and the count confirms candidates until the cap. Budgets are PostgreSQL's: SQLite answers
+ * words are few too: read as a set. More, and the matching steps are counted up to `many`: fewer, and they are read as
+ * a set too. Past that, reading them grows with them (770 ms for `"no module named"` at 10^6, 144,789 steps): the
+ * page walks the list order checking each trajectory's words, confirming on its steps until the page is full, and the
+ * count confirms candidates until the cap. Budgets are PostgreSQL's: SQLite answers
  * phrases from FTS5's position lists, in one way, on one machine.
  */
 export async function planSearch(db: Db, scope: FilterScope, many: number): Promise<SearchAttempt[]> {
@@ -67,8 +77,10 @@ export async function planSearch(db: Db, scope: FilterScope, many: number): Prom
   if (scope.searchForm === "probe") return walkThenSet(PROBE_PLAN);
   const verify = scope.search ? searchVerifySql(scope.dialect, scope.search, "c") : null;
   if (!verify) return [{ plan: HITS_PLAN, budgetMs: budgets ? STEP_SET_BUDGET_MS : null }];
-  const candidates = await searchCandidateEstimate(db, scope.search!);
-  return candidates < many
-    ? [{ plan: STEP_SET_PLAN, budgetMs: STEP_SET_BUDGET_MS }]
-    : walkThenSet({ page: "candidateProbe", count: "candidates", verify });
+  const stepSet: SearchAttempt[] = [{ plan: STEP_SET_PLAN, budgetMs: STEP_SET_BUDGET_MS }];
+  if ((await searchCandidateEstimate(db, scope.search!)) < many) return stepSet;
+  // Many trajectories hold all the words; whether many steps hold the phrase is counted (`"named pytest"` at 10^6:
+  // 42,910 trajectories hold both words and no step the phrase, so the walk confirmed every one for its 500 ms budget).
+  const steps = await searchStepMatchesUpTo(db, scope.search!, many, budgets ? STEP_COUNT_BUDGET_MS : null);
+  return steps < many ? stepSet : walkThenSet({ page: "candidateProbe", count: "candidates", verify });
 }

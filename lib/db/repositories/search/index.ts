@@ -24,6 +24,7 @@ export {
   searchCandidateEstimate,
   searchFilterSql,
   searchKeyedMatchSql,
+  searchStepMatchesUpTo,
   searchVerifySql,
   type StepHitRef,
 } from "./read.ts";

@@ -87,6 +87,11 @@ export const postgresSearch: SearchProvider = {
     return Math.min(...words.map((w) => counts.get(w) ?? 0));
   },
 
+  // The words' index entries are intersected first, then the steps holding them all checked in turn until `limit` match.
+  stepMatchesUpToSql(s, limit) {
+    return Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "step_search" s WHERE ${stepMatch(s)} LIMIT ${limit}) x`;
+  },
+
   async wordCounts(db, words) {
     const perWord = await elementCounts(db, "step_search", "tsv", words);
     const trajectories =

@@ -65,6 +65,8 @@ export interface SearchProvider {
    * Only asked when verifySql is not null.
    */
   candidateEstimate(db: Db, s: ParsedSearch): Promise<number>;
+  /** How many steps match the query, counted up to `limit`: a COUNT(*)-shaped statement (column n). */
+  stepMatchesUpToSql(s: ParsedSearch, limit: number): Prisma.Sql;
   /** Indexed steps per plain word (from the index's own statistics), and how many trajectories there are. */
   wordCounts(db: Db, words: string[]): Promise<{ perWord: z.output<typeof wordCountSchema>; trajectories: number }>;
   /** Rows `{ trajectoryId, rid }`: the first matching step's row id of each of the trajectories `ids` (rid null: none). */

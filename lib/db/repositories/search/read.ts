@@ -4,7 +4,8 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import type { Dialect, Queryable } from "../../dialect.ts";
 import { postgresSearch } from "./postgres.ts";
-import type { SearchForm } from "./provider.ts";
+import { totalSchema, type SearchForm } from "./provider.ts";
+import { budgetedReader, isStatementTimeout } from "../../statement-timeout.ts";
 import { searchProviderOf } from "./providers.ts";
 import { sqliteSearch } from "./sqlite.ts";
 import { STEP_BITS, type ParsedSearch, type StepText } from "./text.ts";
@@ -30,6 +31,20 @@ export function searchKeyedMatchSql(dialect: Dialect, s: ParsedSearch, alias: st
 /** At most how many trajectories hold all of a query's words (see SearchProvider.candidateEstimate). */
 export function searchCandidateEstimate(db: Db, s: ParsedSearch): Promise<number> {
   return searchProviderOf(db).candidateEstimate(db, s);
+}
+
+/**
+ * How many steps match the query, counted up to `limit`; `limit` when counting outlasts `budgetMs` (PostgreSQL's
+ * statement_timeout: words that share millions of steps without ever standing together are checked step by step).
+ */
+export async function searchStepMatchesUpTo(db: Db, s: ParsedSearch, limit: number, budgetMs: number | null): Promise<number> {
+  try {
+    const rows = await budgetedReader(db, budgetMs)(searchProviderOf(db).stepMatchesUpToSql(s, limit));
+    return totalSchema.parse(rows)[0]!.n ?? 0;
+  } catch (e) {
+    if (isStatementTimeout(e)) return limit;
+    throw e;
+  }
 }
 
 /**

@@ -27,6 +27,10 @@ export const sqliteSearch: SearchProvider = {
   keyedMatchSql: () => null,
   candidateEstimate: async () => 0,
 
+  stepMatchesUpToSql(s, limit) {
+    return Prisma.sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "step_fts" WHERE "step_fts" MATCH ${ftsMatchExpression(s)} LIMIT ${limit})`;
+  },
+
   async wordCounts(db, words) {
     const [perWord, trajectories] = await db.$transaction(async (tx) => {
       // A temp table is per connection and needs no migration; the interactive transaction keeps one connection.
