@@ -167,6 +167,19 @@ describe.each(PROVIDERS)("the forkError page on $title", ({ provider, skip }) =>
     ];
     await t.db.trajectory.update({ where: { id: outAttempt.id }, data: { reward: 1e6, durationMs: 9e8 } });
     await t.db.trajectory.update({ where: { id: inAttempt.id }, data: { reward: -1e6, durationMs: 1 } });
+    // Both attempts marked (a label each): the dataset, label and annotated facets see the fork points moved across too.
+    const schema = await t.db.labelSchema.findUniqueOrThrow({ where: { key: "error-category" } });
+    for (const a of [outAttempt, inAttempt])
+      await t.db.annotation.create({
+        data: {
+          schemaId: schema.id,
+          annotatorId: t.ctx.actor.id,
+          targetType: "trajectory",
+          targetKey: `trajectory:${a.id}`,
+          trajectoryId: a.id,
+          value: "marked-attempt",
+        },
+      });
     // Every cell's stored bounds exact again, so the attempt labelled out is read past its cell's stored bound.
     await refreshFacetCellBounds(t.db);
     expect(await t.db.trajectoryFacetCell.count({ where: { boundsStale: 1 } })).toBe(0);
@@ -196,5 +209,8 @@ describe.each(PROVIDERS)("the forkError page on $title", ({ provider, skip }) =>
     expect(withCommon!.duration.max).toBeLessThan(9e5);
     const withOther = await getTrajectoryFacets(t.ctx, trajectoryListQuerySchema.parse({ forkError: other }));
     expect(withOther!.reward.max).toBe(1e6);
+    // Each marked attempt counted under its label's category only.
+    expect(withCommon!.label.find((o) => o.value === "marked-attempt")?.count).toBe(1);
+    expect(withOther!.label.find((o) => o.value === "marked-attempt")?.count).toBe(1);
   });
 });

@@ -13,7 +13,7 @@ import { NO_ERROR, trajectoryListQuerySchema } from "../../lib/validation/search
 const flag = (c: string) => `CASE WHEN ${c} THEN 1 ELSE 0 END`;
 const TRUTH = `SELECT t."id" AS "trajectoryId", t."outcome", t."runId", t."taskId", COALESCE(t."firstErrorCategory", '') AS "errorCategory",
   ${flag(`t."forkPointCount" > 0`)} AS "forks", ${flag(`t."parentId" IS NOT NULL`)} AS "attempt", ${flag(`t."warningCount" > 0`)} AS "warnings",
-  t."forkPointId", r."c" AS "marks"
+  t."forkPointId", COALESCE((SELECT f."errorCategory" FROM "ForkPoint" f WHERE f."id" = t."forkPointId"), '') AS "forkCategory", r."c" AS "marks"
   FROM (SELECT x."trajectoryId", COUNT(*) AS "c" FROM (SELECT "trajectoryId" FROM "Annotation" UNION ALL SELECT "trajectoryId" FROM "DatasetItem") x
     GROUP BY x."trajectoryId") r JOIN "Trajectory" t ON t."id" = r."trajectoryId"`;
 const COLUMNS = [
@@ -26,6 +26,7 @@ const COLUMNS = [
   "attempt",
   "warnings",
   "forkPointId",
+  "forkCategory",
   "marks",
 ] as const;
 const normalise = (rows: Record<string, unknown>[]) =>

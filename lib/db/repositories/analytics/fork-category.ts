@@ -26,6 +26,12 @@ export function labelledForkCategorySql(f: string, dialect: Dialect): Prisma.Sql
   return sql`(SELECT MIN(la."value") FROM ${labelsByForkPoint(dialect)} JOIN "LabelSchema" ls ON ls."id" = la."schemaId" WHERE la."forkPointId" = ${Prisma.raw(`"${f}"`)}."id" AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY})`;
 }
 
+/** The fork points an annotator gave an error category, as rows (id, v: the label, by the same MIN rule). */
+export function forkLabelsSql(): Prisma.Sql {
+  return sql`SELECT la."forkPointId" AS "id", MIN(la."value") AS "v" FROM "Annotation" la JOIN "LabelSchema" ls ON ls."id" = la."schemaId"
+    WHERE la."forkPointId" IS NOT NULL AND ls."key" = ${ERROR_CATEGORY_SCHEMA_KEY} GROUP BY la."forkPointId"`;
+}
+
 /** Labelled category, else detected, of fork point alias `f` (NULL when it has neither). */
 export function forkCategorySql(f: string, dialect: Dialect): Prisma.Sql {
   return sql`COALESCE(${labelledForkCategorySql(f, dialect)}, ${Prisma.raw(`"${f}"`)}."errorCategory")`;

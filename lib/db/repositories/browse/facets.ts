@@ -18,7 +18,6 @@ import { budgetedBatch, budgetedReader, isStatementTimeout, statementBudgetSql }
 import { searchKeyedMatchSql, type ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
-  forkErrorFilterSql,
   labelScopeSql,
   LATEST_VERSION_SQL,
   scopeOf,
@@ -29,7 +28,7 @@ import {
 } from "./trajectory-filters.ts";
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
-import { forkErrorCellsSql, type ForkErrorCells } from "./fork-error-cells.ts";
+import { forkErrorCellsSql, markForkErrorSql, type ForkErrorCells } from "./fork-error-cells.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -509,7 +508,7 @@ function markSource(q: TrajectoryListQuery, scope: FilterScope, own: TrajectoryF
   if (!conditions.length) return { join: Prisma.empty, conditions };
   if (cellsAnswer(q, scope, [own, "q", "forkError"])) {
     const search = searchOn(scope, ref);
-    const forkError = own === "forkError" ? null : forkErrorFilterSql(q, scope, sql`c."forkPointId"`);
+    const forkError = own !== "forkError" && q.forkError.length ? markForkErrorSql(q.forkError) : null;
     const cells = forkError ? [...cellConditions(q), forkError] : cellConditions(q);
     const join = cells.length ? sql` JOIN "MarkedTrajectory" c ON c."trajectoryId" = ${ref}` : Prisma.empty;
     return { join, conditions: search ? [...cells, search] : cells };

@@ -69,10 +69,10 @@ const SIBLING_FILTERS = keyFilters("s");
 
 /** The search filter on a trajectory id expression (default `t."id"`), or null without a search. */
 /**
- * The forkError filter on fork-point id column `id` (a trajectory's, or a marked trajectory's copy of it): the same
- * category rule the recovery analytics group by (forkCategorySql), so a drill-down matches exactly.
+ * The forkError filter on fork-point id column `id`: the same category rule the recovery analytics group by
+ * (forkCategorySql), so a drill-down matches exactly.
  */
-export function forkErrorFilterSql(q: TrajectoryListQuery, s: FilterScope, id: Prisma.Sql): Prisma.Sql | null {
+function forkErrorFilterSql(q: TrajectoryListQuery, s: FilterScope, id: Prisma.Sql): Prisma.Sql | null {
   if (!q.forkError.length) return null;
   const named = q.forkError.filter((e) => e !== NO_ERROR);
   return forkCategoryFilterSql(id, named, q.forkError.includes(NO_ERROR), s.dialect, s.forkErrorForm);
