@@ -29,11 +29,18 @@ const oneIfIn = (expr: Prisma.Sql, values: readonly string[]) =>
 
 const column = (alias: string, name: string) => Prisma.raw(`${alias}."${name}"`);
 
+/**
+ * A choice of fork-point categories as the labels name them (NO_ERROR left out: a label always names one) and as a
+ * cell or marked trajectory stores the detected one ('' for a fork point without a category).
+ */
+function categoriesOf(chosen: readonly string[]): { named: string[]; detected: string[] } {
+  const named = chosen.filter((c) => c !== NO_ERROR);
+  return { named, detected: chosen.includes(NO_ERROR) ? [...named, ""] : named };
+}
+
 /** The cells of the attempts under fork-point categories `chosen`, at least one (NO_ERROR: fork points with no category). */
 export function forkErrorCellsSql(chosen: readonly string[]): ForkErrorCells {
-  const named = chosen.filter((c) => c !== NO_ERROR);
-  // A cell's forkCategory is '' for a fork point without a detected category.
-  const detected = chosen.includes(NO_ERROR) ? [...named, ""] : named;
+  const { named, detected } = categoriesOf(chosen);
   const withClause = sql`WITH "forkLabel" AS (${forkLabelsSql()}),
     "forkMoved" AS (
       SELECT l."id", CASE WHEN ${oneIfIn(sql`l."v"`, named)} = 1 THEN 1 ELSE -1 END AS "d"
@@ -69,8 +76,7 @@ export function forkErrorCellsSql(chosen: readonly string[]): ForkErrorCells {
  * ForkPoint (11,000 pages at 10^6) once per facet statement.
  */
 export function markForkErrorSql(chosen: readonly string[]): Prisma.Sql {
-  const named = chosen.filter((c) => c !== NO_ERROR);
-  const detected = chosen.includes(NO_ERROR) ? [...named, ""] : named;
+  const { named, detected } = categoriesOf(chosen);
   const unlabelled = sql`c."forkPointId" IS NOT NULL AND c."forkCategory" IN (${Prisma.join(detected)})
     AND c."forkPointId" NOT IN (SELECT l."id" FROM (${forkLabelsSql()}) l)`;
   if (!named.length) return sql`(${unlabelled})`;

@@ -68,16 +68,6 @@ export function keyFilters(alias: "t" | "s" | "c"): Record<KeyFilter, (q: Trajec
 const SIBLING_FILTERS = keyFilters("s");
 
 /** The search filter on a trajectory id expression (default `t."id"`), or null without a search. */
-/**
- * The forkError filter on fork-point id column `id`: the same category rule the recovery analytics group by
- * (forkCategorySql), so a drill-down matches exactly.
- */
-function forkErrorFilterSql(q: TrajectoryListQuery, s: FilterScope, id: Prisma.Sql): Prisma.Sql | null {
-  if (!q.forkError.length) return null;
-  const named = q.forkError.filter((e) => e !== NO_ERROR);
-  return forkCategoryFilterSql(id, named, q.forkError.includes(NO_ERROR), s.dialect, s.forkErrorForm);
-}
-
 export function searchOn(s: FilterScope, id?: Prisma.Sql): Prisma.Sql | null {
   return s.search ? searchFilterSql(s.dialect, s.search, s.searchForm, id) : null;
 }
@@ -110,7 +100,17 @@ const FILTER_SQL: Record<TrajectoryFilterKey | "q", (q: TrajectoryListQuery, s: 
     q.datasetId.length
       ? sql`EXISTS (SELECT 1 FROM "DatasetItem" di JOIN "DatasetVersion" v ON v."id" = di."datasetVersionId" WHERE di."trajectoryId" = t."id" AND v."datasetId" IN (${list(q.datasetId)}) AND ${LATEST_VERSION_SQL})`
       : null,
-  forkError: (q, s) => forkErrorFilterSql(q, s, sql`t."forkPointId"`),
+  // The same category rule the recovery analytics group by (forkCategorySql), so a drill-down matches exactly
+  forkError: (q, s) =>
+    q.forkError.length
+      ? forkCategoryFilterSql(
+          sql`t."forkPointId"`,
+          q.forkError.filter((e) => e !== NO_ERROR),
+          q.forkError.includes(NO_ERROR),
+          s.dialect,
+          s.forkErrorForm,
+        )
+      : null,
   label: (q, s) =>
     q.label.length
       ? sql`EXISTS (SELECT 1 FROM "Annotation" la WHERE la."trajectoryId" = t."id" AND ${labelScopeSql(s)} AND la."value" IN (${list(q.label)}))`
