@@ -4,10 +4,12 @@
 // them equal those counted through Trajectory for words, phrases and every kind of other filter, with a labelled fork
 // point among the matches. On SQLite the index keeps no keys and both ways are the Trajectory way: the facet
 // comparison runs there too.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
 import { labelForkCategory } from "../helpers/fork-labels.ts";
-import { openPgSession } from "../helpers/raw-sql.ts";
+import { execSql, openPgSession } from "../helpers/raw-sql.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { getTrajectoryFacets, listTrajectories } from "../../lib/services/browse/browse-trajectories.ts";
 import { indexMissingTrajectories, reindexSearch } from "../../lib/db/repositories/search/index.ts";
@@ -107,6 +109,59 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
       // A rebuild writes every row again.
       await reindexSearch(t.db);
       expect(await expectExactKeys()).toBe(await t.db.trajectory.count());
+    },
+  );
+
+  // A row past 2 kB is toasted down to the table's 128-byte target: the words go out of line, and anything else
+  // stored EXTENDED would follow them, to be fetched back from the TOAST table by every statement that reads it.
+  it.skipIf(skip || provider !== "postgresql")(
+    "a row whose words are toasted keeps its id and keys inline, and the migration brings back ids moved out",
+    async () => {
+      const { id } = await t.db.trajectory.findFirstOrThrow({ orderBy: { id: "desc" }, select: { id: true } });
+      const manyWords = Array.from({ length: 3000 }, (_, i) => `w${i}x${i * 7919}`).join(" ");
+      const [saved] = await t.db.$queryRawUnsafe<{ words: string }[]>(
+        `SELECT "words"::text AS "words" FROM "step_search_doc" WHERE "trajectory_id" = $1`,
+        id,
+      );
+      const rewrite = async (text = manyWords) => {
+        await t.db.$executeRawUnsafe(`DELETE FROM "step_search_doc" WHERE "trajectory_id" = $1`, id);
+        await t.db.$executeRawUnsafe(
+          `INSERT INTO "step_search_doc" ("trajectory_id", "words") VALUES ($1, strip(to_tsvector('simple', $2)))`,
+          id,
+          text,
+        );
+      };
+      // An inline value takes its length plus a header; one out of line reports its length alone.
+      const outOfLine = async (column: string) =>
+        Number(
+          (
+            await t.db.$queryRawUnsafe<{ n: bigint }[]>(
+              `SELECT COUNT(*) AS "n" FROM "step_search_doc" WHERE pg_column_size("${column}") <= octet_length("${column}")`,
+            )
+          )[0]!.n,
+        );
+      await rewrite();
+      const [row] = await t.db.$queryRawUnsafe<{ words: number; n: number }[]>(
+        `SELECT pg_column_size("words") AS "words", length("words") AS "n" FROM "step_search_doc" WHERE "trajectory_id" = $1`,
+        id,
+      );
+      expect(row!.n).toBe(3000);
+      for (const column of ["trajectory_id", "outcome", "runId", "taskId"]) expect(await outOfLine(column), column).toBe(0);
+      // As an earlier release stored it: the id out of line. Then the migration's own statements.
+      await t.db.$executeRawUnsafe(`ALTER TABLE "step_search_doc" ALTER COLUMN "trajectory_id" SET STORAGE EXTENDED`);
+      await rewrite();
+      expect(await outOfLine("trajectory_id")).toBe(1);
+      const migration = path.resolve(
+        import.meta.dirname,
+        "../../prisma/postgres/migrations/20261207181500_search_doc_id_inline/migration.sql",
+      );
+      await execSql(t.config, fs.readFileSync(migration, "utf8"));
+      expect(await outOfLine("trajectory_id")).toBe(0);
+      await rewrite();
+      expect(await outOfLine("trajectory_id")).toBe(0);
+      await expectExactKeys();
+      // Its own words back, for the tests after this one.
+      await t.db.$executeRawUnsafe(`UPDATE "step_search_doc" SET "words" = $2::tsvector WHERE "trajectory_id" = $1`, id, saved!.words);
     },
   );
 
