@@ -3,6 +3,10 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { DatabaseConfig } from "../../lib/env.ts";
+import { Prisma } from "../../lib/db/generated/sqlite/client.ts";
+
+/** A bound SQL fragment, for tests that hand a statement to a lib/db function taking one (Prisma.sql). */
+export const sqlFragment = Prisma.sql;
 
 /** Run a script of one or more statements (no parameters), outside any transaction. */
 export async function execSql(config: DatabaseConfig, sql: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { Db } from "../../client.ts";
 import { dialectOf } from "../../dialect.ts";
 import { ERROR_CATEGORY_SCHEMA_KEY, labelledForkCategorySql } from "../analytics/fork-category.ts";
 import { filterConditions, keyFilters, list, whereClause, type FilterScope } from "./trajectory-filters.ts";
+import type { KeyedMatches } from "./search-matches.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
 const sql = Prisma.sql;
@@ -159,19 +160,19 @@ export async function refreshFacetCellBounds(db: Db): Promise<number> {
  * Attempts per fork-point category (the forkError facet) for a query cellsAnswer accepts without its forkError
  * filter: the cells count attempts under their fork point's detected category; the few fork points an annotator
  * labelled count under the label instead (forkCategorySql's rule), so their matching attempts are moved across.
- * With `keyed` (a search's match predicate on step_search_doc alias c, whose rows carry the same key columns), the
- * matching index rows are counted instead of the cells.
+ * With `keyed` (a search's matching index rows as alias c, which carry the same key columns: search-matches.ts), the
+ * matching rows are counted instead of the cells.
  */
 export async function forkCategoryCounts(
   read: (query: Prisma.Sql) => Promise<unknown[]>,
   q: TrajectoryListQuery,
   scope: FilterScope,
-  keyed: Prisma.Sql | null = null,
+  keyed: KeyedMatches | null = null,
 ): Promise<Map<string, number>> {
   const [cells, labelled] = await Promise.all([
     read(sql`SELECT c."forkCategory" AS "k", ${keyed ? sql`COUNT(*)` : sql`SUM(c."n")`} AS "c"
-      FROM ${keyed ? sql`"step_search_doc"` : sql`"TrajectoryFacetCell"`} c
-      ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q), ...(keyed ? [keyed] : [])])} GROUP BY c."forkCategory"`),
+      FROM ${keyed ? keyed.from : sql`"TrajectoryFacetCell" c`}
+      ${whereClause([sql`c."forkPoint" = 1`, ...cellConditions(q), ...(keyed?.where ?? [])])} GROUP BY c."forkCategory"`),
     read(sql`SELECT fp."errorCategory" AS "detected", ${labelledForkCategorySql("fp", scope.dialect)} AS "label", COUNT(*) AS "c"
       FROM "Trajectory" t JOIN "ForkPoint" fp ON fp."id" = t."forkPointId"
       ${whereClause([

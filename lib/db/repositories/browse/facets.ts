@@ -29,6 +29,7 @@ import {
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { forkErrorCellsSql, markForkErrorSql, type ForkErrorCells } from "./fork-error-cells.ts";
+import { indexedMatches, sharedMatches, type KeyedMatches, type Read } from "./search-matches.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -253,16 +254,20 @@ async function countFacets(
   search: ParsedSearch | null,
   matchKeys: MatchKeys,
 ): Promise<TrajectoryFacets> {
-  const scope: FilterScope = scopeOf(db, viewer, search);
+  const ownScope: FilterScope = scopeOf(db, viewer, search);
   // The search's matches as index rows carrying their keys (alias c), when its words alone answer it (PostgreSQL, one
-  // word); `keyed` when its other filters (but `omit`) are all cell filters too, so those rows answer the facet.
-  const wordMatch = search && matchKeys === "index" ? searchKeyedMatchSql(scope.dialect, search, "c") : null;
-  const keyed = (omit: TrajectoryFilterKey[]) => (wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? wordMatch : null);
+  // word); `keyed` when its other filters (but `omit`) are all cell filters too, so those rows answer the facet. When
+  // they answer every facet, the facets read them once, all in one statement (search-matches.ts).
+  const wordMatch = search && matchKeys === "index" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
+  const budgetMs = search && ownScope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
+  const shared = wordMatch && cellsAnswer(q, ownScope, ["q"]) ? sharedMatches(db, budgetMs, wordMatch) : null;
+  const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
+  const keyed = (omit: TrajectoryFilterKey[]) =>
+    wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? (shared?.keyed ?? indexedMatches(wordMatch)) : null;
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
-  const budgetMs = search && scope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
-  const read = budgetedReader(db, budgetMs);
-  const readMatches = matchIndexReader(db, budgetMs);
+  const read = shared?.read ?? budgetedReader(db, budgetMs);
+  const readMatches = shared?.read ?? matchIndexReader(db, budgetMs);
   // The marks' facets test their trajectories against the same word sets (markSource).
   const readMarks = wordMatch ? readMatches : read;
   const actorId = scope.actorId;
@@ -392,7 +397,7 @@ function groupedPass(
   db: Db,
   q: TrajectoryListQuery,
   scope: FilterScope,
-  src: { keyed: Prisma.Sql | null; readMatches: Read; budgetMs: number | null; where: Prisma.Sql },
+  src: { keyed: KeyedMatches | null; readMatches: Read; budgetMs: number | null; where: Prisma.Sql },
 ): Promise<unknown[]> {
   const key = sql`SELECT c."outcome" AS "o", c."runId" AS "run", c."taskId" AS "task", NULLIF(c."errorCategory", '') AS "e"`;
   const byKey = sql`GROUP BY c."outcome", c."runId", c."taskId", c."errorCategory"`;
@@ -404,7 +409,9 @@ function groupedPass(
     >`${forkCells.with} ${key}, ${stateAggregates(q, forkCellSource(forkCells))} FROM (${forkCells.cells}) c ${byKey}`;
   }
   if (src.keyed)
-    return src.readMatches(sql`${key}, ${stateAggregates(q, KEYED_MATCHES)} FROM "step_search_doc" c WHERE ${src.keyed} ${byKey}`);
+    return src.readMatches(
+      sql`${key}, ${stateAggregates(q, KEYED_MATCHES)} FROM ${src.keyed.from}${whereClause(src.keyed.where)} ${byKey}`,
+    );
   return withIndexCosts(
     db,
     src.budgetMs,
@@ -457,8 +464,6 @@ const RANGE_COLUMN: Record<(typeof RANGES)[number], Prisma.Sql> = {
   duration: sql`t."durationMs"`,
   firstErrorStep: sql`t."firstErrorStep"`,
 };
-
-type Read = (query: Prisma.Sql) => Promise<unknown[]>;
 
 async function bounds(read: Read, key: (typeof RANGES)[number], where: Prisma.Sql): Promise<RangeBounds> {
   const col = RANGE_COLUMN[key];

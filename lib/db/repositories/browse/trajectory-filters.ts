@@ -19,6 +19,8 @@ export interface FilterScope {
   forkErrorForm?: ForkCategoryForm;
   /** Whose labels the label filter, facet and column see (undefined = everyone's; blind annotators: their own). */
   labelAnnotatorIds?: string[];
+  /** The search as matches already read in the same statement (a search's facets, search-matches.ts): a predicate on an id. */
+  searchMatches?: (id: Prisma.Sql) => Prisma.Sql;
 }
 
 const sql = Prisma.sql;
@@ -69,7 +71,8 @@ const SIBLING_FILTERS = keyFilters("s");
 
 /** The search filter on a trajectory id expression (default `t."id"`), or null without a search. */
 export function searchOn(s: FilterScope, id?: Prisma.Sql): Prisma.Sql | null {
-  return s.search ? searchFilterSql(s.dialect, s.search, s.searchForm, id) : null;
+  if (!s.search) return null;
+  return s.searchMatches ? s.searchMatches(id ?? sql`t."id"`) : searchFilterSql(s.dialect, s.search, s.searchForm, id);
 }
 
 /** Filter registry, db half: one SQL predicate per filter key (null = not set). */
