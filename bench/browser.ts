@@ -248,6 +248,12 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
       run: (c) => getTrajectoryFacets(c, q({ q: '"no module named"', outcome: "failed" })),
     },
     { name: "search: facets, q=pytest (very common)", target: 300, run: (c) => getTrajectoryFacets(c, q({ q: "pytest" })) },
+    // The same facets with the index rows read again by each facet's statement, as before they were read once for all.
+    {
+      name: "search: facets, q=ModuleNotFoundError (per statement)",
+      target: 300,
+      run: (c) => getTrajectoryFacets(c, q({ q: "ModuleNotFoundError" }), "index-per-statement"),
+    },
     // The same facets with the matches' keys looked up in Trajectory, as before the index rows carried them.
     {
       name: "search: facets, q=ModuleNotFoundError (before)",

@@ -1,9 +1,9 @@
 // A search's facets from the search index's rows, which carry each indexed trajectory's facet key on PostgreSQL
 // (migration 20261206233000_search_doc_keys): the keys stay exact after every kind of write to the trajectories they
 // copy (Prisma and raw updates, a fork point set and deleted, a rebuild of the index), and the facets counted from
-// them equal those counted through Trajectory for words, phrases and every kind of other filter, with a labelled fork
-// point among the matches. On SQLite the index keeps no keys and both ways are the Trajectory way: the facet
-// comparison runs there too.
+// them, read once for every facet or again by each statement, equal those counted through Trajectory for words,
+// phrases and every kind of other filter, with a labelled fork point among the matches. On SQLite the index keeps no
+// keys and every way is the Trajectory way: the facet comparison runs there too.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -194,6 +194,7 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
       const fromIndex = await getTrajectoryFacets(t.ctx, q(input));
       const fromTrajectory = await getTrajectoryFacets(t.ctx, q(input), "trajectory");
       expect(fromIndex, JSON.stringify(input)).toEqual(fromTrajectory);
+      expect(await getTrajectoryFacets(t.ctx, q(input), "index-per-statement"), JSON.stringify(input)).toEqual(fromTrajectory);
       const total = fromIndex!.outcome.reduce((n, o) => n + o.count, 0);
       if (total > 0) matched++;
     }

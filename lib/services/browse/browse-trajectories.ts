@@ -97,7 +97,7 @@ export async function listTrajectories(ctx: ServiceContext, q: TrajectoryListQue
 
 /**
  * Counts per facet value, each computed with every other active filter applied. `matchKeys` is for bench/browser.ts
- * and the tests (both ways in one run); callers keep the default.
+ * and the tests (the ways compared in one run); callers keep the default.
  */
 export async function getTrajectoryFacets(
   ctx: ServiceContext,

@@ -226,10 +226,11 @@ export const SEARCH_FACETS_BUDGET_MS = 4_000;
 
 /**
  * Where a search's facets read its matches' keys: the search index's rows, which carry them on PostgreSQL, or
- * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "trajectory" is for bench/browser.ts
- * and the tests (both ways in one run); callers keep the default.
+ * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "index" reads the rows once for every
+ * facet (search-matches.ts) when they answer them all; "index-per-statement" reads them in each facet's statement, as
+ * before that. The other two are for bench/browser.ts and the tests (the ways compared in one run); callers keep the default.
  */
-export type MatchKeys = "index" | "trajectory";
+export type MatchKeys = "index" | "index-per-statement" | "trajectory";
 
 /** The facet counts of a query, or null when a search's facets outlasted SEARCH_FACETS_BUDGET_MS. */
 export async function findTrajectoryFacets(
@@ -258,9 +259,9 @@ async function countFacets(
   // The search's matches as index rows carrying their keys (alias c), when its words alone answer it (PostgreSQL, one
   // word); `keyed` when its other filters (but `omit`) are all cell filters too, so those rows answer the facet. When
   // they answer every facet, the facets read them once, all in one statement (search-matches.ts).
-  const wordMatch = search && matchKeys === "index" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
+  const wordMatch = search && matchKeys !== "trajectory" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
   const budgetMs = search && ownScope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
-  const shared = wordMatch && cellsAnswer(q, ownScope, ["q"]) ? sharedMatches(db, budgetMs, wordMatch) : null;
+  const shared = wordMatch && matchKeys === "index" && cellsAnswer(q, ownScope, ["q"]) ? sharedMatches(db, budgetMs, wordMatch) : null;
   const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
   const keyed = (omit: TrajectoryFilterKey[]) =>
     wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? (shared?.keyed ?? indexedMatches(wordMatch)) : null;
