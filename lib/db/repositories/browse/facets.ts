@@ -15,7 +15,7 @@ import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { dialectOf, type Dialect, type Queryable } from "../../dialect.ts";
 import { budgetedBatch, budgetedReader, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
-import { searchKeyedMatchSql, type ParsedSearch } from "../search/index.ts";
+import { searchKeyedMatchSql, searchMatchRowsSql, type ParsedSearch } from "../search/index.ts";
 import {
   filterConditions,
   labelScopeSql,
@@ -256,15 +256,18 @@ async function countFacets(
   matchKeys: MatchKeys,
 ): Promise<TrajectoryFacets> {
   const ownScope: FilterScope = scopeOf(db, viewer, search);
-  // The search's matches as index rows carrying their keys (alias c), when its words alone answer it (PostgreSQL, one
-  // word); `keyed` when its other filters (but `omit`) are all cell filters too, so those rows answer the facet. When
-  // they answer every facet, the facets read them once, all in one statement (search-matches.ts).
-  const wordMatch = search && matchKeys !== "trajectory" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
   const budgetMs = search && ownScope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
-  const shared = wordMatch && matchKeys === "index" && cellsAnswer(q, ownScope, ["q"]) ? sharedMatches(db, budgetMs, wordMatch) : null;
+  // When the search's other filters are all cell filters, the index rows of its matches, which carry their keys on
+  // PostgreSQL (alias c), answer every facet: they are read once, all the facets in one statement (search-matches.ts).
+  const sharedMatch =
+    search && matchKeys === "index" && cellsAnswer(q, ownScope, ["q"]) ? searchMatchRowsSql(ownScope.dialect, search, "c") : null;
+  const shared = sharedMatch ? sharedMatches(db, budgetMs, sharedMatch) : null;
   const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
+  // Otherwise each statement reads them: the rows when the search's words alone answer it (one word), `keyed` when
+  // the other filters (but `omit`) are all cell filters, so those rows answer the facet.
+  const wordMatch = search && matchKeys !== "trajectory" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
   const keyed = (omit: TrajectoryFilterKey[]) =>
-    wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? (shared?.keyed ?? indexedMatches(wordMatch)) : null;
+    shared ? shared.keyed : wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? indexedMatches(wordMatch) : null;
   const keyedGroups = keyed([]);
   const keyedForks = keyed(["forkError"]);
   const read = shared?.read ?? budgetedReader(db, budgetMs);

@@ -24,6 +24,7 @@ export {
   searchCandidateEstimate,
   searchFilterSql,
   searchKeyedMatchSql,
+  searchMatchRowsSql,
   searchStepMatchesUpTo,
   searchVerifySql,
   type StepHitRef,

@@ -80,6 +80,11 @@ export const postgresSearch: SearchProvider = {
     return wordsAreExact(s) ? wordsMatch(s, alias) : null;
   },
 
+  matchRowsSql(s, alias) {
+    if (wordsAreExact(s)) return wordsMatch(s, alias);
+    return Prisma.sql`${wordsMatch(s, alias)} AND ${Prisma.raw(`"${alias}"`)}."trajectory_id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)})`;
+  },
+
   async candidateEstimate(db, s) {
     const words = [...new Set(s.terms.flatMap((t) => t.tokens.filter((_, i) => !isPrefix(t, i))))];
     if (!words.length) return 0;

@@ -60,6 +60,12 @@ export interface SearchProvider {
    */
   keyedMatchSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
   /**
+   * Like keyedMatchSql, for any query: a phrase's (or several words') rows are those holding its words whose
+   * trajectory has a step matching it. For a caller that reads the rows once for many statements (the facets'
+   * shared matches), where the step set's cost is paid once. Null when the rows keep no keys (SQLite).
+   */
+  matchRowsSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
+  /**
    * At most how many trajectories hold all the query's words, from the index's statistics (PostgreSQL: the least
    * frequent of its words among the trajectories' word sets; a word too rare to have a frequency counts as 0).
    * Only asked when verifySql is not null.

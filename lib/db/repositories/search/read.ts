@@ -28,6 +28,11 @@ export function searchKeyedMatchSql(dialect: Dialect, s: ParsedSearch, alias: st
   return (dialect === "sqlite" ? sqliteSearch : postgresSearch).keyedMatchSql(s, alias);
 }
 
+/** A predicate on step_search_doc alias `alias` for any query, where the rows carry facet keys (SearchProvider.matchRowsSql). */
+export function searchMatchRowsSql(dialect: Dialect, s: ParsedSearch, alias: string): Prisma.Sql | null {
+  return (dialect === "sqlite" ? sqliteSearch : postgresSearch).matchRowsSql(s, alias);
+}
+
 /** At most how many trajectories hold all of a query's words (see SearchProvider.candidateEstimate). */
 export function searchCandidateEstimate(db: Db, s: ParsedSearch): Promise<number> {
   return searchProviderOf(db).candidateEstimate(db, s);

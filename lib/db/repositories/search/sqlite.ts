@@ -25,6 +25,7 @@ export const sqliteSearch: SearchProvider = {
   verifySql: () => null,
   // Its docs table keeps no facet keys: on one machine's data the facets read the matches' keys from Trajectory.
   keyedMatchSql: () => null,
+  matchRowsSql: () => null,
   candidateEstimate: async () => 0,
 
   stepMatchesUpToSql(s, limit) {
