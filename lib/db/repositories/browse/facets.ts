@@ -29,7 +29,7 @@ import {
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { forkErrorCellsSql, markForkErrorSql, type ForkErrorCells } from "./fork-error-cells.ts";
-import { indexedMatches, sharedMatches, type KeyedMatches, type Read } from "./search-matches.ts";
+import { indexedMatches, sharedMatches, type KeyedMatches, type Read, type SharedMatches } from "./search-matches.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -283,15 +283,17 @@ async function countFacets(
   ]);
   const [cellsRaw, datasetCounts, annotated, rangeBounds, unannotatedTotal, forkErrorCounts, labelCounts] = await Promise.all([
     groupedPass(db, q, scope, { keyed: keyedGroups, readMatches, budgetMs, where: where([...CATALOG, ...STATE]) }),
-    datasets.length ? datasetGroups(readMarks, markSource(q, scope, "datasetId", "di")) : Promise.resolve(new Map<string, number>()),
-    annotationCounts(readMarks, markSource(q, scope, "annotated", "a"), actorId),
+    datasets.length
+      ? datasetGroups(readMarks, markSource(q, scope, "datasetId", "di", shared))
+      : Promise.resolve(new Map<string, number>()),
+    annotationCounts(readMarks, markSource(q, scope, "annotated", "a", shared), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(read, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(read, where(["annotated"])) : Promise.resolve(null),
     cellsAnswer(q, scope, ["forkError"]) || keyedForks
       ? forkCategoryCounts(keyedForks ? readMatches : read, q, scope, keyedForks)
       : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
-    labelGroups(readMarks, scope, markSource(q, scope, "label", "la")),
+    labelGroups(readMarks, scope, markSource(q, scope, "label", "la", shared)),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -511,10 +513,18 @@ interface MarkSource {
  * probe of Trajectory's 10^6-entry index per row cost 19 µs past shared_buffers: 780 ms for the 40,000 annotations at
  * 10^6); else Trajectory by id.
  */
-function markSource(q: TrajectoryListQuery, scope: FilterScope, own: TrajectoryFilterKey, alias: string): MarkSource {
+function markSource(
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  own: TrajectoryFilterKey,
+  alias: string,
+  shared: SharedMatches | null,
+): MarkSource {
   const conditions = filterConditions(q, scope, [own]);
   const ref = Prisma.raw(`"${alias}"."trajectoryId"`);
   if (!conditions.length) return { join: Prisma.empty, conditions };
+  // The search's hits carry the cell keys too: joined to them, the marks need no other table.
+  if (shared) return { join: shared.join(ref), conditions: cellConditions(q) };
   if (cellsAnswer(q, scope, [own, "q", "forkError"])) {
     const search = searchOn(scope, ref);
     const forkError = own !== "forkError" && q.forkError.length ? markForkErrorSql(q.forkError) : null;

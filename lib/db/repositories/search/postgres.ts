@@ -80,9 +80,11 @@ export const postgresSearch: SearchProvider = {
     return wordsAreExact(s) ? wordsMatch(s, alias) : null;
   },
 
+  // A phrase's rows by its steps' trajectories alone: testing each row's words too read its word set back from the
+  // TOAST table (650 of 1,075 ms for `"no module named"`'s 46,989 rows at 10^6), and a step holding the phrase holds them.
   matchRowsSql(s, alias) {
     if (wordsAreExact(s)) return wordsMatch(s, alias);
-    return Prisma.sql`${wordsMatch(s, alias)} AND ${Prisma.raw(`"${alias}"`)}."trajectory_id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)})`;
+    return Prisma.sql`${Prisma.raw(`"${alias}"`)}."trajectory_id" IN (SELECT s."trajectory_id" FROM "step_search" s WHERE ${stepMatch(s)})`;
   },
 
   async candidateEstimate(db, s) {
