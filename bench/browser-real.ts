@@ -107,7 +107,8 @@ async function side(label: string, db: Db): Promise<Side> {
   console.log(`${label}: forkError ${fork ? `${fork.value} (${fork.count} attempts)` : `${NO_ERROR} (no fork point has a category)`}`);
   const forkError = fork?.value ?? NO_ERROR;
   const page = (input: Record<string, unknown>) => () => listTrajectories(ctx, q(input));
-  const facets = (input: Record<string, unknown>) => () => getTrajectoryFacets(ctx, q(input));
+  const facets = (input: Record<string, unknown>, matchKeys?: Parameters<typeof getTrajectoryFacets>[2]) => () =>
+    getTrajectoryFacets(ctx, q(input), matchKeys);
   return {
     label,
     ctx,
@@ -121,6 +122,10 @@ async function side(label: string, db: Db): Promise<Side> {
       { name: "search facets, common word", run: facets({ q: s.common }) },
       { name: "search page, phrase", run: page({ q: s.phrase }) },
       { name: "search facets, phrase", run: facets({ q: s.phrase }) },
+      // A search's facets with its matches read again by each facet's statement, as before they were read once.
+      { name: "search facets, rare word (per statement)", run: facets({ q: s.rare }, "index-per-statement") },
+      { name: "search facets, common word (per statement)", run: facets({ q: s.common }, "index-per-statement") },
+      { name: "search facets, phrase (per statement)", run: facets({ q: s.phrase }, "index-per-statement") },
       { name: "page, forkError", run: page({ forkError }) },
       { name: "facets, forkError", run: facets({ forkError }) },
     ],
