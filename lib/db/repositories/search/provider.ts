@@ -60,9 +60,9 @@ export interface SearchProvider {
    */
   keyedMatchSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
   /**
-   * Like keyedMatchSql, for any query: a phrase's (or several words') rows are those holding its words whose
-   * trajectory has a step matching it. For a caller that reads the rows once for many statements (the facets'
-   * shared matches), where the step set's cost is paid once. Null when the rows keep no keys (SQLite).
+   * Like keyedMatchSql, for any query: a phrase's (or several words') rows are those of the trajectories that have a
+   * step matching it. For a caller that reads the rows once for many statements (the facets' shared matches), where
+   * the step set's cost is paid once. Null when the rows keep no keys (SQLite).
    */
   matchRowsSql(s: ParsedSearch, alias: string): Prisma.Sql | null;
   /**
