@@ -3,6 +3,7 @@
 import { Prisma } from "../../generated/sqlite/client.ts";
 import type { Db } from "../../client.ts";
 import { budgetedBatch } from "../../statement-timeout.ts";
+import { CELL_BOUNDS, KEY_COLUMNS } from "./facet-cells.ts";
 
 const sql = Prisma.sql;
 
@@ -17,23 +18,9 @@ export interface KeyedMatches {
 /** The matches read where they are indexed, by the search's predicate on alias `c`. */
 export const indexedMatches = (match: Prisma.Sql): KeyedMatches => ({ from: sql`"step_search_doc" c`, where: [match] });
 
-// What the facets read of a match: its trajectory and the keys (never the word set, which is stored out of line).
-const HIT_COLUMNS = [
-  "trajectory_id",
-  "outcome",
-  "runId",
-  "taskId",
-  "errorCategory",
-  "forks",
-  "attempt",
-  "warnings",
-  "forkPoint",
-  "forkCategory",
-  "reward",
-  "stepCount",
-  "durationMs",
-  "firstErrorStep",
-];
+// What the facets read of a match: its trajectory, its cell key and the range columns the cells bound (never the word
+// set, which is stored out of line). The index rows name them as the cells and Trajectory do.
+const HIT_COLUMNS = ["trajectory_id", ...KEY_COLUMNS, ...new Set(CELL_BOUNDS.map(([, , column]) => column))];
 const HITS = Prisma.raw(HIT_COLUMNS.map((c) => `c."${c}"`).join(", "));
 
 /**
