@@ -8,7 +8,7 @@ import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/tes
 import { sqlFragment as sql } from "../helpers/raw-sql.ts";
 import { seedDemo } from "../../lib/services/system/seed-demo.ts";
 import { sharedMatches } from "../../lib/db/repositories/browse/search-matches.ts";
-import { searchKeyedMatchSql, parseSearchQuery } from "../../lib/db/repositories/search/index.ts";
+import { searchMatchRowsSql, parseSearchQuery } from "../../lib/db/repositories/search/index.ts";
 
 const pg = PROVIDERS.find((p) => p.provider === "postgresql");
 // The transaction a statement ran in, and what it saw of the hits.
@@ -24,7 +24,7 @@ describe.skipIf(!pg || pg.skip)("a search's matches read once for its facets on 
     await t?.drop();
   });
 
-  const matchOf = (q: string) => searchKeyedMatchSql("postgresql", parseSearchQuery(q)!, "c")!;
+  const matchOf = (q: string) => searchMatchRowsSql("postgresql", parseSearchQuery(q)!, "c")!;
   const seen = sql`SELECT txid_current()::text AS "tx", COUNT(*)::int AS "n" FROM "hits" c`;
 
   it("reads queued in one turn share one statement and its hits; a later read runs on its own", async () => {
