@@ -122,6 +122,10 @@ async function side(label: string, db: Db): Promise<Side> {
       { name: "search facets, common word", run: facets({ q: s.common }) },
       { name: "search page, phrase", run: page({ q: s.phrase }) },
       { name: "search facets, phrase", run: facets({ q: s.phrase }) },
+      // A search's facets read in one statement, as before the marks' facets had a statement of their own.
+      { name: "search facets, rare word (one statement)", run: facets({ q: s.rare }, "index-one-statement") },
+      { name: "search facets, common word (one statement)", run: facets({ q: s.common }, "index-one-statement") },
+      { name: "search facets, phrase (one statement)", run: facets({ q: s.phrase }, "index-one-statement") },
       // A search's facets with its matches read again by each facet's statement, as before they were read once.
       { name: "search facets, rare word (per statement)", run: facets({ q: s.rare }, "index-per-statement") },
       { name: "search facets, common word (per statement)", run: facets({ q: s.common }, "index-per-statement") },

@@ -248,6 +248,17 @@ async function scenarios(ctx: ServiceContext): Promise<Scenario[]> {
       run: (c) => getTrajectoryFacets(c, q({ q: '"no module named"', outcome: "failed" })),
     },
     { name: "search: facets, q=pytest (very common)", target: 300, run: (c) => getTrajectoryFacets(c, q({ q: "pytest" })) },
+    // The same facets read in one statement, as before the marks' facets had a statement of their own.
+    {
+      name: "search: facets, q=ModuleNotFoundError (one statement)",
+      target: 300,
+      run: (c) => getTrajectoryFacets(c, q({ q: "ModuleNotFoundError" }), "index-one-statement"),
+    },
+    {
+      name: 'search: facets, q="no module named" + failed (one statement)',
+      target: 300,
+      run: (c) => getTrajectoryFacets(c, q({ q: '"no module named"', outcome: "failed" }), "index-one-statement"),
+    },
     // The same facets with the index rows read again by each facet's statement, as before they were read once for all.
     {
       name: "search: facets, q=ModuleNotFoundError (per statement)",

@@ -195,6 +195,7 @@ describe.each(PROVIDERS)("a search's facets from the index's keys on $title", ({
       const fromTrajectory = await getTrajectoryFacets(t.ctx, q(input), "trajectory");
       expect(fromIndex, JSON.stringify(input)).toEqual(fromTrajectory);
       expect(await getTrajectoryFacets(t.ctx, q(input), "index-per-statement"), JSON.stringify(input)).toEqual(fromTrajectory);
+      expect(await getTrajectoryFacets(t.ctx, q(input), "index-one-statement"), JSON.stringify(input)).toEqual(fromTrajectory);
       const total = fromIndex!.outcome.reduce((n, o) => n + o.count, 0);
       if (total > 0) matched++;
     }

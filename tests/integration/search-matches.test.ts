@@ -1,7 +1,8 @@
 // A search's matches read once for its facets (lib/db/repositories/browse/search-matches.ts, PostgreSQL only: the
 // index rows carry keys there): the reads queued in one turn run as one statement over the hits, in one transaction;
 // a read queued later runs on its own; a failing statement rejects every read queued with it instead of leaving one
-// waiting. The facet counts themselves are compared with the Trajectory way in search-facet-keys.test.ts.
+// waiting; a table derived from the hits is written once for the statements that read it. The facet counts
+// themselves are compared with the Trajectory way in search-facet-keys.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/test-db.ts";
@@ -60,6 +61,27 @@ describe.skipIf(!pg || pg.skip)("a search's matches read once for its facets on 
     const n = z.array(z.object({ n: z.number() })).parse(want)[0]!.n;
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(await t.db.trajectory.count());
+  });
+
+  it("a table derived from the hits is written once for the statements that name it, and left out where none does", async () => {
+    const table = {
+      name: "hit_steps",
+      query: sql`SELECT c."trajectory_id", t."stepCount" FROM "hits" c JOIN "Trajectory" t ON t."id" = c."trajectory_id"`,
+    };
+    const shared = sharedMatches(t.db, 4_000, matchOf("pytest"), [table]);
+    const [sum, rows] = await Promise.all([
+      shared.read(sql`SELECT SUM(s."stepCount")::int AS "n" FROM "hit_steps" s`),
+      shared.read(sql`SELECT COUNT(*)::int AS "n" FROM "hit_steps" s`),
+    ]);
+    const want = await t.db.$queryRaw<unknown[]>`SELECT SUM(t."stepCount")::int AS "n", COUNT(*)::int AS "c"
+      FROM "step_search_doc" c JOIN "Trajectory" t ON t."id" = c."trajectory_id" WHERE ${matchOf("pytest")}`;
+    const { n, c } = z.array(z.object({ n: z.number(), c: z.number() })).parse(want)[0]!;
+    expect(c).toBeGreaterThan(0);
+    expect([sum, rows]).toEqual([[{ n }], [{ n: c }]]);
+    // A batch that never names the table does not compute it: one that would fail is never run.
+    const failing = sharedMatches(t.db, 4_000, matchOf("pytest"), [{ name: "broken", query: sql`SELECT 1 / 0 AS "x" FROM "hits" c` }]);
+    expect(await failing.read(sql`SELECT COUNT(*)::int AS "n" FROM "hits" c`)).toEqual([{ n: c }]);
+    await expect(failing.read(sql`SELECT COUNT(*)::int AS "n" FROM "broken" b`)).rejects.toThrow(/division by zero/);
   });
 
   it("a statement that fails rejects every read queued with it", async () => {

@@ -29,7 +29,15 @@ import {
 import { forkCategorySql } from "../analytics/fork-category.ts";
 import { CELL_BOUNDS, cellBoundSql, cellConditions, cellsAnswer, forkCategoryCounts } from "./facet-cells.ts";
 import { forkErrorCellsSql, markForkErrorSql, type ForkErrorCells } from "./fork-error-cells.ts";
-import { indexedMatches, sharedMatches, type KeyedMatches, type Read, type SharedMatches } from "./search-matches.ts";
+import {
+  indexedMatches,
+  joinHits,
+  sharedMatches,
+  type KeyedMatches,
+  type Read,
+  type SharedMatches,
+  type SharedTable,
+} from "./search-matches.ts";
 import { OUTCOMES } from "../../../domain/trajectory.ts";
 import { NO_ERROR, type TrajectoryFilterKey, type TrajectoryListQuery } from "../../../validation/search-params/index.ts";
 
@@ -226,11 +234,13 @@ export const SEARCH_FACETS_BUDGET_MS = 4_000;
 
 /**
  * Where a search's facets read its matches' keys: the search index's rows, which carry them on PostgreSQL, or
- * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "index" reads the rows once for every
- * facet (search-matches.ts) when they answer them all; "index-per-statement" reads them in each facet's statement, as
- * before that. The other two are for bench/browser.ts and the tests (the ways compared in one run); callers keep the default.
+ * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "index" reads the rows in two statements
+ * run side by side (search-matches.ts), one for the cells' and forks' facets and one for the marks', when they answer
+ * them all; "index-one-statement" reads them once for every facet; "index-per-statement" in each facet's statement, as
+ * before both. The other three are for bench/browser.ts and the tests (the ways compared in one run); callers keep the
+ * default.
  */
-export type MatchKeys = "index" | "index-per-statement" | "trajectory";
+export type MatchKeys = "index" | "index-one-statement" | "index-per-statement" | "trajectory";
 
 /** The facet counts of a query, or null when a search's facets outlasted SEARCH_FACETS_BUDGET_MS. */
 export async function findTrajectoryFacets(
@@ -258,10 +268,18 @@ async function countFacets(
   const ownScope: FilterScope = scopeOf(db, viewer, search);
   const budgetMs = search && ownScope.dialect === "postgresql" ? SEARCH_FACETS_BUDGET_MS : null;
   // When the search's other filters are all cell filters, the index rows of its matches, which carry their keys on
-  // PostgreSQL (alias c), answer every facet: they are read once, all the facets in one statement (search-matches.ts).
+  // PostgreSQL (alias c), answer every facet: they are read for several facets at once (search-matches.ts).
   const sharedMatch =
-    search && matchKeys === "index" && cellsAnswer(q, ownScope, ["q"]) ? searchMatchRowsSql(ownScope.dialect, search, "c") : null;
+    search && (matchKeys === "index" || matchKeys === "index-one-statement") && cellsAnswer(q, ownScope, ["q"])
+      ? searchMatchRowsSql(ownScope.dialect, search, "c")
+      : null;
+  // Two statements, run side by side on two connections, each reading the matches once: the cells' and forks'
+  // facets, and the marks' (datasets, annotations, labels; the hits' annotations written once for the last two). In
+  // one statement the two halves ran one after the other on one core: `ModuleNotFoundError`'s facets at 10^6, 283 ms
+  // in one, 194 ms in two (docs/benchmarks.md, session 31).
   const shared = sharedMatch ? sharedMatches(db, budgetMs, sharedMatch) : null;
+  const hitsAnnotated = sharedMatch !== null && matchKeys === "index";
+  const sharedMarks = hitsAnnotated ? sharedMatches(db, budgetMs, sharedMatch, [hitAnnotations(q)]) : shared;
   const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
   // Otherwise each statement reads them: the rows when the search's words alone answer it (one word), `keyed` when
   // the other filters (but `omit`) are all cell filters, so those rows answer the facet.
@@ -273,7 +291,7 @@ async function countFacets(
   const read = shared?.read ?? budgetedReader(db, budgetMs);
   const readMatches = shared?.read ?? matchIndexReader(db, budgetMs);
   // The marks' facets test their trajectories against the same word sets (markSource).
-  const readMarks = wordMatch ? readMatches : read;
+  const readMarks = sharedMarks?.read ?? (wordMatch ? readMatches : read);
   const actorId = scope.actorId;
   const where = (omit: TrajectoryFilterKey[]) => whereClause(filterConditions(q, scope, omit));
   const [runs, tasks, datasets] = await Promise.all([
@@ -286,14 +304,14 @@ async function countFacets(
     datasets.length
       ? datasetGroups(readMarks, markSource(q, scope, "datasetId", "di", shared))
       : Promise.resolve(new Map<string, number>()),
-    annotationCounts(readMarks, markSource(q, scope, "annotated", "a", shared), actorId),
+    annotationCounts(readMarks, annotationSource(q, scope, "annotated", "a", shared, hitsAnnotated), actorId),
     // A set range filter needs its own bounds query (without itself); unset ones come from the state groups.
     Promise.all(RANGES.map((k) => (q[k] ? bounds(read, k, where([k])) : Promise.resolve(null)))),
     q.annotated ? count(read, where(["annotated"])) : Promise.resolve(null),
     cellsAnswer(q, scope, ["forkError"]) || keyedForks
       ? forkCategoryCounts(keyedForks ? readMatches : read, q, scope, keyedForks)
       : forkErrorGroups(read, scope.dialect, filterConditions(q, scope, ["forkError"])),
-    labelGroups(readMarks, scope, markSource(q, scope, "label", "la", shared)),
+    labelGroups(readMarks, scope, annotationSource(q, scope, "label", "la", shared, hitsAnnotated)),
   ]);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
@@ -535,10 +553,42 @@ function markSource(
   return { join: sql` JOIN "Trajectory" t ON t."id" = ${ref}`, conditions };
 }
 
+/** The annotations a facet reads as alias `alias`: the table, or the hits' annotations written once (hitAnnotations). */
+interface AnnotationSource extends MarkSource {
+  from: Prisma.Sql;
+}
+
+const HIT_ANNOTATIONS = "hit_annotations";
+
+/**
+ * The annotations of a search's hits that pass the cell filters, with the columns the "annotated" and label facets
+ * read, for the statement that counts both: each joined Annotation to the hits on its own (82 and 35 ms of
+ * `ModuleNotFoundError`'s facets at 10^6).
+ */
+function hitAnnotations(q: TrajectoryListQuery): SharedTable {
+  const ref = sql`a."trajectoryId"`;
+  return {
+    name: HIT_ANNOTATIONS,
+    query: sql`SELECT a."trajectoryId", a."annotatorId", a."schemaId", a."value" FROM "Annotation" a${joinHits(ref)}${whereClause(cellConditions(q))}`,
+  };
+}
+
+function annotationSource(
+  q: TrajectoryListQuery,
+  scope: FilterScope,
+  own: TrajectoryFilterKey,
+  alias: string,
+  shared: SharedMatches | null,
+  hitsAnnotated: boolean,
+): AnnotationSource {
+  if (hitsAnnotated) return { from: Prisma.raw(`"${HIT_ANNOTATIONS}" "${alias}"`), join: Prisma.empty, conditions: [] };
+  return { from: Prisma.raw(`"Annotation" "${alias}"`), ...markSource(q, scope, own, alias, shared) };
+}
+
 /** Like the dataset facet, driven from the (small) annotation table and joined to Trajectory by id. */
-async function labelGroups(read: Read, scope: FilterScope, { join, conditions }: MarkSource): Promise<Map<string, number>> {
+async function labelGroups(read: Read, scope: FilterScope, { from, join, conditions }: AnnotationSource): Promise<Map<string, number>> {
   const rows = await read(sql`SELECT la."value" AS "k", COUNT(DISTINCT la."trajectoryId") AS "c"
-    FROM "Annotation" la${join}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`);
+    FROM ${from}${join}${whereClause([labelScopeSql(scope), ...conditions])} GROUP BY la."value"`);
   return new Map(
     z
       .array(z.object({ k: z.string(), c: num }))
@@ -560,10 +610,14 @@ async function datasetGroups(read: Read, { join, conditions }: MarkSource): Prom
 }
 
 /** Driven from the (small) annotation table rather than probing it once per trajectory. */
-async function annotationCounts(read: Read, { join, conditions }: MarkSource, actorId: string): Promise<{ me: number; anyone: number }> {
+async function annotationCounts(
+  read: Read,
+  { from, join, conditions }: AnnotationSource,
+  actorId: string,
+): Promise<{ me: number; anyone: number }> {
   const rows =
     await read(sql`SELECT COUNT(DISTINCT a."trajectoryId") AS "anyone", COUNT(DISTINCT CASE WHEN a."annotatorId" = ${actorId} THEN a."trajectoryId" END) AS "me"
-    FROM "Annotation" a${join}${whereClause(conditions)}`);
+    FROM ${from}${join}${whereClause(conditions)}`);
   return z
     .array(z.object({ anyone: num, me: num }))
     .length(1)

@@ -30,7 +30,9 @@ const HITS = Prisma.raw(HIT_COLUMNS.map((c) => `c."${c}"`).join(", "));
  * the statements `read` in one turn of the event loop run as one: a materialized CTE `hits` holds the matches' ids
  * and keys, each statement is a column of the one result row (its rows as JSON), and the marks are joined to the
  * hits (`join`): 663 → 380 ms p50 for that word's facets (docs/benchmarks.md, session 30). A statement read later
- * runs in a batch of its own, with its own read of the matches.
+ * runs in a batch of its own, with its own read of the matches; so does each SharedMatches (the facets use two, side
+ * by side on two connections). `tables` are derived from the hits and written once for the statements that read them
+ * (a CTE no statement of the batch names is not computed).
  * Sequential scans are priced out, as for every read of the matches (facets.ts, matchIndexReader), and the hits get
  * the memory to stay out of temporary files (SET LOCAL: this transaction only).
  */
@@ -54,19 +56,29 @@ interface Queued {
   reject(e: unknown): void;
 }
 
+/** A table derived from the hits that several statements of a batch read: written once (a materialized CTE). */
+export interface SharedTable {
+  name: string;
+  query: Prisma.Sql;
+}
+
+/** The hits joined to a trajectory id expression (SharedMatches.join), for a SharedTable's query too. */
+export const joinHits = (id: Prisma.Sql): Prisma.Sql => sql` JOIN "hits" c ON c."trajectory_id" = ${id}`;
+
 const SETTINGS = sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)`;
 
-export function sharedMatches(db: Db, budgetMs: number | null, match: Prisma.Sql): SharedMatches {
+export function sharedMatches(db: Db, budgetMs: number | null, match: Prisma.Sql, tables: SharedTable[] = []): SharedMatches {
+  const ctes = [
+    sql`"hits" AS MATERIALIZED (SELECT ${HITS} FROM "step_search_doc" c WHERE ${match})`,
+    ...tables.map(({ name, query }) => sql`${Prisma.raw(`"${name}"`)} AS MATERIALIZED (${query})`),
+  ];
   let queued: Queued[] = [];
   async function run(batch: Queued[]): Promise<void> {
     const columns = batch.map(
       ({ query }, i) => sql`(SELECT COALESCE(json_agg(r), '[]'::json) FROM (${query}) r) AS ${Prisma.raw(`"r${i}"`)}`,
     );
     try {
-      const [, rows] = await budgetedBatch(db, budgetMs, [
-        SETTINGS,
-        sql`WITH "hits" AS MATERIALIZED (SELECT ${HITS} FROM "step_search_doc" c WHERE ${match}) SELECT ${Prisma.join(columns)}`,
-      ]);
+      const [, rows] = await budgetedBatch(db, budgetMs, [SETTINGS, sql`WITH ${Prisma.join(ctes)} SELECT ${Prisma.join(columns)}`]);
       const row = rows![0] as Record<string, unknown>;
       batch.forEach(({ resolve }, i) => {
         const value = row[`r${i}`];
@@ -79,7 +91,7 @@ export function sharedMatches(db: Db, budgetMs: number | null, match: Prisma.Sql
   return {
     keyed: { from: sql`"hits" c`, where: [] },
     on: (id) => sql`${id} IN (SELECT h."trajectory_id" FROM "hits" h)`,
-    join: (id) => sql` JOIN "hits" c ON c."trajectory_id" = ${id}`,
+    join: joinHits,
     read: (query) =>
       new Promise<unknown[]>((resolve, reject) => {
         if (!queued.length)
