@@ -234,11 +234,12 @@ export const SEARCH_FACETS_BUDGET_MS = 4_000;
 
 /**
  * Where a search's facets read its matches' keys: the search index's rows, which carry them on PostgreSQL, or
- * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). "index" reads the rows in two statements
- * run side by side (search-matches.ts), one for the cells' and forks' facets and one for the marks', when they answer
- * them all; "index-one-statement" reads them once for every facet; "index-per-statement" in each facet's statement, as
- * before both. The other three are for bench/browser.ts and the tests (the ways compared in one run); callers keep the
- * default.
+ * Trajectory (SQLite, and on PostgreSQL whatever cell filters cannot answer). When they answer them all, "index"
+ * reads a word's rows in two statements run side by side (search-matches.ts), one for the cells' and forks' facets and
+ * one for the marks', and a phrase's in one, the hits' annotations written once for the facets that read them;
+ * "index-one-statement" reads them in one statement without that table, "index-per-statement" in each facet's
+ * statement, as before both. The other three are for bench/browser.ts and the tests (the ways compared in one run);
+ * callers keep the default.
  */
 export type MatchKeys = "index" | "index-one-statement" | "index-per-statement" | "trajectory";
 
@@ -273,17 +274,21 @@ async function countFacets(
     search && (matchKeys === "index" || matchKeys === "index-one-statement") && cellsAnswer(q, ownScope, ["q"])
       ? searchMatchRowsSql(ownScope.dialect, search, "c")
       : null;
-  // Two statements, run side by side on two connections, each reading the matches once: the cells' and forks'
-  // facets, and the marks' (datasets, annotations, labels; the hits' annotations written once for the last two). In
-  // one statement the two halves ran one after the other on one core: `ModuleNotFoundError`'s facets at 10^6, 283 ms
-  // in one, 194 ms in two (docs/benchmarks.md, session 31).
-  const shared = sharedMatch ? sharedMatches(db, budgetMs, sharedMatch) : null;
-  const hitsAnnotated = sharedMatch !== null && matchKeys === "index";
-  const sharedMarks = hitsAnnotated ? sharedMatches(db, budgetMs, sharedMatch, [hitAnnotations(q)]) : shared;
-  const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
   // Otherwise each statement reads them: the rows when the search's words alone answer it (one word), `keyed` when
   // the other filters (but `omit`) are all cell filters, so those rows answer the facet.
   const wordMatch = search && matchKeys !== "trajectory" ? searchKeyedMatchSql(ownScope.dialect, search, "c") : null;
+  // The hits' annotations, written once for the "annotated" and label facets.
+  const hitsAnnotated = sharedMatch !== null && matchKeys === "index";
+  const annotations = hitsAnnotated ? [hitAnnotations(q)] : [];
+  // A word's matches in two statements run side by side on two connections, each reading them once: the cells' and
+  // forks' facets, and the marks' (datasets, annotations, labels). In one the halves ran one after the other on one
+  // core: `ModuleNotFoundError`'s facets at 10^6, 421 ms in one, 302 ms in two. A phrase's matches are its step set,
+  // most of its facets' time, which two statements would each compute: 1,087 ms in one, 1,239 in two
+  // (docs/benchmarks.md, session 31).
+  const twoStatements = hitsAnnotated && wordMatch !== null;
+  const shared = sharedMatch ? sharedMatches(db, budgetMs, sharedMatch, twoStatements ? [] : annotations) : null;
+  const sharedMarks = twoStatements ? sharedMatches(db, budgetMs, sharedMatch, annotations) : shared;
+  const scope: FilterScope = shared ? { ...ownScope, searchMatches: shared.on } : ownScope;
   const keyed = (omit: TrajectoryFilterKey[]) =>
     shared ? shared.keyed : wordMatch && cellsAnswer(q, scope, [...omit, "q"]) ? indexedMatches(wordMatch) : null;
   const keyedGroups = keyed([]);
