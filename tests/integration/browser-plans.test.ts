@@ -64,6 +64,21 @@ describe.each(PROVIDERS)("browser query plans on $title", ({ provider, skip }) =
     }
   });
 
+  // A scan of step_search_doc tests every row's word set, a cost the planner leaves out: for a word in every
+  // trajectory it scanned them all for the capped count (search-plan.ts, HITS_PLAN).
+  it.skipIf(skip || provider !== "postgresql")(
+    "a word's hits are read for its page and count with sequential scans priced out",
+    async () => {
+      logged.log.length = 0;
+      await listTrajectories(ctx, q({ q: "ModuleNotFoundError" }));
+      const sqls = readStatements(logged.log).map((s) => s.sql);
+      const at = sqls.findIndex((s) => s.includes("set_config('enable_seqscan', 'off', true)"));
+      expect(at, sqls.join("\n")).toBeGreaterThanOrEqual(0);
+      expect(sqls[at + 1]).toMatch(/^SELECT COUNT\(\*\) AS "c"/);
+      expect(sqls[at + 2]).toMatch(/"step_search_doc"/);
+    },
+  );
+
   it.skipIf(skip)("flags a full scan when one happens (the check can fail)", async () => {
     const sql = `SELECT COUNT(*) FROM "Trajectory" t WHERE t."verifierOutput" LIKE '%x%'`;
     expect(fullTableScans(await explain(t.db, { sql, params: [] }, { discourageSeqScan: true }), sql)).toHaveLength(1);

@@ -32,6 +32,7 @@ import { forkErrorCellsSql, markForkErrorSql, type ForkErrorCells } from "./fork
 import {
   indexedMatches,
   joinHits,
+  SEQ_SCANS_PRICED_OUT,
   sharedMatches,
   type KeyedMatches,
   type Read,
@@ -479,7 +480,7 @@ async function withIndexCosts<T>(db: Db, budgetMs: number | null, run: (q: Query
  * 2,637 buffers and 17 ms through the index, whose exact bitmap needs no recheck). PostgreSQL only, like the keys.
  */
 function matchIndexReader(db: Db, budgetMs: number | null): Read {
-  return (query) => budgetedBatch(db, budgetMs, [sql`SELECT set_config('enable_seqscan', 'off', true)`, query]).then((rows) => rows[1]!);
+  return (query) => budgetedBatch(db, budgetMs, [SEQ_SCANS_PRICED_OUT, query]).then((rows) => rows[1]!);
 }
 
 function extreme(values: (number | null)[], pick: (...n: number[]) => number): number | null {

@@ -65,7 +65,10 @@ export interface SharedTable {
 /** The hits joined to a trajectory id expression (SharedMatches.join), for a SharedTable's query too. */
 export const joinHits = (id: Prisma.Sql): Prisma.Sql => sql` JOIN "hits" c ON c."trajectory_id" = ${id}`;
 
-const SETTINGS = sql`SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)`;
+/** Sequential scans priced out for this transaction: every read of a word's matches (see matchIndexReader in facets.ts). */
+export const SEQ_SCANS_PRICED_OUT = sql`SELECT set_config('enable_seqscan', 'off', true)`;
+
+const HITS_MEMORY = sql`SELECT set_config('work_mem', '32MB', true)`;
 
 export function sharedMatches(db: Db, budgetMs: number | null, match: Prisma.Sql, tables: SharedTable[] = []): SharedMatches {
   const ctes = [
@@ -78,7 +81,11 @@ export function sharedMatches(db: Db, budgetMs: number | null, match: Prisma.Sql
       ({ query }, i) => sql`(SELECT COALESCE(json_agg(r), '[]'::json) FROM (${query}) r) AS ${Prisma.raw(`"r${i}"`)}`,
     );
     try {
-      const [, rows] = await budgetedBatch(db, budgetMs, [SETTINGS, sql`WITH ${Prisma.join(ctes)} SELECT ${Prisma.join(columns)}`]);
+      const [, , rows] = await budgetedBatch(db, budgetMs, [
+        SEQ_SCANS_PRICED_OUT,
+        HITS_MEMORY,
+        sql`WITH ${Prisma.join(ctes)} SELECT ${Prisma.join(columns)}`,
+      ]);
       const row = rows![0] as Record<string, unknown>;
       batch.forEach(({ resolve }, i) => {
         const value = row[`r${i}`];

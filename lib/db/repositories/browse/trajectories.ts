@@ -12,6 +12,7 @@ import { isCommonSearch, type ParsedSearch } from "../search/index.ts";
 import { cellCountSql, cellsAnswer, forkErrorCellCounts } from "./facet-cells.ts";
 import type { ForkCategoryForm } from "../analytics/fork-category.ts";
 import { MANY_CANDIDATES, planSearch, type SearchPlan } from "./search-plan.ts";
+import { SEQ_SCANS_PRICED_OUT } from "./search-matches.ts";
 import { budgetedBatch, isStatementTimeout, statementBudgetSql } from "../../statement-timeout.ts";
 import { AppError } from "../../../errors.ts";
 import {
@@ -368,10 +369,14 @@ async function runSearchPage(
   const offset = (q.page - 1) * q.perPage;
   const reverse = q.cursor?.dir === "before";
   const keyset = q.cursor ? [keysetSql(scope.dialect, orderKeys(q.sort, reverse), [...q.cursor.values, q.cursor.id])] : [];
-  const [count, raw] = await budgetedBatch(db, budgetMs, [
-    countSql,
-    pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify),
-  ]);
+  const settings = plan.scansPricedOut && scope.dialect === "postgresql" ? [SEQ_SCANS_PRICED_OUT] : [];
+  const [count, raw] = (
+    await budgetedBatch(db, budgetMs, [
+      ...settings,
+      countSql,
+      pageSql(scope, [...conditions, ...keyset], q.sort, reverse, q.perPage + 1, q.cursor ? 0 : offset, verify),
+    ])
+  ).slice(settings.length);
   const fetched = parseRows(raw!);
   const rows = fetched.slice(0, q.perPage);
   if (reverse) rows.reverse();
